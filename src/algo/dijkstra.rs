@@ -1,0 +1,214 @@
+//! Sequential Dijkstra with a binary heap and lazy deletion: the baseline every parallel
+//! solver is measured against and the project's own oracle (cross-checked with petgraph).
+//!
+//! O((n + m) log n). As a stepper, iteration i relaxes the out-arcs of the vertex settled last
+//! (Fᵢ, |Fᵢ| = 1) and pops the next minimum, so the trace has the frontier solvers' shape.
+//! Boost uses a relaxed heap instead (seed 000 §5.2D); GAP's Δ-stepping is the faster peer.
+
+use super::{Algorithm, IterationRecord, PhaseTimes, RunRecord, SolveError, Step, StepDelta, Stepper};
+use crate::graph::{Distance, Graph, INF, VertexId};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Shortest distances from `source` to every vertex ([`INF`] = unreachable), n entries.
+///
+/// Panics if `source ≥ n` (callers validate user input first).
+pub fn dijkstra_distances(graph: &Graph, source: VertexId) -> Vec<Distance> {
+    let succ = graph.successors();
+    let mut dist = vec![INF; graph.n()];
+    let mut heap = BinaryHeap::with_capacity(1024);
+    dist[source as usize] = 0;
+    heap.push(Reverse((0, source)));
+    while let Some(Reverse((d, u))) = heap.pop() {
+        if d != dist[u as usize] {
+            continue;
+        }
+        for (v, w) in succ.arcs(u) {
+            let nd = d + w as Distance;
+            if nd < dist[v as usize] {
+                dist[v as usize] = nd;
+                heap.push(Reverse((nd, v)));
+            }
+        }
+    }
+    dist
+}
+
+/// Dijkstra as a [`Stepper`]: one settled vertex per iteration.
+pub struct DijkstraStepper {
+    graph: Arc<Graph>,
+    source: VertexId,
+    record_deltas: bool,
+    dist: Vec<Distance>,
+    settled: Vec<bool>,
+    heap: BinaryHeap<Reverse<(Distance, VertexId)>>,
+    current: Option<VertexId>,
+    settled_count: u64,
+    reached_unsettled: u64,
+    iteration: u32,
+}
+
+impl DijkstraStepper {
+    /// Initial state: δ(s) = 0, s settled and current. Caller checks `source < n`.
+    pub fn new(graph: Arc<Graph>, source: VertexId, record_deltas: bool) -> Self {
+        let n = graph.n();
+        let mut dist = vec![INF; n];
+        dist[source as usize] = 0;
+        let mut settled = vec![false; n];
+        settled[source as usize] = true;
+        DijkstraStepper {
+            graph,
+            source,
+            record_deltas,
+            dist,
+            settled,
+            heap: BinaryHeap::new(),
+            current: Some(source),
+            settled_count: 1,
+            reached_unsettled: 0,
+            iteration: 0,
+        }
+    }
+}
+
+impl Stepper for DijkstraStepper {
+    fn algorithm(&self) -> Algorithm {
+        Algorithm::Dijkstra
+    }
+
+    fn device(&self) -> String {
+        "CPU (1 thread)".into()
+    }
+
+    fn source(&self) -> VertexId {
+        self.source
+    }
+
+    fn is_done(&self) -> bool {
+        self.current.is_none()
+    }
+
+    fn step(&mut self) -> Result<Option<Step>, SolveError> {
+        let Some(f) = self.current else { return Ok(None) };
+        self.iteration += 1;
+        let unsettled = self.graph.n() as u64 - self.settled_count;
+        let t0 = Instant::now();
+        let df = self.dist[f as usize];
+        let mut lowered = Vec::new();
+        let (mut scanned, mut attempted) = (0, 0);
+        for (v, w) in self.graph.successors().arcs(f) {
+            scanned += 1;
+            if self.settled[v as usize] {
+                continue;
+            }
+            attempted += 1;
+            let nd = df + w as Distance;
+            let old = self.dist[v as usize];
+            if nd < old {
+                if old == INF {
+                    self.reached_unsettled += 1;
+                }
+                self.dist[v as usize] = nd;
+                self.heap.push(Reverse((nd, v)));
+                lowered.push((v, old, nd));
+            }
+        }
+        let t1 = Instant::now();
+        self.current = None;
+        while let Some(Reverse((d, u))) = self.heap.pop() {
+            if !self.settled[u as usize] && d == self.dist[u as usize] {
+                self.current = Some(u);
+                break;
+            }
+        }
+        let reached = self.reached_unsettled;
+        let t2 = Instant::now();
+        let delta = self.current.map_or(INF, |u| self.dist[u as usize]);
+        if let Some(u) = self.current {
+            self.settled[u as usize] = true;
+            self.settled_count += 1;
+            self.reached_unsettled -= 1;
+        }
+        let t3 = Instant::now();
+        let record = IterationRecord {
+            iteration: self.iteration,
+            frontier: 1,
+            unsettled,
+            reached,
+            settled: self.settled_count,
+            delta,
+            delta_martin: delta,
+            delta_crauser: delta,
+            next_frontier: self.current.is_some() as u64,
+            edges_scanned: scanned,
+            relax_attempted: attempted,
+            relax_improved: lowered.len() as u64,
+            threads: None,
+            times: PhaseTimes {
+                relax_ms: (t1 - t0).as_secs_f64() * 1e3,
+                minimum_ms: (t2 - t1).as_secs_f64() * 1e3,
+                update_ms: (t3 - t2).as_secs_f64() * 1e3,
+                copy_ms: 0.0,
+            },
+        };
+        let delta = self.record_deltas.then(|| StepDelta { lowered, settled: self.current.into_iter().collect() });
+        Ok(Some(Step { record, delta }))
+    }
+
+    fn distances(&mut self) -> Result<Vec<Distance>, SolveError> {
+        Ok(self.dist.clone())
+    }
+
+    /// Runs the remaining iterations without per-iteration records (one per vertex would cost
+    /// more than the solve).
+    fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
+        let start = Instant::now();
+        let succ = self.graph.successors();
+        let mut popped = 0u64;
+        while let Some(f) = self.current {
+            popped += 1;
+            if popped % 65_536 == 0 {
+                if cancel.load(Ordering::Relaxed) {
+                    return Err(SolveError::Cancelled);
+                }
+                progress(self.settled_count);
+            }
+            self.iteration += 1;
+            let df = self.dist[f as usize];
+            for (v, w) in succ.arcs(f) {
+                let nd = df + w as Distance;
+                if nd < self.dist[v as usize] {
+                    self.dist[v as usize] = nd;
+                    self.heap.push(Reverse((nd, v)));
+                }
+            }
+            self.current = None;
+            while let Some(Reverse((d, u))) = self.heap.pop() {
+                if !self.settled[u as usize] && d == self.dist[u as usize] {
+                    self.settled[u as usize] = true;
+                    self.settled_count += 1;
+                    self.current = Some(u);
+                    break;
+                }
+            }
+        }
+        self.reached_unsettled = 0;
+        let total_ms = start.elapsed().as_secs_f64() * 1e3;
+        Ok(RunRecord {
+            algorithm: Algorithm::Dijkstra.id().into(),
+            device: self.device(),
+            graph: self.graph.name.clone(),
+            n: self.graph.n(),
+            m: self.graph.m(),
+            source: self.source,
+            iterations: self.iteration,
+            total_ms,
+            times: PhaseTimes::default(),
+            reached: self.settled_count,
+            records: Vec::new(),
+        })
+    }
+}

@@ -1,0 +1,364 @@
+//! Frontier solvers on the CPU: Martín et al. (seed 004, DA2CF) and Crauser et al.'s OUT
+//! criterion as implemented on the GPU by seed 000 §3, in the successors and predecessors
+//! variants.
+//!
+//! Each iteration is the three GPU kernels as CPU phases:
+//! - **relax**: successors push δ(f) + w(f, u) from every f ∈ F to unsettled u; predecessors
+//!   let every unsettled u pull min δ(f) + w(f, u) over its frontier in-neighbours f.
+//! - **minimum**: Δᵢ = min{δ(u) : u ∈ U} (Martín) or min{δ(u) + ω(u) : u ∈ U} (Crauser). Both
+//!   are computed every iteration so the app can show what the other policy would have done.
+//! - **update**: every u ∈ U with δ(u) ≤ Δᵢ (δ(u) < ∞) is settled and forms Fᵢ₊₁.
+//!
+//! A GPU scans all n vertices in every phase; this CPU version does the same *work* without the
+//! empty threads: the minimum keeps two lazy-deletion heaps (δ and δ + ω) and the predecessors
+//! relax pulls only at vertices that have a frontier in-neighbour. The figures of the full
+//! vertex-parallel launch (threads, warps, arcs a pull thread scans) are computed exactly and
+//! reported as modelled. Where it loses: on road networks Martín settles ~1.2 vertices per
+//! iteration (design.md §8), so the per-iteration overhead dominates.
+
+use super::model::{ShrinkingWarpCounter, SparseWarpCounter};
+use super::{
+    Algorithm, IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, StepDelta,
+    Stepper, Threshold,
+};
+use crate::graph::{Distance, Graph, INF, VertexId};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Iteration stamp meaning "never".
+const NEVER: u32 = u32::MAX;
+
+/// CPU stepper for `martin-*`, `crauser-*` and (sequential, hence race-free) `racy`.
+pub struct FrontierStepper {
+    graph: Arc<Graph>,
+    algo: Algorithm,
+    threshold: Threshold,
+    variant: RelaxVariant,
+    opts: SolveOptions,
+    source: VertexId,
+    dist: Vec<Distance>,
+    settled: Vec<bool>,
+    frontier: Vec<VertexId>,
+    in_frontier: Vec<bool>,
+    /// Lazy-deletion heaps over reached unsettled vertices keyed by δ and by δ + ω.
+    by_delta: BinaryHeap<Reverse<(Distance, VertexId)>>,
+    by_crauser: BinaryHeap<Reverse<(Distance, VertexId)>>,
+    /// Iteration in which a vertex's δ was last lowered (for distinct-improvement counts).
+    lowered_in: Vec<u32>,
+    lowered: Vec<(VertexId, Distance)>,
+    candidates: Vec<VertexId>,
+    settled_count: u64,
+    reached_unsettled: u64,
+    /// Σ in-degree over U: the arcs a full predecessors launch scans.
+    unsettled_in_arcs: u64,
+    frontier_warps: SparseWarpCounter,
+    unsettled_warps: ShrinkingWarpCounter,
+    iteration: u32,
+    done: bool,
+}
+
+impl FrontierStepper {
+    /// A solver at its initial state: δ(s) = 0, F₁ = {s}, every other vertex unsettled.
+    /// Caller checks `source < n`.
+    pub fn new(
+        graph: Arc<Graph>,
+        algo: Algorithm,
+        threshold: Threshold,
+        variant: RelaxVariant,
+        source: VertexId,
+        opts: SolveOptions,
+    ) -> Self {
+        let n = graph.n();
+        let mut unsettled_warps = ShrinkingWarpCounter::full(n);
+        unsettled_warps.remove(source);
+        let unsettled_in_arcs = if variant == RelaxVariant::Predecessors {
+            (graph.m() - graph.predecessors().degree(source)) as u64
+        } else {
+            0
+        };
+        let mut dist = vec![INF; n];
+        dist[source as usize] = 0;
+        let mut settled = vec![false; n];
+        settled[source as usize] = true;
+        FrontierStepper {
+            algo,
+            threshold,
+            variant,
+            opts,
+            source,
+            dist,
+            settled,
+            frontier: vec![source],
+            in_frontier: vec![false; n],
+            by_delta: BinaryHeap::new(),
+            by_crauser: BinaryHeap::new(),
+            lowered_in: vec![NEVER; n],
+            lowered: Vec::new(),
+            candidates: Vec::new(),
+            settled_count: 1,
+            reached_unsettled: 0,
+            unsettled_in_arcs,
+            frontier_warps: SparseWarpCounter::new(n),
+            unsettled_warps,
+            iteration: 0,
+            done: false,
+            graph,
+        }
+    }
+
+    /// Lowers δ(u) to `d` if that is smaller; returns whether it did.
+    #[inline]
+    fn lower(&mut self, u: VertexId, d: Distance) -> bool {
+        let old = self.dist[u as usize];
+        if d >= old {
+            return false;
+        }
+        if old == INF {
+            self.reached_unsettled += 1;
+        }
+        if self.lowered_in[u as usize] != self.iteration {
+            self.lowered_in[u as usize] = self.iteration;
+            self.lowered.push((u, old));
+        }
+        self.dist[u as usize] = d;
+        true
+    }
+
+    /// Relax phase. Returns (arcs scanned, arcs relaxed).
+    fn relax(&mut self) -> (u64, u64) {
+        let g = Arc::clone(&self.graph);
+        let succ = g.successors();
+        let mut attempted = 0u64;
+        match self.variant {
+            RelaxVariant::Successors => {
+                let mut scanned = 0u64;
+                for i in 0..self.frontier.len() {
+                    let f = self.frontier[i];
+                    let df = self.dist[f as usize];
+                    for (u, w) in succ.arcs(f) {
+                        scanned += 1;
+                        if !self.settled[u as usize] {
+                            attempted += 1;
+                            self.lower(u, df + w as Distance);
+                        }
+                    }
+                }
+                (scanned, attempted)
+            }
+            RelaxVariant::Predecessors => {
+                // Threads with work: unsettled out-neighbours of F. Each pulls over all its
+                // in-arcs, reading δ only from frontier predecessors; no two threads write the
+                // same vertex, so no atomics are needed.
+                let pred = g.predecessors();
+                for &f in &self.frontier {
+                    self.in_frontier[f as usize] = true;
+                }
+                self.candidates.clear();
+                for &f in &self.frontier {
+                    for (u, _) in succ.arcs(f) {
+                        if !self.settled[u as usize] && !self.in_frontier[u as usize] {
+                            // in_frontier doubles as "already a candidate" for unsettled u.
+                            self.in_frontier[u as usize] = true;
+                            self.candidates.push(u);
+                        }
+                    }
+                }
+                for i in 0..self.candidates.len() {
+                    let u = self.candidates[i];
+                    let mut best = self.dist[u as usize];
+                    for (p, w) in pred.arcs(u) {
+                        if self.in_frontier[p as usize] && self.settled[p as usize] {
+                            attempted += 1;
+                            best = best.min(self.dist[p as usize] + w as Distance);
+                        }
+                    }
+                    self.lower(u, best);
+                }
+                for &f in &self.frontier {
+                    self.in_frontier[f as usize] = false;
+                }
+                for &u in &self.candidates {
+                    self.in_frontier[u as usize] = false;
+                }
+                (self.unsettled_in_arcs, attempted)
+            }
+        }
+    }
+
+    /// Pops stale entries; returns the valid minimum of each heap.
+    fn minimum(&mut self) -> (Distance, Distance) {
+        let omega = self.graph.omega();
+        for &(u, _) in &self.lowered {
+            let d = self.dist[u as usize];
+            self.by_delta.push(Reverse((d, u)));
+            let w = omega[u as usize];
+            if w != INF {
+                self.by_crauser.push(Reverse((d + w, u)));
+            }
+        }
+        while let Some(&Reverse((d, u))) = self.by_delta.peek() {
+            if self.settled[u as usize] || self.dist[u as usize] != d {
+                self.by_delta.pop();
+            } else {
+                break;
+            }
+        }
+        while let Some(&Reverse((k, u))) = self.by_crauser.peek() {
+            if self.settled[u as usize] || self.dist[u as usize] + omega[u as usize] != k {
+                self.by_crauser.pop();
+            } else {
+                break;
+            }
+        }
+        let martin = self.by_delta.peek().map_or(INF, |Reverse((d, _))| *d);
+        // If every reached unsettled vertex is a sink, min(δ + ω) = ∞ and all of them are final.
+        let crauser = if martin == INF { INF } else { self.by_crauser.peek().map_or(INF, |Reverse((k, _))| *k) };
+        (martin, crauser)
+    }
+
+    /// Update phase: settles U ∩ {δ ≤ Δ} into the next frontier.
+    fn update(&mut self, delta: Distance) {
+        self.frontier.clear();
+        let pred = (self.variant == RelaxVariant::Predecessors).then(|| self.graph.predecessors());
+        while let Some(&Reverse((d, u))) = self.by_delta.peek() {
+            if d > delta {
+                break;
+            }
+            self.by_delta.pop();
+            if self.settled[u as usize] || self.dist[u as usize] != d {
+                continue;
+            }
+            self.settled[u as usize] = true;
+            self.frontier.push(u);
+        }
+        for &u in &self.frontier {
+            self.unsettled_warps.remove(u);
+            if let Some(p) = pred {
+                self.unsettled_in_arcs -= p.degree(u) as u64;
+            }
+        }
+        self.settled_count += self.frontier.len() as u64;
+        self.reached_unsettled -= self.frontier.len() as u64;
+    }
+}
+
+impl Stepper for FrontierStepper {
+    fn algorithm(&self) -> Algorithm {
+        self.algo
+    }
+
+    fn device(&self) -> String {
+        "CPU (1 thread)".into()
+    }
+
+    fn source(&self) -> VertexId {
+        self.source
+    }
+
+    fn is_done(&self) -> bool {
+        self.done
+    }
+
+    fn step(&mut self) -> Result<Option<Step>, SolveError> {
+        if self.done {
+            return Ok(None);
+        }
+        self.iteration += 1;
+        let n = self.graph.n() as u64;
+        let unsettled = n - self.settled_count;
+        let threads = match self.variant {
+            RelaxVariant::Successors => self.frontier_warps.count(n, self.opts.block.relax, &self.frontier),
+            RelaxVariant::Predecessors => self.unsettled_warps.counts(self.opts.block.relax),
+        };
+        let frontier_len = self.frontier.len() as u64;
+        self.lowered.clear();
+
+        let t0 = Instant::now();
+        let (edges_scanned, relax_attempted) = self.relax();
+        let t1 = Instant::now();
+        let (delta_martin, delta_crauser) = self.minimum();
+        let delta = match self.threshold {
+            Threshold::Martin => delta_martin,
+            Threshold::Crauser => delta_crauser.max(delta_martin),
+        };
+        let reached = self.reached_unsettled;
+        let t2 = Instant::now();
+        if delta_martin == INF {
+            self.frontier.clear();
+            self.done = true;
+        } else {
+            self.update(delta);
+        }
+        let t3 = Instant::now();
+
+        let record = IterationRecord {
+            iteration: self.iteration,
+            frontier: frontier_len,
+            unsettled,
+            reached,
+            settled: self.settled_count,
+            delta: if delta_martin == INF { INF } else { delta },
+            delta_martin,
+            delta_crauser,
+            next_frontier: self.frontier.len() as u64,
+            edges_scanned,
+            relax_attempted,
+            relax_improved: self.lowered.len() as u64,
+            threads: Some(threads),
+            times: PhaseTimes {
+                relax_ms: (t1 - t0).as_secs_f64() * 1e3,
+                minimum_ms: (t2 - t1).as_secs_f64() * 1e3,
+                update_ms: (t3 - t2).as_secs_f64() * 1e3,
+                copy_ms: 0.0,
+            },
+        };
+        let delta = self.opts.record_deltas.then(|| StepDelta {
+            lowered: self.lowered.iter().map(|&(u, old)| (u, old, self.dist[u as usize])).collect(),
+            settled: self.frontier.clone(),
+        });
+        Ok(Some(Step { record, delta }))
+    }
+
+    fn distances(&mut self) -> Result<Vec<Distance>, SolveError> {
+        Ok(self.dist.clone())
+    }
+
+    fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
+        let record_deltas = std::mem::replace(&mut self.opts.record_deltas, false);
+        let start = Instant::now();
+        let mut run = RunRecord {
+            algorithm: self.algo.id().into(),
+            device: self.device(),
+            graph: self.graph.name.clone(),
+            n: self.graph.n(),
+            m: self.graph.m(),
+            source: self.source,
+            ..Default::default()
+        };
+        let result = loop {
+            if run.records.len() % 256 == 0 {
+                if cancel.load(Ordering::Relaxed) {
+                    break Err(SolveError::Cancelled);
+                }
+                progress(self.settled_count);
+            }
+            match self.step() {
+                Ok(Some(step)) => {
+                    run.times.add(&step.record.times);
+                    run.records.push(step.record);
+                }
+                Ok(None) => break Ok(()),
+                Err(e) => break Err(e),
+            }
+        };
+        self.opts.record_deltas = record_deltas;
+        result?;
+        run.total_ms = start.elapsed().as_secs_f64() * 1e3;
+        run.iterations = self.iteration;
+        run.reached = self.settled_count;
+        Ok(run)
+    }
+}

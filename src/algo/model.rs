@@ -1,0 +1,141 @@
+//! The thread and warp figures a vertex-parallel GPU launch would have, computed on the CPU
+//! from the vertex sets (seed 000 §5, Fig. 2d: dummy threads of the relax kernel).
+//!
+//! Threads `0..⌈n/B⌉·B` are launched, thread t serves vertex t, and threads t ≥ n are padding
+//! (always dummy). A warp is 32 consecutive threads: *all-working*, *all-dummy* or *mixed*
+//! (the ones that diverge). GPU devices count the same figures in their instrumented kernels.
+
+use super::ThreadCounts;
+use crate::graph::VertexId;
+
+/// Threads per warp on every NVIDIA GPU (and the model's warp on other devices).
+pub const WARP: u64 = 32;
+
+/// Threads a vertex-parallel launch of `n` threads with block size `block` starts: ⌈n/B⌉·B.
+pub fn launched_threads(n: u64, block: u32) -> u64 {
+    let b = block.max(1) as u64;
+    n.div_ceil(b) * b
+}
+
+/// Per-warp working-thread counts for a set that changes every iteration (the frontier F).
+#[derive(Clone, Debug, Default)]
+pub struct SparseWarpCounter {
+    count: Vec<u8>,
+    touched: Vec<u32>,
+}
+
+impl SparseWarpCounter {
+    /// A counter for `n` vertices.
+    pub fn new(n: usize) -> Self {
+        SparseWarpCounter { count: vec![0; n.div_ceil(WARP as usize)], touched: Vec::new() }
+    }
+
+    /// Thread counts of a launch where exactly the threads of `working` (distinct vertex ids)
+    /// have work. O(|working|).
+    pub fn count(&mut self, n: u64, block: u32, working: &[VertexId]) -> ThreadCounts {
+        for &v in working {
+            let w = v as usize / WARP as usize;
+            if self.count[w] == 0 {
+                self.touched.push(w as u32);
+            }
+            self.count[w] += 1;
+        }
+        let mut full = 0;
+        for &w in &self.touched {
+            full += u64::from(self.count[w as usize] as u64 == WARP);
+            self.count[w as usize] = 0;
+        }
+        let mixed = self.touched.len() as u64 - full;
+        self.touched.clear();
+        finish(n, block, working.len() as u64, full, mixed)
+    }
+}
+
+/// Per-warp counts of a set that only shrinks (the unsettled set U), kept up to date in O(1)
+/// per removed vertex.
+#[derive(Clone, Debug)]
+pub struct ShrinkingWarpCounter {
+    n: u64,
+    count: Vec<u8>,
+    members: u64,
+    full: u64,
+    mixed: u64,
+}
+
+impl ShrinkingWarpCounter {
+    /// Starts with every vertex `0..n` in the set.
+    pub fn full(n: usize) -> Self {
+        let warps = n.div_ceil(WARP as usize);
+        let mut count = vec![WARP as u8; warps];
+        let rem = n % WARP as usize;
+        let (mut full, mut mixed) = (warps as u64, 0);
+        if rem != 0 {
+            count[warps - 1] = rem as u8;
+            full -= 1;
+            mixed += 1;
+        }
+        ShrinkingWarpCounter { n: n as u64, count, members: n as u64, full, mixed }
+    }
+
+    /// Removes vertex `v` (must be a member).
+    pub fn remove(&mut self, v: VertexId) {
+        let w = v as usize / WARP as usize;
+        let c = self.count[w] as u64;
+        self.count[w] -= 1;
+        self.members -= 1;
+        if c == WARP {
+            self.full -= 1;
+            if c > 1 {
+                self.mixed += 1;
+            }
+        } else if c == 1 {
+            self.mixed -= 1;
+        }
+    }
+
+    /// Thread counts of a launch where the members have work.
+    pub fn counts(&self, block: u32) -> ThreadCounts {
+        finish(self.n, block, self.members, self.full, self.mixed)
+    }
+}
+
+fn finish(n: u64, block: u32, working: u64, full: u64, mixed: u64) -> ThreadCounts {
+    let launched = launched_threads(n, block);
+    ThreadCounts {
+        block_size: block,
+        launched,
+        working,
+        warps_all_dummy: launched / WARP - full - mixed,
+        warps_mixed: mixed,
+        warps_all_working: full,
+        modelled: true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sparse_and_shrinking_agree_on_the_same_set() {
+        let n = 100;
+        let mut shrink = ShrinkingWarpCounter::full(n);
+        for v in [3, 40, 41, 99, 64] {
+            shrink.remove(v);
+        }
+        let members: Vec<VertexId> = (0..n as u32).filter(|v| ![3, 40, 41, 99, 64].contains(v)).collect();
+        let a = SparseWarpCounter::new(n).count(n as u64, 64, &members);
+        assert_eq!(a, shrink.counts(64));
+        assert_eq!(a.launched, 128);
+        assert_eq!(a.warps_all_working, 0);
+        assert_eq!(a.warps_mixed, 4);
+        assert_eq!(a.warps_all_dummy, 0);
+    }
+
+    #[test]
+    fn full_warps_and_padding() {
+        let t = SparseWarpCounter::new(70).count(70, 32, &(0..32).collect::<Vec<_>>());
+        assert_eq!((t.launched, t.warps_all_working, t.warps_mixed, t.warps_all_dummy), (96, 1, 0, 2));
+        assert!((t.dummy_ratio() - (1.0 - 32.0 / 96.0)).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,93 @@
+//! Seeded, reproducible graph generators (design.md §5). The same spec always gives the same
+//! graph (PCG64 streams, independent of thread count).
+
+mod families;
+
+pub use families::{counterexample, fanout, grid, martin, rmat, teaching};
+
+use crate::graph::{Graph, Weight};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A generator and its parameters; serialisable so experiment files can name graphs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "family", rename_all = "kebab-case")]
+pub enum GeneratorSpec {
+    /// Martín et al.'s graphs: every vertex gets 7 random predecessors, weights 1..=10
+    /// (seed 004 §6, seed 000 §4.3).
+    Martin { n: usize, seed: u64 },
+    /// Random fan-out graphs: every vertex has exactly `d` distinct random successors (never
+    /// itself), weights 1..=`max_weight` (seed 000 §4.3 uses 1..=100).
+    Fanout { n: usize, d: usize, max_weight: Weight, seed: u64 },
+    /// R-MAT with 2^scale vertices and edge_factor·2^scale arcs, quadrant probabilities
+    /// (a, b, c, 1 − a − b − c) (GTgraph; seed 001 Table 2), weights 1..=`max_weight`.
+    Rmat { scale: u32, edge_factor: u32, a: f64, b: f64, c: f64, max_weight: Weight, seed: u64 },
+    /// width × height 4-neighbour grid, undirected, weights 1..=`max_weight`, with coordinates.
+    Grid { width: usize, height: usize, max_weight: Weight, seed: u64 },
+    /// Seed 004 Fig. 5: source 0 → middle vertices 1..n−2 (weight 1), middle i → sink n−1 with
+    /// weight n − 1 − i: every middle vertex races on the sink's δ in one relax.
+    Counterexample { n: usize },
+    /// A 5-vertex example in the spirit of seed 000 Fig. 1 (source, three neighbours, one more).
+    Teaching,
+}
+
+impl GeneratorSpec {
+    /// Builds the graph. Errors: parameters out of range (n = 0, d ≥ n, probabilities that do not
+    /// sum to ≤ 1, more than 2³² arcs).
+    pub fn generate(&self) -> Result<Graph, String> {
+        match *self {
+            GeneratorSpec::Martin { n, seed } => martin(n, seed),
+            GeneratorSpec::Fanout { n, d, max_weight, seed } => fanout(n, d, max_weight, seed),
+            GeneratorSpec::Rmat { scale, edge_factor, a, b, c, max_weight, seed } => {
+                rmat(scale, edge_factor, [a, b, c], max_weight, seed)
+            }
+            GeneratorSpec::Grid { width, height, max_weight, seed } => grid(width, height, max_weight, seed),
+            GeneratorSpec::Counterexample { n } => counterexample(n),
+            GeneratorSpec::Teaching => Ok(teaching()),
+        }
+    }
+
+    /// Default parameters of each family, for menus.
+    pub fn examples() -> Vec<GeneratorSpec> {
+        vec![
+            GeneratorSpec::Teaching,
+            GeneratorSpec::Counterexample { n: 1024 },
+            GeneratorSpec::Grid { width: 64, height: 48, max_weight: 10, seed: 1 },
+            GeneratorSpec::Fanout { n: 24_576, d: 2, max_weight: 100, seed: 1 },
+            GeneratorSpec::Martin { n: 1 << 20, seed: 1 },
+            GeneratorSpec::Rmat { scale: 16, edge_factor: 16, a: 0.45, b: 0.15, c: 0.15, max_weight: 255, seed: 1 },
+        ]
+    }
+
+    /// Family name.
+    pub fn family(&self) -> &'static str {
+        match self {
+            GeneratorSpec::Martin { .. } => "martin",
+            GeneratorSpec::Fanout { .. } => "fanout",
+            GeneratorSpec::Rmat { .. } => "rmat",
+            GeneratorSpec::Grid { .. } => "grid",
+            GeneratorSpec::Counterexample { .. } => "counterexample",
+            GeneratorSpec::Teaching => "teaching",
+        }
+    }
+}
+
+impl fmt::Display for GeneratorSpec {
+    /// Short name used as the graph's name, e.g. `fanout n=98304 d=20 w≤100 seed=1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GeneratorSpec::Martin { n, seed } => write!(f, "martin n={n} seed={seed}"),
+            GeneratorSpec::Fanout { n, d, max_weight, seed } => {
+                write!(f, "fanout n={n} d={d} w≤{max_weight} seed={seed}")
+            }
+            GeneratorSpec::Rmat { scale, edge_factor, a, b, c, max_weight, seed } => {
+                write!(f, "rmat scale={scale} ef={edge_factor} ({a},{b},{c}) w≤{max_weight} seed={seed}")
+            }
+            GeneratorSpec::Grid { width, height, max_weight, seed } => {
+                write!(f, "grid {width}×{height} w≤{max_weight} seed={seed}")
+            }
+            GeneratorSpec::Counterexample { n } => write!(f, "counterexample n={n}"),
+            GeneratorSpec::Teaching => write!(f, "teaching (5 vertices)"),
+        }
+    }
+}

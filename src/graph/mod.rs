@@ -1,0 +1,235 @@
+//! Graph core: compressed sparse rows (CSR) of successors, the transposed CSR of
+//! predecessors (built on first use), ω(v) and summary statistics.
+//!
+//! Every graph in sssp-lab is a directed graph G = (V, E) with n = |V| vertices
+//! numbered `0..n` and m = |E| arcs with non-negative integer weights
+//! (design.md §1). Parallel arcs and self-loops are kept as read: they never
+//! change a shortest distance. Undirected inputs are stored as two arcs.
+
+mod builder;
+mod labels;
+
+pub(crate) use builder::mix64;
+pub use builder::{GraphBuilder, WeightRule};
+
+/// Seed of stream `stream` derived from a user seed (generators use one RNG stream per chunk).
+pub fn mix_seed(seed: u64, stream: u64) -> u64 {
+    mix64(seed ^ mix64(stream.wrapping_add(0x5EED)))
+}
+pub use labels::VertexLabels;
+
+use std::sync::OnceLock;
+
+/// Vertex index, `0..n`.
+pub type VertexId = u32;
+/// Arc weight (non-negative integer).
+pub type Weight = u32;
+/// Tentative or final distance δ. 64 bits: a simple path has at most n − 1 < 2³² arcs of weight
+/// < 2³², so no distance computed on the CPU can overflow.
+pub type Distance = u64;
+/// δ = ∞: not (yet) reached.
+pub const INF: Distance = Distance::MAX;
+
+/// One direction of the adjacency: `offsets` has n + 1 entries, the arcs of vertex v are
+/// `targets[offsets[v]..offsets[v + 1]]` with `weights` alongside.
+///
+/// Offsets are `u32` so that the same arrays can be uploaded to a GPU unchanged; a graph with
+/// m ≥ 2³² arcs is refused by [`GraphBuilder::build`].
+#[derive(Clone, Debug, Default)]
+pub struct Csr {
+    pub offsets: Vec<u32>,
+    pub targets: Vec<VertexId>,
+    pub weights: Vec<Weight>,
+}
+
+impl Csr {
+    /// Builds the CSR from arcs `(from, to, weight)` by a counting sort on `from`; arcs keep their
+    /// input order inside each row. O(n + m) time.
+    pub fn from_arcs(n: usize, arcs: impl Iterator<Item = (VertexId, VertexId, Weight)> + Clone) -> Csr {
+        let mut offsets = vec![0u32; n + 1];
+        for (u, _, _) in arcs.clone() {
+            offsets[u as usize + 1] += 1;
+        }
+        for i in 0..n {
+            offsets[i + 1] += offsets[i];
+        }
+        let m = offsets[n] as usize;
+        let mut next: Vec<u32> = offsets[..n].to_vec();
+        let mut targets = vec![0; m];
+        let mut weights = vec![0; m];
+        for (u, v, w) in arcs {
+            let slot = next[u as usize] as usize;
+            next[u as usize] += 1;
+            targets[slot] = v;
+            weights[slot] = w;
+        }
+        Csr { offsets, targets, weights }
+    }
+
+    /// Number of vertices.
+    pub fn n(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    /// Number of arcs.
+    pub fn m(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// Arc index range of vertex `v`.
+    #[inline]
+    pub fn range(&self, v: VertexId) -> std::ops::Range<usize> {
+        self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize
+    }
+
+    /// Out-degree of `v` in this direction.
+    #[inline]
+    pub fn degree(&self, v: VertexId) -> usize {
+        let r = self.range(v);
+        r.end - r.start
+    }
+
+    /// `(neighbour, weight)` pairs of `v`.
+    #[inline]
+    pub fn arcs(&self, v: VertexId) -> impl Iterator<Item = (VertexId, Weight)> + '_ {
+        let r = self.range(v);
+        self.targets[r.clone()].iter().copied().zip(self.weights[r].iter().copied())
+    }
+
+    /// The transpose: every arc (u, v, w) becomes (v, u, w). O(n + m).
+    pub fn transpose(&self) -> Csr {
+        let n = self.n();
+        let sources = (0..n as VertexId).flat_map(|u| std::iter::repeat_n(u, self.degree(u)));
+        let arcs = sources.zip(self.targets.iter().zip(&self.weights)).map(|(u, (&v, &w))| (v, u, w));
+        Csr::from_arcs(n, arcs)
+    }
+
+    /// Bytes held by the three arrays.
+    pub fn bytes(&self) -> usize {
+        self.offsets.len() * 4 + self.targets.len() * 4 + self.weights.len() * 4
+    }
+}
+
+/// Degree and weight statistics shown in the app's graph facts and by `sssp-lab info`.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct GraphStats {
+    pub n: usize,
+    pub m: usize,
+    pub min_out_degree: usize,
+    pub max_out_degree: usize,
+    pub mean_out_degree: f64,
+    pub max_in_degree: usize,
+    pub min_weight: Weight,
+    pub max_weight: Weight,
+    pub self_loops: usize,
+    pub sinks: usize,
+    /// Host bytes of the successor CSR, ω and coordinates (the predecessor CSR is counted once
+    /// built).
+    pub bytes: usize,
+}
+
+/// An immutable weighted digraph, shared between the app, the solvers and the devices behind
+/// an `Arc`.
+#[derive(Debug)]
+pub struct Graph {
+    /// Short name shown in the UI (file name or generator spec).
+    pub name: String,
+    /// How the weights were obtained (from the file, unit, uniform with a seed).
+    pub weight_origin: String,
+    succ: Csr,
+    pred: OnceLock<Csr>,
+    omega: Vec<Distance>,
+    coords: Option<Vec<[f32; 2]>>,
+    labels: VertexLabels,
+}
+
+impl Graph {
+    pub(crate) fn from_parts(
+        name: String,
+        weight_origin: String,
+        succ: Csr,
+        coords: Option<Vec<[f32; 2]>>,
+        labels: VertexLabels,
+    ) -> Graph {
+        let omega =
+            (0..succ.n() as VertexId).map(|v| succ.arcs(v).map(|(_, w)| w as Distance).min().unwrap_or(INF)).collect();
+        Graph { name, weight_origin, succ, pred: OnceLock::new(), omega, coords, labels }
+    }
+
+    /// Number of vertices n.
+    pub fn n(&self) -> usize {
+        self.succ.n()
+    }
+
+    /// Number of arcs m (undirected edges count twice).
+    pub fn m(&self) -> usize {
+        self.succ.m()
+    }
+
+    /// CSR of successors (out-arcs).
+    pub fn successors(&self) -> &Csr {
+        &self.succ
+    }
+
+    /// CSR of predecessors (in-arcs), the transpose, built on first call in O(n + m).
+    pub fn predecessors(&self) -> &Csr {
+        self.pred.get_or_init(|| self.succ.transpose())
+    }
+
+    /// ω(v) = weight of the lightest out-arc of v, [`INF`] for a sink (seed 000 §3.1).
+    pub fn omega(&self) -> &[Distance] {
+        &self.omega
+    }
+
+    /// Planar coordinates per vertex (x, y in the file's units), when the input had them.
+    pub fn coords(&self) -> Option<&[[f32; 2]]> {
+        self.coords.as_deref()
+    }
+
+    /// How vertex indices map to the ids of the input file.
+    pub fn labels(&self) -> &VertexLabels {
+        &self.labels
+    }
+
+    /// Upper bound on any shortest distance: (n − 1) · max weight. Devices with 32-bit
+    /// distances refuse graphs where this exceeds their range.
+    pub fn distance_bound(&self) -> u128 {
+        let max_w = self.succ.weights.iter().copied().max().unwrap_or(0) as u128;
+        (self.n().saturating_sub(1) as u128) * max_w
+    }
+
+    /// Degree and weight statistics; O(n + m).
+    pub fn stats(&self) -> GraphStats {
+        let n = self.n();
+        let mut s = GraphStats { n, m: self.m(), min_out_degree: usize::MAX, ..Default::default() };
+        let mut in_deg = vec![0u32; n];
+        s.min_weight = Weight::MAX;
+        for v in 0..n as VertexId {
+            let d = self.succ.degree(v);
+            s.min_out_degree = s.min_out_degree.min(d);
+            s.max_out_degree = s.max_out_degree.max(d);
+            if d == 0 {
+                s.sinks += 1;
+            }
+            for (t, w) in self.succ.arcs(v) {
+                in_deg[t as usize] += 1;
+                s.self_loops += usize::from(t == v);
+                s.min_weight = s.min_weight.min(w);
+                s.max_weight = s.max_weight.max(w);
+            }
+        }
+        if n == 0 {
+            s.min_out_degree = 0;
+        }
+        if s.m == 0 {
+            s.min_weight = 0;
+        }
+        s.max_in_degree = in_deg.iter().copied().max().unwrap_or(0) as usize;
+        s.mean_out_degree = if n == 0 { 0.0 } else { s.m as f64 / n as f64 };
+        s.bytes = self.succ.bytes()
+            + self.omega.len() * 8
+            + self.coords.as_ref().map_or(0, |c| c.len() * 8)
+            + self.pred.get().map_or(0, Csr::bytes);
+        s
+    }
+}

@@ -1,0 +1,11 @@
+//! sssp-lab core: graphs, file formats, generators, SSSP solvers as steppers, devices, traces
+//! and benchmarks. Knows nothing of the GUI (`app`), which sits on top.
+
+pub mod algo;
+pub mod app;
+pub mod cli;
+pub mod device;
+pub mod formats;
+pub mod generate;
+pub mod graph;
+pub mod trace;

@@ -1,0 +1,153 @@
+//! A recorded run that can be replayed forwards and backwards: the iteration records for the
+//! plots and the per-iteration [`StepDelta`]s for the vertex view.
+//!
+//! Position p means "after p iterations". The view state at p is δ and, per vertex, the
+//! iteration in which it was settled; status follows from those (settled before p: settled;
+//! settled at p: frontier). Moving one step applies or undoes one delta, O(changes), so stepping
+//! back through a 227 575-iteration Martín run on NY costs no more than stepping forward.
+
+use crate::algo::{IterationRecord, Step, StepDelta, VertexStatus};
+use crate::graph::{Distance, INF, VertexId};
+
+const NOT_SETTLED: u32 = u32::MAX;
+
+/// Records and deltas of a run so far, and a cursor into them.
+#[derive(Clone, Debug)]
+pub struct Trace {
+    pub source: VertexId,
+    records: Vec<IterationRecord>,
+    deltas: Vec<StepDelta>,
+    dist: Vec<Distance>,
+    settled_at: Vec<u32>,
+    pos: usize,
+    finished: bool,
+}
+
+impl Trace {
+    /// The initial state of a run from `source` on `n` vertices: δ(s) = 0, F = {s}.
+    pub fn new(n: usize, source: VertexId) -> Trace {
+        let mut dist = vec![INF; n];
+        let mut settled_at = vec![NOT_SETTLED; n];
+        if let Some(d) = dist.get_mut(source as usize) {
+            *d = 0;
+            settled_at[source as usize] = 0;
+        }
+        Trace { source, records: Vec::new(), deltas: Vec::new(), dist, settled_at, pos: 0, finished: false }
+    }
+
+    /// Appends a step produced at the end of the recorded run. Must carry a delta.
+    /// If the cursor is behind, it stays where it is.
+    pub fn push(&mut self, step: Step) {
+        let at_end = self.pos == self.deltas.len();
+        self.records.push(step.record);
+        self.deltas.push(step.delta.unwrap_or_default());
+        if at_end {
+            self.forward();
+        }
+    }
+
+    /// Marks that the solver has no more iterations.
+    pub fn set_finished(&mut self) {
+        self.finished = true;
+    }
+
+    /// Whether the solver has finished (the last recorded iteration is the last one).
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Iterations recorded.
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// True before the first iteration is recorded.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// Cursor position (iterations applied to the view state).
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// All iteration records.
+    pub fn records(&self) -> &[IterationRecord] {
+        &self.records
+    }
+
+    /// The record of the iteration that led to the current position, if any.
+    pub fn current_record(&self) -> Option<&IterationRecord> {
+        self.pos.checked_sub(1).and_then(|i| self.records.get(i))
+    }
+
+    /// Applies the next recorded delta; false at the end of the recording.
+    pub fn forward(&mut self) -> bool {
+        let Some(d) = self.deltas.get(self.pos) else { return false };
+        for &(v, _, new) in &d.lowered {
+            self.dist[v as usize] = new;
+        }
+        let it = self.pos as u32 + 1;
+        for &v in &d.settled {
+            self.settled_at[v as usize] = it;
+        }
+        self.pos += 1;
+        true
+    }
+
+    /// Undoes the last applied delta; false at position 0.
+    pub fn back(&mut self) -> bool {
+        if self.pos == 0 {
+            return false;
+        }
+        self.pos -= 1;
+        let d = &self.deltas[self.pos];
+        for &v in &d.settled {
+            self.settled_at[v as usize] = NOT_SETTLED;
+        }
+        for &(v, old, _) in d.lowered.iter().rev() {
+            self.dist[v as usize] = old;
+        }
+        true
+    }
+
+    /// Moves the cursor to `p` (clamped to the recording).
+    pub fn seek(&mut self, p: usize) {
+        let p = p.min(self.deltas.len());
+        while self.pos < p && self.forward() {}
+        while self.pos > p && self.back() {}
+    }
+
+    /// δ at the cursor, n entries.
+    pub fn distances(&self) -> &[Distance] {
+        &self.dist
+    }
+
+    /// Status of `v` at the cursor.
+    #[inline]
+    pub fn status(&self, v: VertexId) -> VertexStatus {
+        let s = self.settled_at[v as usize];
+        let p = self.pos as u32;
+        if s < p {
+            VertexStatus::Settled
+        } else if s == p {
+            VertexStatus::Frontier
+        } else if self.dist[v as usize] != INF {
+            VertexStatus::Reached
+        } else {
+            VertexStatus::Unreached
+        }
+    }
+
+    /// Iteration in which `v` was settled (0 = the source), if it is settled at the cursor.
+    pub fn settled_at(&self, v: VertexId) -> Option<u32> {
+        let s = self.settled_at[v as usize];
+        (s <= self.pos as u32).then_some(s)
+    }
+
+    /// Bytes held by the deltas (shown so a user knows what a long recording costs).
+    pub fn bytes(&self) -> usize {
+        self.deltas.iter().map(|d| d.lowered.len() * 20 + d.settled.len() * 4).sum::<usize>()
+            + self.records.len() * std::mem::size_of::<IterationRecord>()
+    }
+}
