@@ -1,0 +1,340 @@
+//! The command line: `solve`, `info`, `gen`, `check`, and the app when no subcommand is given.
+//! Errors print as `error: path:line: what` and exit non-zero.
+
+use crate::algo::{Algorithm, BlockSizes, CachePreference, SolveOptions, fmt_distance};
+use crate::device::{DeviceId, devices, make_stepper};
+use crate::formats::{self, Format, LoadOptions};
+use crate::generate::GeneratorSpec;
+use crate::graph::{Graph, INF, VertexId, WeightRule};
+use anyhow::{Context, Result, anyhow, bail};
+use clap::{Args, Parser, Subcommand};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+mod check;
+
+#[derive(Parser, Debug)]
+#[command(name = "sssp-lab", version, about = "Teach, debug and tune parallel single-source shortest paths")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Open the app (the default), optionally on FILE instead of the bundled NY road network.
+    Gui {
+        file: Option<PathBuf>,
+        #[command(flatten)]
+        load: LoadArgs,
+    },
+    /// Solve SSSP from one source; write `<id> <distance|inf>` per vertex.
+    Solve(SolveArgs),
+    /// Print a graph's size, degree and weight statistics.
+    Info {
+        file: PathBuf,
+        #[command(flatten)]
+        load: LoadArgs,
+    },
+    /// Generate a graph and write it as DIMACS `.gr` (plus `.co` when it has coordinates).
+    Gen {
+        #[command(subcommand)]
+        family: GenFamily,
+        /// Output file (`.gr` or `.gr.gz`).
+        #[arg(long, short)]
+        out: PathBuf,
+    },
+    /// Run every algorithm on every available device against CPU Dijkstra; non-zero on a
+    /// mismatch (`racy` is reported separately and never fails the check).
+    Check(check::CheckArgs),
+}
+
+/// How to read an input file.
+#[derive(Args, Debug, Clone, Default)]
+pub struct LoadArgs {
+    /// Format (dimacs, metis, mtx, el, wel); default: from the extension.
+    #[arg(long)]
+    format: Option<Format>,
+    /// Weight rule: `file` (unweighted files get 1), `unit`, or `uniform:MAX:SEED`.
+    #[arg(long, default_value = "file")]
+    weights: WeightRule,
+}
+
+impl LoadArgs {
+    fn options(&self) -> LoadOptions {
+        LoadOptions { format: self.format, weights: self.weights }
+    }
+}
+
+#[derive(Args, Debug)]
+struct SolveArgs {
+    file: PathBuf,
+    /// Source vertex, as numbered in the file (1-based for DIMACS / METIS / MatrixMarket).
+    #[arg(long, short)]
+    source: u64,
+    #[arg(long, short, default_value = "dijkstra")]
+    algo: Algorithm,
+    /// cpu, cuda[:N] or wgpu[:N].
+    #[arg(long, short, default_value = "cpu")]
+    device: DeviceId,
+    /// Block size of every kernel (the relax/minimum/update flags override it).
+    #[arg(long, default_value_t = 256)]
+    block: u32,
+    #[arg(long)]
+    block_relax: Option<u32>,
+    #[arg(long)]
+    block_minimum: Option<u32>,
+    #[arg(long)]
+    block_update: Option<u32>,
+    /// CUDA cache preference: default, l1, shared.
+    #[arg(long, default_value = "default")]
+    cache: String,
+    /// Write distances here (`-` for stdout).
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// Also print one JSON line per iteration record on stderr.
+    #[arg(long)]
+    trace: bool,
+    #[command(flatten)]
+    load: LoadArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum GenFamily {
+    /// Martín et al.: 7 random predecessors per vertex, weights 1..=10.
+    Martin {
+        #[arg(long, default_value_t = 1 << 20)]
+        n: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Random fan-out: d distinct random successors per vertex.
+    Fanout {
+        #[arg(long, default_value_t = 24_576)]
+        n: usize,
+        #[arg(long, short, default_value_t = 2)]
+        d: usize,
+        #[arg(long, default_value_t = 100)]
+        max_weight: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// R-MAT with (a, b, c, 1 − a − b − c).
+    Rmat {
+        #[arg(long, default_value_t = 16)]
+        scale: u32,
+        #[arg(long, default_value_t = 16)]
+        edge_factor: u32,
+        #[arg(long, default_value_t = 0.45)]
+        a: f64,
+        #[arg(long, default_value_t = 0.15)]
+        b: f64,
+        #[arg(long, default_value_t = 0.15)]
+        c: f64,
+        #[arg(long, default_value_t = 255)]
+        max_weight: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// 2-D grid with 4 neighbours (undirected), with coordinates.
+    Grid {
+        #[arg(long, default_value_t = 64)]
+        width: usize,
+        #[arg(long, default_value_t = 48)]
+        height: usize,
+        #[arg(long, default_value_t = 10)]
+        max_weight: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Seed 004 Fig. 5: the graph on which a non-atomic relax races.
+    Counterexample {
+        #[arg(long, default_value_t = 1024)]
+        n: usize,
+    },
+    /// The 5-vertex teaching example.
+    Teaching,
+}
+
+impl GenFamily {
+    fn spec(&self) -> GeneratorSpec {
+        match *self {
+            GenFamily::Martin { n, seed } => GeneratorSpec::Martin { n, seed },
+            GenFamily::Fanout { n, d, max_weight, seed } => GeneratorSpec::Fanout { n, d, max_weight, seed },
+            GenFamily::Rmat { scale, edge_factor, a, b, c, max_weight, seed } => {
+                GeneratorSpec::Rmat { scale, edge_factor, a, b, c, max_weight, seed }
+            }
+            GenFamily::Grid { width, height, max_weight, seed } => {
+                GeneratorSpec::Grid { width, height, max_weight, seed }
+            }
+            GenFamily::Counterexample { n } => GeneratorSpec::Counterexample { n },
+            GenFamily::Teaching => GeneratorSpec::Teaching,
+        }
+    }
+}
+
+/// Entry point of the binary.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => crate::app::run(crate::app::Startup::default()),
+        Some(Command::Gui { file, load }) => {
+            crate::app::run(crate::app::Startup { file, load: load.options(), ..Default::default() })
+        }
+        Some(Command::Solve(args)) => solve(&args),
+        Some(Command::Info { file, load }) => info(&file, &load),
+        Some(Command::Gen { family, out }) => generate(&family.spec(), &out),
+        Some(Command::Check(args)) => check::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Loads `path`, timing it; the error already names path:line.
+pub fn load_graph(path: &Path, load: &LoadArgs) -> Result<(Graph, f64)> {
+    let t = Instant::now();
+    let g = formats::load(path, &load.options())?;
+    Ok((g, t.elapsed().as_secs_f64() * 1e3))
+}
+
+/// Maps a file id to a vertex index, with a message naming the valid range.
+pub fn source_index(graph: &Graph, id: u64) -> Result<VertexId> {
+    graph.labels().index(id, graph.n()).ok_or_else(|| {
+        anyhow!("source {id} is not a vertex of {} ({})", graph.name, graph.labels().describe(graph.n()))
+    })
+}
+
+fn cache_preference(s: &str) -> Result<CachePreference> {
+    Ok(match s {
+        "default" => CachePreference::Default,
+        "l1" | "prefer-l1" => CachePreference::PreferL1,
+        "shared" | "prefer-shared" => CachePreference::PreferShared,
+        _ => bail!("cache preference `{s}`: expected default, l1 or shared"),
+    })
+}
+
+fn solve(args: &SolveArgs) -> Result<()> {
+    let (graph, load_ms) = load_graph(&args.file, &args.load)?;
+    let graph = Arc::new(graph);
+    let source = source_index(&graph, args.source)?;
+    let opts = SolveOptions {
+        block: BlockSizes {
+            relax: args.block_relax.unwrap_or(args.block),
+            minimum: args.block_minimum.unwrap_or(args.block),
+            update: args.block_update.unwrap_or(args.block),
+        },
+        cache: cache_preference(&args.cache)?,
+        instrument: false,
+        record_deltas: false,
+    };
+    let mut stepper = make_stepper(args.device, Arc::clone(&graph), args.algo, source, &opts)?;
+    let cancel = AtomicBool::new(false);
+    let run = stepper.run_to_end(&cancel, &mut |_| {})?;
+    let dist = stepper.distances()?;
+    eprintln!(
+        "{}: n={} m={} loaded in {:.1} ms; {} on {} from {}: {} iterations, {:.3} ms, {:.4} GTEPS, {} reached",
+        graph.name,
+        graph.n(),
+        graph.m(),
+        load_ms,
+        args.algo,
+        stepper.device(),
+        args.source,
+        run.iterations,
+        run.total_ms,
+        run.gteps(),
+        run.reached
+    );
+    if args.trace {
+        for r in &run.records {
+            eprintln!("{}", serde_json::to_string(r)?);
+        }
+    }
+    if let Some(out) = &args.out {
+        write_distances(&graph, &dist, out)?;
+    }
+    Ok(())
+}
+
+/// Writes `<file id> <distance|inf>` per vertex, in vertex order.
+pub fn write_distances(graph: &Graph, dist: &[crate::graph::Distance], out: &Path) -> Result<()> {
+    let sink: Box<dyn Write> = if out.as_os_str() == "-" {
+        Box::new(std::io::stdout().lock())
+    } else {
+        Box::new(std::fs::File::create(out).with_context(|| format!("{}: cannot create", out.display()))?)
+    };
+    let mut w = BufWriter::new(sink);
+    for (v, &d) in dist.iter().enumerate() {
+        let label = graph.labels().label(v as VertexId);
+        if d == INF {
+            writeln!(w, "{label} inf")?;
+        } else {
+            writeln!(w, "{label} {d}")?;
+        }
+    }
+    w.flush().with_context(|| format!("{}: write failed", out.display()))?;
+    Ok(())
+}
+
+fn info(path: &Path, load: &LoadArgs) -> Result<()> {
+    let (graph, load_ms) = load_graph(path, load)?;
+    let s = graph.stats();
+    println!("graph        {}", graph.name);
+    println!("vertices     {}", s.n);
+    println!("arcs         {}", s.m);
+    println!("out-degree   min {} / mean {:.2} / max {}", s.min_out_degree, s.mean_out_degree, s.max_out_degree);
+    println!("in-degree    max {}", s.max_in_degree);
+    println!("sinks        {}", s.sinks);
+    println!("self-loops   {}", s.self_loops);
+    println!("weights      {}..={} ({})", s.min_weight, s.max_weight, graph.weight_origin);
+    println!("ids          {}", graph.labels().describe(s.n));
+    println!("coordinates  {}", if graph.coords().is_some() { "yes" } else { "no" });
+    println!("memory       {:.1} MB", s.bytes as f64 / 1e6);
+    println!("max distance ≤ {} ({})", graph.distance_bound(), fits_u32(&graph));
+    println!("loaded in    {load_ms:.1} ms");
+    Ok(())
+}
+
+fn fits_u32(g: &Graph) -> &'static str {
+    if g.distance_bound() < u32::MAX as u128 { "fits 32-bit GPU distances" } else { "needs 64-bit distances" }
+}
+
+fn generate(spec: &GeneratorSpec, out: &Path) -> Result<()> {
+    let t = Instant::now();
+    let graph = spec.generate().map_err(|e| anyhow!("{spec}: {e}"))?;
+    formats::write_dimacs(&graph, out).with_context(|| format!("{}: cannot write", out.display()))?;
+    eprintln!(
+        "{}: {} vertices, {} arcs written to {} in {:.1} ms",
+        graph.name,
+        graph.n(),
+        graph.m(),
+        out.display(),
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    Ok(())
+}
+
+/// Distances formatted for messages.
+pub fn describe_distance(d: crate::graph::Distance) -> String {
+    fmt_distance(d)
+}
+
+/// Every device name with its status, for `check` and `--help` texts.
+pub fn device_lines() -> Vec<String> {
+    devices()
+        .iter()
+        .map(|d| match &d.status {
+            Ok(()) => format!("{} [{}]", d.name, d.id),
+            Err(why) => format!("{} [{}]: {why}", d.name, d.id),
+        })
+        .collect()
+}

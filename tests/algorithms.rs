@@ -1,0 +1,216 @@
+//! Every CPU solver equals petgraph's Dijkstra (an oracle this project did not write) and the
+//! project's own Dijkstra, on real graphs, generated families and thousands of random small
+//! graphs with zero weights, parallel arcs, self-loops and unreachable parts.
+
+use petgraph::algo::dijkstra as petgraph_dijkstra;
+use petgraph::graph::{DiGraph, NodeIndex};
+use proptest::prelude::*;
+use sssp_lab::algo::{Algorithm, SolveOptions, cpu_stepper, dijkstra_distances};
+use sssp_lab::formats::{LoadOptions, load};
+use sssp_lab::generate::GeneratorSpec;
+use sssp_lab::graph::{Distance, Graph, GraphBuilder, INF, VertexId, VertexLabels, WeightRule};
+use sssp_lab::trace::Trace;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+fn petgraph_distances(g: &Graph, source: VertexId) -> Vec<Distance> {
+    let mut pg = DiGraph::<(), u64>::with_capacity(g.n(), g.m());
+    for _ in 0..g.n() {
+        pg.add_node(());
+    }
+    let succ = g.successors();
+    for u in 0..g.n() as VertexId {
+        for (v, w) in succ.arcs(u) {
+            pg.add_edge(NodeIndex::new(u as usize), NodeIndex::new(v as usize), w as u64);
+        }
+    }
+    let map = petgraph_dijkstra(&pg, NodeIndex::new(source as usize), None, |e| *e.weight());
+    let mut d = vec![INF; g.n()];
+    for (k, v) in map {
+        d[k.index()] = v;
+    }
+    d
+}
+
+fn solve(g: &Arc<Graph>, algo: Algorithm, s: VertexId) -> (Vec<Distance>, u32) {
+    let mut st = cpu_stepper(Arc::clone(g), algo, s, &SolveOptions::default()).expect("valid source");
+    let run = st.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("cpu solve");
+    (st.distances().expect("cpu distances"), run.iterations)
+}
+
+fn sources(n: usize) -> Vec<VertexId> {
+    let mut s = vec![0, (n / 2) as VertexId, (n - 1) as VertexId, (n / 7) as VertexId];
+    s.dedup();
+    s
+}
+
+fn check_all(g: Graph) {
+    let g = Arc::new(g);
+    for s in sources(g.n()) {
+        let want = petgraph_distances(&g, s);
+        assert_eq!(dijkstra_distances(&g, s), want, "{} from {s}: dijkstra", g.name);
+        for algo in Algorithm::ALL {
+            let (got, _) = solve(&g, algo, s);
+            assert_eq!(got, want, "{} from {s}: {algo}", g.name);
+        }
+    }
+}
+
+const DATA: [&str; 19] = [
+    "4.gr",
+    "4.el",
+    "4.wel",
+    "4.mtx",
+    "4w.mtx",
+    "chesapeake.mtx",
+    "karate.graph",
+    "lesmis.graph",
+    "jazz.graph",
+    "power.graph.gz",
+    "add20.graph.gz",
+    "data.graph.gz",
+    "3elt.graph.gz",
+    "uk.graph.gz",
+    "4elt.graph.gz",
+    "rome99.gr.gz",
+    "ca-GrQc.txt.gz",
+    "facebook_combined.txt.gz",
+    "wiki-Vote.txt.gz",
+];
+
+#[test]
+fn every_solver_equals_petgraph_on_every_real_graph() {
+    for f in DATA {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(f);
+        let g = load(&path, &LoadOptions { weights: WeightRule::Uniform { max: 100, seed: 7 }, ..Default::default() })
+            .unwrap_or_else(|e| panic!("{e}"));
+        check_all(g);
+        // The file's own weights (unit for unweighted files) too.
+        check_all(load(&path, &LoadOptions::default()).unwrap_or_else(|e| panic!("{e}")));
+    }
+}
+
+#[test]
+fn every_solver_equals_petgraph_on_luxembourg_roads() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/luxembourg.osm.graph.gz");
+    let g = load(&path, &LoadOptions { weights: WeightRule::Uniform { max: 1000, seed: 3 }, ..Default::default() })
+        .unwrap_or_else(|e| panic!("{e}"));
+    check_all(g);
+}
+
+#[test]
+fn every_solver_equals_petgraph_on_generated_families() {
+    for spec in [
+        GeneratorSpec::Teaching,
+        GeneratorSpec::Counterexample { n: 1024 },
+        GeneratorSpec::Grid { width: 40, height: 30, max_weight: 10, seed: 1 },
+        GeneratorSpec::Fanout { n: 3000, d: 2, max_weight: 100, seed: 1 },
+        GeneratorSpec::Fanout { n: 2000, d: 50, max_weight: 100, seed: 2 },
+        GeneratorSpec::Martin { n: 4096, seed: 3 },
+        GeneratorSpec::Rmat { scale: 11, edge_factor: 8, a: 0.45, b: 0.15, c: 0.15, max_weight: 255, seed: 4 },
+    ] {
+        check_all(spec.generate().unwrap_or_else(|e| panic!("{spec}: {e}")));
+    }
+}
+
+#[test]
+fn crauser_never_needs_more_iterations_than_martin() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rome99.gr.gz");
+    let mut graphs = vec![load(&path, &LoadOptions::default()).expect("rome99 loads")];
+    graphs.push(GeneratorSpec::Fanout { n: 3000, d: 5, max_weight: 100, seed: 9 }.generate().expect("gen"));
+    graphs.push(GeneratorSpec::Grid { width: 50, height: 50, max_weight: 9, seed: 2 }.generate().expect("gen"));
+    for g in graphs {
+        let g = Arc::new(g);
+        for s in sources(g.n()) {
+            for (c, m) in
+                [(Algorithm::CrauserSucc, Algorithm::MartinSucc), (Algorithm::CrauserPred, Algorithm::MartinPred)]
+            {
+                let (_, ci) = solve(&g, c, s);
+                let (_, mi) = solve(&g, m, s);
+                assert!(ci <= mi, "{} from {s}: {c} took {ci} iterations, {m} {mi}", g.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn successors_and_predecessors_variants_record_the_same_iterations() {
+    let g = Arc::new(GeneratorSpec::Fanout { n: 2000, d: 5, max_weight: 100, seed: 5 }.generate().expect("gen"));
+    for (a, b) in [(Algorithm::MartinSucc, Algorithm::MartinPred), (Algorithm::CrauserSucc, Algorithm::CrauserPred)] {
+        let ra = run_records(&g, a, 3);
+        let rb = run_records(&g, b, 3);
+        assert_eq!(ra.len(), rb.len());
+        for (x, y) in ra.iter().zip(&rb) {
+            assert_eq!(
+                (x.frontier, x.delta, x.next_frontier, x.relax_improved),
+                (y.frontier, y.delta, y.next_frontier, y.relax_improved)
+            );
+        }
+    }
+}
+
+fn run_records(g: &Arc<Graph>, algo: Algorithm, s: VertexId) -> Vec<sssp_lab::algo::IterationRecord> {
+    let mut st = cpu_stepper(Arc::clone(g), algo, s, &SolveOptions::default()).expect("valid source");
+    st.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("solve").records
+}
+
+#[test]
+fn trace_steps_back_to_exactly_the_earlier_state() {
+    let g = Arc::new(GeneratorSpec::Grid { width: 30, height: 20, max_weight: 9, seed: 4 }.generate().expect("gen"));
+    for algo in Algorithm::ALL {
+        let opts = SolveOptions { record_deltas: true, ..Default::default() };
+        let mut st = cpu_stepper(Arc::clone(&g), algo, 7, &opts).expect("valid source");
+        let mut trace = Trace::new(g.n(), 7);
+        let mut snapshots = vec![(trace.distances().to_vec(), statuses(&trace, g.n()))];
+        while let Some(step) = st.step().expect("step") {
+            trace.push(step);
+            snapshots.push((trace.distances().to_vec(), statuses(&trace, g.n())));
+        }
+        assert_eq!(trace.distances(), &dijkstra_distances(&g, 7)[..], "{algo}");
+        for p in (0..snapshots.len()).rev() {
+            trace.seek(p);
+            assert_eq!((trace.distances().to_vec(), statuses(&trace, g.n())), snapshots[p], "{algo} at {p}");
+        }
+    }
+}
+
+fn statuses(t: &Trace, n: usize) -> Vec<sssp_lab::algo::VertexStatus> {
+    (0..n as VertexId).map(|v| t.status(v)).collect()
+}
+
+#[test]
+fn a_source_out_of_range_is_an_error_not_a_panic() {
+    let g = Arc::new(GeneratorSpec::Teaching.generate().expect("gen"));
+    for algo in Algorithm::ALL {
+        assert!(cpu_stepper(Arc::clone(&g), algo, 5, &SolveOptions::default()).is_err());
+    }
+}
+
+/// Random small graphs: zero weights, parallel arcs, self-loops, unreachable parts.
+fn arb_graph() -> impl Strategy<Value = (Graph, VertexId)> {
+    (1usize..40).prop_flat_map(|n| {
+        let arc = (0..n as u32, 0..n as u32, prop_oneof![Just(0u32), 0u32..5, 0u32..1000]);
+        (proptest::collection::vec(arc, 0..n * 4), 0..n as u32).prop_map(move |(arcs, s)| {
+            let mut b = GraphBuilder::new(n, WeightRule::File);
+            for (u, v, w) in arcs {
+                b.push(u, v, Some(w));
+            }
+            (b.build("random", None, VertexLabels::Offset(0)).expect("n ≥ 1"), s)
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #[test]
+    fn every_solver_equals_petgraph_on_random_graphs((g, s) in arb_graph()) {
+        let g = Arc::new(g);
+        let want = petgraph_distances(&g, s);
+        prop_assert_eq!(&dijkstra_distances(&g, s), &want);
+        for algo in Algorithm::ALL {
+            let (got, _) = solve(&g, algo, s);
+            prop_assert_eq!(&got, &want, "{}", algo);
+        }
+    }
+}
