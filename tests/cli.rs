@@ -1,0 +1,129 @@
+//! The headless CLI as a script would use it: exit codes, output files, errors naming file:line.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sssp-lab"))
+}
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.output().expect("the binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn solve_writes_one_line_per_vertex_with_file_ids() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("d.txt");
+    let o = run(bin()
+        .args(["solve", "--source", "1", "--algo", "crauser-pred", "--out"])
+        .arg(&out)
+        .arg(data("rome99.gr.gz")));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("iterations"), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).expect("output written");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3353);
+    assert_eq!(lines[0], "1 0", "the source is vertex 1 at distance 0");
+    assert!(lines.iter().all(|l| l.split(' ').count() == 2));
+}
+
+#[test]
+fn every_algorithm_writes_the_same_distances() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut outputs = Vec::new();
+    for algo in ["dijkstra", "martin-succ", "martin-pred", "crauser-succ", "crauser-pred", "racy"] {
+        let out = dir.path().join(format!("{algo}.txt"));
+        let o = run(bin()
+            .args(["solve", "-s", "3", "-a", algo, "--weights", "uniform:50:1", "-o"])
+            .arg(&out)
+            .arg(data("karate.graph")));
+        assert!(o.status.success(), "{algo}: {}", stderr(&o));
+        outputs.push(std::fs::read_to_string(&out).expect("written"));
+    }
+    assert!(outputs.windows(2).all(|w| w[0] == w[1]));
+}
+
+#[test]
+fn unreachable_vertices_are_written_as_inf() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("d.txt");
+    // wiki-Vote is directed with many vertices that vote for nobody.
+    let o = run(bin().args(["solve", "-s", "30", "-o"]).arg(&out).arg(data("wiki-Vote.txt.gz")));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).expect("written");
+    assert!(text.lines().any(|l| l.ends_with(" inf")));
+    assert!(text.lines().any(|l| l == "30 0"), "SNAP ids are the file's own");
+}
+
+#[test]
+fn a_bad_file_exits_non_zero_naming_file_and_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bad = dir.path().join("bad.gr");
+    std::fs::write(&bad, "p sp 3 2\na 1 2 5\na 2 9 1\n").expect("write");
+    let o = run(bin().args(["solve", "-s", "1"]).arg(&bad));
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("bad.gr:3"), "{}", stderr(&o));
+}
+
+#[test]
+fn negative_weights_are_refused() {
+    let o = run(bin().arg("info").arg(data("Hamrle1.mtx")));
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("Hamrle1.mtx:"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("negative"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_bad_source_or_device_is_an_error() {
+    let o = run(bin().args(["solve", "-s", "0"]).arg(data("karate.graph")));
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("source 0"), "{}", stderr(&o));
+    let o = run(bin().args(["solve", "-s", "1", "--device", "tpu"]).arg(data("karate.graph")));
+    assert!(!o.status.success());
+    let o = run(bin().args(["solve", "-s", "1", "--algo", "bogus"]).arg(data("karate.graph")));
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("crauser-succ"), "lists the algorithms: {}", stderr(&o));
+}
+
+#[test]
+fn info_prints_counts() {
+    let o = run(bin().arg("info").arg(data("4elt.graph.gz")));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("vertices     15606"), "{text}");
+}
+
+#[test]
+fn gen_writes_a_graph_that_info_reads_back() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("g.gr");
+    let o = run(bin().args(["gen", "fanout", "--n", "1000", "-d", "20", "--out"]).arg(&out));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(bin().arg("info").arg(&out));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("arcs         20000"), "{text}");
+    let grid = dir.path().join("grid.gr.gz");
+    let o = run(bin().args(["gen", "grid", "--width", "10", "--height", "5", "--out"]).arg(&grid));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(bin().arg("info").arg(&grid));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("coordinates  yes"));
+    let o = run(bin().args(["gen", "fanout", "--n", "10", "-d", "10", "--out"]).arg(dir.path().join("x.gr")));
+    assert!(!o.status.success(), "d ≥ n is refused");
+}
+
+#[test]
+fn check_passes_on_the_cpu() {
+    let o = run(bin().args(["check", "--device", "cpu", "--no-bundled", "--sources", "2"]));
+    assert!(o.status.success(), "{}\n{}", String::from_utf8_lossy(&o.stdout), stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("check passed"));
+}
