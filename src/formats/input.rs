@@ -1,0 +1,422 @@
+//! Plumbing shared by the readers: opening a file (gzip or not) through a byte counter for
+//! progress, a line reader that reuses one buffer, tokenising, and number parsing whose errors
+//! say what was found.
+
+use super::LoadError;
+use crate::graph::Weight;
+use flate2::bufread::MultiGzDecoder;
+use std::cell::Cell;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::Path;
+use std::rc::Rc;
+
+/// Progress is reported after every this many (compressed) bytes.
+const PROGRESS_STEP: u64 = 64 << 10;
+/// Buffer size of the file and decompressor readers.
+const BUF_BYTES: usize = 64 << 10;
+
+/// Most vertices a header may announce. Above this the arrays of one graph (12 bytes a vertex
+/// before any arc) would not fit the memory of the machines sssp-lab runs on, so a corrupt
+/// header is refused before it allocates.
+pub(crate) const MAX_VERTICES: u64 = 1 << 30;
+
+/// Most arcs reserved up front from a header's count: the vector still grows past it, but a
+/// corrupt header cannot make the reader allocate gigabytes for a small file.
+fn reserve_cap(file_bytes: u64) -> usize {
+    // A gzip file rarely inflates more than ~20×, an arc needs ≥ 2 bytes of text.
+    usize::try_from(file_bytes.saturating_mul(10)).unwrap_or(usize::MAX).max(1 << 16)
+}
+
+/// How many arcs to reserve when a header announces `announced`.
+pub(crate) fn reserve_hint(announced: u64, file_bytes: u64) -> usize {
+    usize::try_from(announced).unwrap_or(usize::MAX).min(reserve_cap(file_bytes))
+}
+
+/// Reports the fraction of all input bytes read and forwards cancellation.
+pub(crate) struct Progress<'a> {
+    callback: &'a mut dyn FnMut(f32) -> bool,
+    /// Bytes of every file this load reads (the graph file and its coordinate sibling).
+    total: u64,
+    /// Bytes of the files already finished.
+    done: u64,
+    /// Position (in `done + position in file` terms) of the next report.
+    next_report: u64,
+}
+
+impl<'a> Progress<'a> {
+    pub(crate) fn new(callback: &'a mut dyn FnMut(f32) -> bool, total: u64) -> Progress<'a> {
+        Progress { callback, total, done: 0, next_report: PROGRESS_STEP }
+    }
+
+    fn report(&mut self, absolute: u64) -> Result<(), LoadError> {
+        let fraction = if self.total == 0 { 1.0 } else { (absolute as f64 / self.total as f64).min(1.0) as f32 };
+        if (self.callback)(fraction) { Ok(()) } else { Err(LoadError::Cancelled) }
+    }
+
+    /// Called after each line with the bytes read so far from the current file.
+    #[inline]
+    fn tick(&mut self, in_file: u64) -> Result<(), LoadError> {
+        let absolute = self.done + in_file;
+        if absolute >= self.next_report {
+            self.next_report = absolute + PROGRESS_STEP;
+            self.report(absolute)?;
+        }
+        Ok(())
+    }
+
+    /// The current file is done after `bytes` bytes.
+    fn file_done(&mut self, bytes: u64) {
+        self.done += bytes;
+    }
+
+    /// Everything is read: reports 1.0 (a `false` answer still cancels).
+    pub(crate) fn finish(&mut self) -> Result<(), LoadError> {
+        self.report(self.total.max(self.done))
+    }
+}
+
+/// Counts the bytes read from the file and remembers whether the file itself failed (as opposed
+/// to the gzip decoder above it).
+struct Counting<R> {
+    inner: R,
+    count: Rc<Cell<u64>>,
+    failed: Rc<Cell<bool>>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.inner.read(buf) {
+            Ok(k) => {
+                self.count.set(self.count.get() + k as u64);
+                Ok(k)
+            }
+            Err(e) => {
+                if e.kind() != io::ErrorKind::Interrupted {
+                    self.failed.set(true);
+                }
+                Err(e)
+            }
+        }
+    }
+}
+
+/// Builds the [`LoadError::Io`] of `path`.
+pub(crate) fn io_error(path: &Path) -> impl FnOnce(io::Error) -> LoadError + '_ {
+    move |source| LoadError::Io { path: path.display().to_string(), source }
+}
+
+/// Size of a file in bytes.
+pub(crate) fn file_len(path: &Path) -> Result<u64, LoadError> {
+    std::fs::metadata(path).map(|m| m.len()).map_err(io_error(path))
+}
+
+/// Whether the path's file name ends in `.gz` (any case).
+pub(crate) fn has_gz_suffix(path: &Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.to_ascii_lowercase().ends_with(".gz"))
+}
+
+/// Reads a text file line by line into one reused buffer, decompressing gzip on the fly.
+///
+/// Line numbers are 1-based and count every line (comments and blank lines included), so they
+/// match what an editor shows for the uncompressed text.
+pub(crate) struct Lines<'p, 'a> {
+    reader: Box<dyn BufRead>,
+    buf: Vec<u8>,
+    line: usize,
+    count: Rc<Cell<u64>>,
+    file_failed: Rc<Cell<bool>>,
+    compressed: bool,
+    path: String,
+    progress: &'p mut Progress<'a>,
+}
+
+impl<'p, 'a> Lines<'p, 'a> {
+    /// Opens `path`. Gzip is recognised by a `.gz` suffix or by the gzip magic bytes.
+    pub(crate) fn open(path: &Path, progress: &'p mut Progress<'a>) -> Result<Lines<'p, 'a>, LoadError> {
+        let file = File::open(path).map_err(io_error(path))?;
+        let count = Rc::new(Cell::new(0));
+        let file_failed = Rc::new(Cell::new(false));
+        let counting = Counting { inner: file, count: Rc::clone(&count), failed: Rc::clone(&file_failed) };
+        let mut raw = BufReader::with_capacity(BUF_BYTES, counting);
+        let head = raw.fill_buf().map_err(io_error(path))?;
+        let compressed = head.starts_with(&[0x1f, 0x8b]) || has_gz_suffix(path);
+        let reader: Box<dyn BufRead> = if compressed {
+            Box::new(BufReader::with_capacity(BUF_BYTES, MultiGzDecoder::new(raw)))
+        } else {
+            Box::new(raw)
+        };
+        Ok(Lines {
+            reader,
+            buf: Vec::with_capacity(256),
+            line: 0,
+            count,
+            file_failed,
+            compressed,
+            path: path.display().to_string(),
+            progress,
+        })
+    }
+
+    /// The path as it appears in error messages.
+    pub(crate) fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// Number of the last line returned (0 before the first).
+    pub(crate) fn line(&self) -> usize {
+        self.line
+    }
+
+    /// The next line without its line terminator (`\n` or `\r\n`), with its 1-based number;
+    /// `None` at the end of the file.
+    ///
+    /// Errors: a read error of the file ([`LoadError::Io`]); corrupt or truncated gzip data
+    /// ([`LoadError::Parse`] at the line being read); cancellation through the progress callback.
+    pub(crate) fn next_line(&mut self) -> Result<Option<(usize, &[u8])>, LoadError> {
+        self.buf.clear();
+        match self.reader.read_until(b'\n', &mut self.buf) {
+            Ok(0) => Ok(None),
+            Ok(_) => {
+                self.line += 1;
+                self.progress.tick(self.count.get())?;
+                let mut s: &[u8] = &self.buf;
+                if let Some(rest) = s.strip_suffix(b"\n") {
+                    s = rest;
+                }
+                if let Some(rest) = s.strip_suffix(b"\r") {
+                    s = rest;
+                }
+                Ok(Some((self.line, s)))
+            }
+            Err(e) => Err(self.read_error(e)),
+        }
+    }
+
+    fn read_error(&self, e: io::Error) -> LoadError {
+        if self.compressed && !self.file_failed.get() {
+            LoadError::Parse {
+                path: self.path.clone(),
+                line: self.line + 1,
+                msg: format!("corrupt or truncated gzip data ({e})"),
+            }
+        } else {
+            LoadError::Io { path: self.path.clone(), source: e }
+        }
+    }
+
+    /// Closes the file and counts its bytes as done for progress.
+    pub(crate) fn finish(self) {
+        let bytes = self.count.get();
+        self.progress.file_done(bytes);
+    }
+}
+
+/// A [`LoadError::Parse`].
+pub(crate) fn parse_error(path: &str, line: usize, msg: impl Into<String>) -> LoadError {
+    LoadError::Parse { path: path.to_string(), line, msg: msg.into() }
+}
+
+/// A [`LoadError::Invalid`].
+pub(crate) fn invalid(path: &str, msg: impl Into<String>) -> LoadError {
+    LoadError::Invalid { path: path.to_string(), msg: msg.into() }
+}
+
+/// The whitespace-separated tokens of a line.
+#[inline]
+pub(crate) fn tokens(line: &[u8]) -> impl Iterator<Item = &[u8]> {
+    line.split(|b: &u8| b.is_ascii_whitespace()).filter(|t| !t.is_empty())
+}
+
+/// The line with leading whitespace removed.
+#[inline]
+pub(crate) fn trim_start(line: &[u8]) -> &[u8] {
+    let start = line.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(line.len());
+    line.get(start..).unwrap_or_default()
+}
+
+/// Whether the line holds only whitespace.
+#[inline]
+pub(crate) fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(u8::is_ascii_whitespace)
+}
+
+/// A line (or token) for an error message: lossy UTF-8, trimmed, at most 80 characters.
+pub(crate) fn show(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let text = text.trim();
+    if text.chars().count() > 80 {
+        let cut: String = text.chars().take(77).collect();
+        format!("{cut}…")
+    } else {
+        text.to_string()
+    }
+}
+
+/// A non-negative decimal integer (digits only), `None` when the token is anything else or
+/// overflows 64 bits.
+#[inline]
+pub(crate) fn parse_u64(tok: &[u8]) -> Option<u64> {
+    if tok.is_empty() {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &b in tok {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v.checked_mul(10)?.checked_add(u64::from(d))?;
+    }
+    Some(v)
+}
+
+/// A finite decimal number (coordinates), parsed straight to `f32` (correctly rounded).
+pub(crate) fn parse_f32(tok: &[u8]) -> Option<f32> {
+    let x: f32 = std::str::from_utf8(tok).ok()?.parse().ok()?;
+    x.is_finite().then_some(x)
+}
+
+/// Why a weight token was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum WeightError {
+    /// Not a number at all.
+    Malformed,
+    Negative,
+    /// NaN or ±infinity.
+    NotFinite,
+    /// A real number with a fractional part.
+    NonIntegral,
+    /// Above `u32::MAX`.
+    TooLarge,
+}
+
+const WEIGHT_HINT: &str = "load with `--weights unit` or `--weights uniform:MAX:SEED` to replace the file's weights";
+
+impl WeightError {
+    /// The message for token `tok` found on line `line`.
+    pub(crate) fn message(self, tok: &[u8], line: &[u8]) -> String {
+        let tok = show(tok);
+        let line = show(line);
+        match self {
+            WeightError::Malformed => format!("weight `{tok}` is not a number in `{line}`"),
+            WeightError::Negative => format!(
+                "negative weight {tok} in `{line}` (Dijkstra-family algorithms need non-negative weights); {WEIGHT_HINT}"
+            ),
+            WeightError::NotFinite => format!("weight {tok} in `{line}` is not a finite number; {WEIGHT_HINT}"),
+            WeightError::NonIntegral => {
+                format!("weight {tok} in `{line}` is not an integer (sssp-lab uses integer weights); {WEIGHT_HINT}")
+            }
+            WeightError::TooLarge => {
+                format!("weight {tok} in `{line}` exceeds the largest supported weight {}", Weight::MAX)
+            }
+        }
+    }
+}
+
+/// A weight: a non-negative integer ≤ `u32::MAX`, also written as a real with no fractional
+/// part (`3`, `3.0`, `3e2`).
+#[inline]
+pub(crate) fn parse_weight(tok: &[u8]) -> Result<Weight, WeightError> {
+    if let Some(v) = parse_u64(tok) {
+        return Weight::try_from(v).map_err(|_| WeightError::TooLarge);
+    }
+    let x: f64 = std::str::from_utf8(tok).ok().and_then(|s| s.parse().ok()).ok_or(WeightError::Malformed)?;
+    if x.is_nan() {
+        Err(WeightError::NotFinite)
+    } else if x < 0.0 {
+        Err(WeightError::Negative)
+    } else if x.is_infinite() {
+        Err(WeightError::NotFinite)
+    } else if x.fract() != 0.0 {
+        Err(WeightError::NonIntegral)
+    } else if x > Weight::MAX as f64 {
+        Err(WeightError::TooLarge)
+    } else {
+        Ok(x as Weight)
+    }
+}
+
+/// Why a vertex id token was refused.
+pub(crate) enum IdError {
+    Malformed,
+    OutOfRange(u64),
+}
+
+/// A 1-based vertex id in `1..=n`, returned as the 0-based index.
+#[inline]
+pub(crate) fn parse_id1(tok: &[u8], n: usize) -> Result<u32, IdError> {
+    let id = parse_u64(tok).ok_or(IdError::Malformed)?;
+    if id == 0 || id > n as u64 {
+        return Err(IdError::OutOfRange(id));
+    }
+    u32::try_from(id - 1).map_err(|_| IdError::OutOfRange(id))
+}
+
+/// `id 17 out of range 1..=14 in `a 1 17 3``.
+pub(crate) fn out_of_range(id: u64, n: usize, line: &[u8]) -> String {
+    format!("id {id} out of range 1..={n} in `{}`", show(line))
+}
+
+/// The sibling file with extension `ext` next to `path` (`x.gr.gz` → `x.co`, then `x.co.gz`),
+/// if one exists.
+pub(crate) fn find_sibling(path: &Path, ext: &str) -> Option<std::path::PathBuf> {
+    let plain = sibling_path(path, ext, false);
+    if plain.is_file() {
+        return Some(plain);
+    }
+    let gz = sibling_path(path, ext, true);
+    gz.is_file().then_some(gz)
+}
+
+/// `path` without a `.gz` suffix and with its extension replaced by `ext`, plus `.gz` when
+/// `gz`: `dir/x.gr.gz` → `dir/x.co(.gz)`.
+pub(crate) fn sibling_path(path: &Path, ext: &str, gz: bool) -> std::path::PathBuf {
+    let base = if has_gz_suffix(path) { path.with_extension("") } else { path.to_path_buf() };
+    let mut out = base.with_extension(ext);
+    if gz {
+        let mut name = out.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+        name.push(".gz");
+        out.set_file_name(name);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_parse_and_refuse() {
+        assert_eq!(parse_weight(b"0"), Ok(0));
+        assert_eq!(parse_weight(b"4294967295"), Ok(u32::MAX));
+        assert_eq!(parse_weight(b"4294967296"), Err(WeightError::TooLarge));
+        assert_eq!(parse_weight(b"99999999999999999999999"), Err(WeightError::TooLarge));
+        assert_eq!(parse_weight(b"3.0"), Ok(3));
+        assert_eq!(parse_weight(b"1e3"), Ok(1000));
+        assert_eq!(parse_weight(b"-0"), Ok(0));
+        assert_eq!(parse_weight(b"-1"), Err(WeightError::Negative));
+        assert_eq!(parse_weight(b"-.5"), Err(WeightError::Negative));
+        assert_eq!(parse_weight(b".5"), Err(WeightError::NonIntegral));
+        assert_eq!(parse_weight(b"NaN"), Err(WeightError::NotFinite));
+        assert_eq!(parse_weight(b"inf"), Err(WeightError::NotFinite));
+        assert_eq!(parse_weight(b"x"), Err(WeightError::Malformed));
+    }
+
+    #[test]
+    fn siblings() {
+        let p = Path::new("d/USA-road-d.NY.gr.gz");
+        assert_eq!(sibling_path(p, "co", true), Path::new("d/USA-road-d.NY.co.gz"));
+        assert_eq!(sibling_path(p, "co", false), Path::new("d/USA-road-d.NY.co"));
+        assert_eq!(sibling_path(Path::new("lux.osm.graph"), "xyz", false), Path::new("lux.osm.xyz"));
+    }
+
+    #[test]
+    fn integers() {
+        assert_eq!(parse_u64(b"0"), Some(0));
+        assert_eq!(parse_u64(b"18446744073709551615"), Some(u64::MAX));
+        assert_eq!(parse_u64(b"18446744073709551616"), None);
+        assert_eq!(parse_u64(b"-1"), None);
+        assert_eq!(parse_u64(b""), None);
+    }
+}

@@ -1,0 +1,3 @@
+# bad token
+0 1
+0 x
