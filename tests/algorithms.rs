@@ -5,7 +5,8 @@
 use petgraph::algo::dijkstra as petgraph_dijkstra;
 use petgraph::graph::{DiGraph, NodeIndex};
 use proptest::prelude::*;
-use sssp_lab::algo::{Algorithm, SolveOptions, cpu_stepper, dijkstra_distances};
+use sssp_lab::algo::{Algorithm, RunRecord, SolveOptions, cpu_stepper, dijkstra_distances};
+use sssp_lab::device::{DeviceId, make_stepper};
 use sssp_lab::formats::{LoadOptions, load};
 use sssp_lab::generate::GeneratorSpec;
 use sssp_lab::graph::{Distance, Graph, GraphBuilder, INF, VertexId, VertexLabels, WeightRule};
@@ -211,6 +212,62 @@ proptest! {
         for algo in Algorithm::ALL {
             let (got, _) = solve(&g, algo, s);
             prop_assert_eq!(&got, &want, "{}", algo);
+        }
+    }
+}
+
+/// Runs to the end on `device`; records without times (they differ run to run) and δ.
+fn solve_on(device: DeviceId, g: &Arc<Graph>, algo: Algorithm, s: VertexId) -> (RunRecord, Vec<Distance>) {
+    let mut st = make_stepper(device, Arc::clone(g), algo, s, &SolveOptions::default()).expect("stepper");
+    let mut run = st.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("solve");
+    run.records.iter_mut().for_each(|r| r.times = Default::default());
+    (run, st.distances().expect("distances"))
+}
+
+#[test]
+fn all_cores_solvers_match_petgraph_and_the_sequential_records() {
+    let graphs = [
+        load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rome99.gr.gz"), &LoadOptions::default())
+            .expect("rome99"),
+        GeneratorSpec::Fanout { n: 5000, d: 20, max_weight: 100, seed: 1 }.generate().expect("gen"),
+        GeneratorSpec::Rmat { scale: 12, edge_factor: 8, a: 0.45, b: 0.15, c: 0.15, max_weight: 255, seed: 4 }
+            .generate()
+            .expect("gen"),
+    ];
+    for g in graphs {
+        let g = Arc::new(g);
+        for s in sources(g.n()) {
+            let want = petgraph_distances(&g, s);
+            for algo in [Algorithm::MartinSucc, Algorithm::MartinPred, Algorithm::CrauserSucc, Algorithm::CrauserPred] {
+                let (seq, _) = solve_on(DeviceId::Cpu, &g, algo, s);
+                for threads in [0, 3] {
+                    let (par, dist) = solve_on(DeviceId::CpuParallel(threads), &g, algo, s);
+                    assert_eq!(dist, want, "{} from {s}: {algo} on {threads} threads", g.name);
+                    assert_eq!(par.iterations, seq.iterations);
+                    for (a, b) in par.records.iter().zip(&seq.records) {
+                        assert_eq!(a, b, "{} from {s}: {algo} iteration {}", g.name, a.iteration);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn all_cores_racy_terminates_on_the_counterexample() {
+    let g = Arc::new(GeneratorSpec::Counterexample { n: 1024 }.generate().expect("gen"));
+    let (run, _) = solve_on(DeviceId::CpuParallel(0), &g, Algorithm::Racy, 0);
+    assert!(run.iterations >= 2);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+    #[test]
+    fn all_cores_solvers_equal_petgraph_on_random_graphs((g, s) in arb_graph()) {
+        let g = Arc::new(g);
+        let want = petgraph_distances(&g, s);
+        for algo in [Algorithm::MartinSucc, Algorithm::MartinPred, Algorithm::CrauserSucc, Algorithm::CrauserPred] {
+            prop_assert_eq!(&solve_on(DeviceId::CpuParallel(2), &g, algo, s).1, &want, "{}", algo);
         }
     }
 }

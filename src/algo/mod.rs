@@ -13,10 +13,12 @@
 mod dijkstra;
 mod frontier;
 pub mod model;
+mod parallel;
 mod records;
 
 pub use dijkstra::{DijkstraStepper, dijkstra_distances};
 pub use frontier::FrontierStepper;
+pub use parallel::ParallelFrontierStepper;
 pub use records::{IterationRecord, PhaseTimes, RunRecord, StepDelta, ThreadCounts, fmt_distance};
 
 use crate::graph::{Distance, VertexId};

@@ -11,10 +11,14 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
 
-/// Which device runs a solver: `cpu`, `cuda:N` or `wgpu:N` on the command line.
+/// Which device runs a solver: `cpu`, `cpu-par[:THREADS]`, `cuda:N` or `wgpu:N` on the command
+/// line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum DeviceId {
+    /// One CPU thread.
     Cpu,
+    /// All cores (0) or the given number of threads, through rayon.
+    CpuParallel(u32),
     Cuda(u32),
     Wgpu(u32),
 }
@@ -23,6 +27,8 @@ impl fmt::Display for DeviceId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DeviceId::Cpu => write!(f, "cpu"),
+            DeviceId::CpuParallel(0) => write!(f, "cpu-par"),
+            DeviceId::CpuParallel(t) => write!(f, "cpu-par:{t}"),
             DeviceId::Cuda(i) => write!(f, "cuda:{i}"),
             DeviceId::Wgpu(i) => write!(f, "wgpu:{i}"),
         }
@@ -31,7 +37,8 @@ impl fmt::Display for DeviceId {
 
 impl FromStr for DeviceId {
     type Err = String;
-    /// Parses `cpu`, `cuda`, `cuda:N`, `wgpu`, `wgpu:N` (N defaults to 0).
+    /// Parses `cpu`, `cpu-par[:THREADS]`, `cuda[:N]`, `wgpu[:N]` (N defaults to 0; 0 threads
+    /// means every core).
     fn from_str(s: &str) -> Result<Self, String> {
         let (kind, index) = match s.split_once(':') {
             Some((k, i)) => (k, i.parse::<u32>().map_err(|_| format!("device `{s}`: `{i}` is not an index"))?),
@@ -39,9 +46,10 @@ impl FromStr for DeviceId {
         };
         match kind {
             "cpu" => Ok(DeviceId::Cpu),
+            "cpu-par" => Ok(DeviceId::CpuParallel(index)),
             "cuda" => Ok(DeviceId::Cuda(index)),
             "wgpu" => Ok(DeviceId::Wgpu(index)),
-            _ => Err(format!("unknown device `{s}`; expected cpu, cuda[:N] or wgpu[:N]")),
+            _ => Err(format!("unknown device `{s}`; expected cpu, cpu-par[:THREADS], cuda[:N] or wgpu[:N]")),
         }
     }
 }
@@ -69,6 +77,13 @@ pub fn devices() -> &'static [DeviceInfo] {
             status: Ok(()),
             algorithms: Algorithm::ALL.to_vec(),
         }];
+        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+        list.push(DeviceInfo {
+            id: DeviceId::CpuParallel(0),
+            name: format!("CPU (all {cores} cores)"),
+            status: Ok(()),
+            algorithms: Algorithm::ALL.into_iter().filter(|a| a.threshold().is_some()).collect(),
+        });
         list.extend(cuda::list());
         list.extend(wgpu::list());
         list
@@ -91,6 +106,13 @@ pub fn make_stepper(
     }
     match device {
         DeviceId::Cpu => crate::algo::cpu_stepper(graph, algo, source, opts),
+        DeviceId::CpuParallel(threads) => Ok(Box::new(crate::algo::ParallelFrontierStepper::new(
+            graph,
+            algo,
+            source,
+            threads as usize,
+            opts.clone(),
+        )?)),
         DeviceId::Cuda(i) => cuda::stepper(i, graph, algo, source, opts),
         DeviceId::Wgpu(i) => wgpu::stepper(i, graph, algo, source, opts),
     }
