@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Screenshots of the real release binary under Xvfb (software Vulkan, lavapipe):
+#   screenshots/ny-mid-run.png          NY road network, Crauser halfway through, with its plots
+#   screenshots/small-graph-layout.png  karate club (no coordinates: laid out by the view)
+#   screenshots/bad-file-error.png      the error banner for a bad file, NY still loaded
+#
+# The app is driven by environment hooks read in `sssp_lab::app::run`: SSSP_LAB_OPEN (file to
+# open), SSSP_LAB_DEMO (commands, see src/app/script.rs) and SSSP_LAB_READY_FILE (created once
+# the commands are done and no background job runs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BIN=target/release/sssp-lab
+OUT=screenshots
+W=1400
+H=900
+
+need=()
+command -v Xvfb >/dev/null || need+=(xvfb)
+command -v import >/dev/null || need+=(imagemagick)
+command -v xdotool >/dev/null || need+=(xdotool)
+[ -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] || ls /usr/share/vulkan/icd.d/lvp_icd* >/dev/null 2>&1 \
+    || need+=(mesa-vulkan-drivers libvulkan1)
+if [ ${#need[@]} -gt 0 ]; then
+    echo "installing ${need[*]} (and the X/EGL run-time libraries)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" libegl1 libegl-mesa0 libgl1-mesa-dri \
+        libxkbcommon-x11-0 libx11-xcb1 libxcursor1 libxrandr2 libxi6 >/dev/null
+fi
+if [ ! -x "$BIN" ] || [ "${REBUILD:-0}" = 1 ]; then
+    cargo build --release
+fi
+mkdir -p "$OUT"
+
+XDG_RUNTIME_DIR=$(mktemp -d)
+chmod 700 "$XDG_RUNTIME_DIR"
+export XDG_RUNTIME_DIR
+DISPLAY_NUM=${DISPLAY_NUM:-97}
+Xvfb ":$DISPLAY_NUM" -screen 0 "${W}x${H}x24" -nolisten tcp -noreset >/dev/null 2>&1 &
+XVFB=$!
+APP=
+cleanup() {
+    [ -n "$APP" ] && kill "$APP" 2>/dev/null || true
+    kill "$XVFB" 2>/dev/null || true
+    rm -rf "$XDG_RUNTIME_DIR"
+}
+trap cleanup EXIT
+export DISPLAY=":$DISPLAY_NUM"
+sleep 1
+# Keep the pointer in the bottom-right corner, away from the graph view (no hover).
+xdotool mousemove "$((W - 1))" "$((H - 1))" || echo "warning: xdotool could not move the pointer"
+
+# shot NAME SETTLE_SECONDS VAR=VALUE...: starts the app with these variables, waits until it
+# reports ready (at most 120 s), lets the view settle, takes the screenshot, closes the app.
+shot() {
+    local name=$1 settle=$2
+    shift 2
+    local ready="$XDG_RUNTIME_DIR/$name.ready"
+    env "$@" SSSP_LAB_READY_FILE="$ready" "$BIN" >"$XDG_RUNTIME_DIR/$name.log" 2>&1 &
+    APP=$!
+    for _ in $(seq 1 240); do
+        [ -e "$ready" ] && break
+        kill -0 "$APP" 2>/dev/null || { echo "the app exited early:"; cat "$XDG_RUNTIME_DIR/$name.log"; exit 1; }
+        sleep 0.5
+    done
+    [ -e "$ready" ] || echo "warning: $name: the app did not report ready; taking the shot anyway"
+    sleep "$settle"
+    # Wiggle the pointer in the corner so the app sees it away from the view (no hover).
+    xdotool mousemove "$((W - 3))" "$((H - 3))" mousemove "$((W - 1))" "$((H - 1))" || true
+    sleep 0.5
+    import -window root "$OUT/$name.png"
+    kill "$APP" 2>/dev/null || true
+    wait "$APP" 2>/dev/null || true
+    APP=
+    echo "wrote $OUT/$name.png"
+}
+
+shot ny-mid-run 3 SSSP_LAB_DEMO="algo:crauser-succ;run;seek:3750"
+shot small-graph-layout 4 SSSP_LAB_OPEN=tests/data/karate.graph SSSP_LAB_DEMO="algo:martin-succ;steps:2"
+shot bad-file-error 3 SSSP_LAB_DEMO="open:tests/data/bad/negative_weight.gr"

@@ -1,0 +1,194 @@
+//! `run_cmd`: every [`Command`] is carried out here, and the graph-side jobs (loading,
+//! generating, the file dialog, device probing) are started and collected here.
+
+use super::command::Command;
+use super::jobs::{Job, take_finished};
+use super::state::{AppState, LoadedGraph};
+use crate::formats::{self, Format, LoadOptions};
+use crate::generate::GeneratorSpec;
+use crate::graph::{VertexId, WeightRule};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+impl AppState {
+    /// Carries out one command.
+    pub fn apply(&mut self, cmd: Command) {
+        match cmd {
+            Command::OpenDialog => self.open_dialog(),
+            Command::Open(path) => self.open(path),
+            Command::SetWeightRule(s) => self.settings.weight_rule = s,
+            Command::SetFormat(f) => self.settings.format = f,
+            Command::ShowGenerator(show) => self.show_generator = show,
+            Command::Generate(spec) => self.generate(spec),
+            Command::SetSource(v) => self.set_source(v),
+            Command::SetSourceId(text) => self.set_source_id(&text),
+            Command::SetAlgorithm(a) => {
+                if a != self.settings.algorithm {
+                    self.settings.algorithm = a;
+                    self.reset();
+                }
+            }
+            Command::SetDevice(d) => {
+                if d != self.settings.device {
+                    self.settings.device = d;
+                    self.reset();
+                }
+            }
+            Command::SetBlockSizes(b) => {
+                if b != self.settings.block {
+                    self.settings.block = b;
+                    self.reset();
+                }
+            }
+            Command::Step => self.step_forward(1),
+            Command::StepN(n) => self.step_forward(n),
+            Command::StepBack => self.step_back(),
+            Command::TogglePlay => self.toggle_play(),
+            Command::SetSpeed(s) => self.settings.speed = s.clamp(0.1, 10_000.0),
+            Command::RunToEnd => self.run_to_end(),
+            Command::Seek(p) => self.seek(p),
+            Command::Reset => self.reset(),
+            Command::Cancel => self.cancel(),
+            Command::DismissError(i) => {
+                if i < self.errors.len() {
+                    self.errors.remove(i);
+                }
+            }
+        }
+    }
+
+    /// Collects finished jobs and advances playback; called once per frame.
+    pub fn poll(&mut self, dt: f64) {
+        let cancelled = self.jobs.graph.as_ref().is_some_and(|j| j.is_cancelled());
+        if let Some((name, out)) = take_finished(&mut self.jobs.graph) {
+            match out.and_then(|r| r) {
+                _ if cancelled => {}
+                Ok(loaded) => self.install_graph(loaded),
+                Err(e) => self.error(format!("{name} failed: {e}")),
+            }
+        }
+        if let Some((_, out)) = take_finished(&mut self.jobs.dialog) {
+            match out {
+                Ok(Some(path)) => self.open(path),
+                Ok(None) => {}
+                Err(e) => self.error(format!("file dialog: {e}")),
+            }
+        }
+        if let Some((_, out)) = take_finished(&mut self.jobs.devices) {
+            match out {
+                Ok(list) => self.devices = Some(list),
+                Err(e) => self.error(format!("probing devices: {e}")),
+            }
+        }
+        self.poll_run();
+        self.poll_verify();
+        self.play_tick(dt);
+        self.refresh_version();
+    }
+
+    /// Starts probing devices (CUDA, wgpu) in the background.
+    pub(crate) fn probe_devices(&mut self) {
+        self.jobs.devices = Some(Job::spawn(&self.egui, "probing devices", |_| crate::device::devices()));
+    }
+
+    fn open_dialog(&mut self) {
+        if self.jobs.dialog.is_some() {
+            return;
+        }
+        self.jobs.dialog = Some(Job::spawn(&self.egui, "choosing a file", |_| {
+            let mut all: Vec<String> = Vec::new();
+            for f in Format::ALL {
+                for e in f.extensions() {
+                    all.push(e.to_string());
+                    all.push(format!("{e}.gz"));
+                }
+            }
+            let mut dialog = rfd::FileDialog::new().set_title("Open a graph").add_filter("graph files", &all);
+            for f in Format::ALL {
+                let exts: Vec<String> =
+                    f.extensions().iter().flat_map(|e| [e.to_string(), format!("{e}.gz")]).collect();
+                dialog = dialog.add_filter(f.description(), &exts);
+            }
+            dialog.add_filter("all files", &["*"]).pick_file()
+        }));
+    }
+
+    /// Loads `path` with the panel's weight rule and format override.
+    fn open(&mut self, path: PathBuf) {
+        let weights = match self.settings.weight_rule.parse::<WeightRule>() {
+            Ok(w) => w,
+            Err(e) => return self.error(e),
+        };
+        self.load(path, LoadOptions { format: self.settings.format, weights });
+    }
+
+    /// Loads `path` in the background; the current graph stays until it succeeds.
+    pub(crate) fn load(&mut self, path: PathBuf, opts: LoadOptions) {
+        if let Some(old) = self.jobs.graph.take() {
+            old.cancel();
+        }
+        let shown = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
+        self.jobs.graph = Some(Job::spawn(&self.egui, format!("loading {shown}"), move |jc| {
+            let graph = formats::load_with_progress(&path, &opts, &mut |f| {
+                jc.set_progress(f * 0.9);
+                !jc.cancelled()
+            })
+            .map_err(|e| e.to_string())?;
+            jc.set_progress(0.95);
+            let stats = graph.stats();
+            Ok(LoadedGraph { graph: Arc::new(graph), stats, path: Some(path) })
+        }));
+    }
+
+    /// Generates `spec` in the background.
+    pub(crate) fn generate(&mut self, spec: GeneratorSpec) {
+        if let Some(old) = self.jobs.graph.take() {
+            old.cancel();
+        }
+        self.settings.generator = spec.clone();
+        self.jobs.graph = Some(Job::spawn(&self.egui, format!("generating {spec}"), move |jc| {
+            jc.set_progress(0.1);
+            let graph = spec.generate()?;
+            jc.set_progress(0.9);
+            let stats = graph.stats();
+            Ok(LoadedGraph { graph: Arc::new(graph), stats, path: None })
+        }));
+    }
+
+    fn install_graph(&mut self, loaded: LoadedGraph) {
+        self.graph = Some(loaded);
+        self.show_generator = false;
+        self.hovered = None;
+        self.source = 0;
+        self.source_text = self.graph().map_or_else(String::new, |g| g.labels().label(0).to_string());
+        self.reset();
+    }
+
+    /// Makes vertex index `v` the source and starts a new run.
+    fn set_source(&mut self, v: VertexId) {
+        let Some(g) = self.graph() else { return };
+        if v as usize >= g.n() {
+            return self.error(format!("vertex {v} does not exist (the graph has {} vertices)", g.n()));
+        }
+        self.source_text = g.labels().label(v).to_string();
+        if v != self.source {
+            self.source = v;
+            self.reset();
+        }
+    }
+
+    /// Makes the vertex with file id `text` the source; a bad id only shows an error.
+    fn set_source_id(&mut self, text: &str) {
+        let Some(g) = self.graph().cloned() else { return };
+        let parsed = text.trim().parse::<u64>();
+        let v = parsed.ok().and_then(|id| g.labels().index(id, g.n()));
+        match v {
+            Some(v) => self.set_source(v),
+            None => self.error(format!(
+                "source `{}`: no vertex has this id (this graph has {})",
+                text.trim(),
+                g.labels().describe(g.n())
+            )),
+        }
+    }
+}

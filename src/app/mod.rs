@@ -1,0 +1,214 @@
+//! The egui application: load or generate a graph, pick a source, an algorithm, a device and
+//! block sizes, then step through the run forwards and backwards with the vertices coloured by
+//! status, per-iteration plots and the pseudo-code of the phase that runs next.
+//!
+//! Structure (see `/work/shared/style.md`): [`AppState`] holds everything apart from drawing;
+//! the panels draw it and produce [`Command`]s; [`SsspApp::apply`] carries them out in one place;
+//! loading, generating, running to the end and checking against Dijkstra run as background
+//! [`jobs`].
+
+pub mod graph_view;
+
+mod actions;
+pub mod command;
+pub mod jobs;
+pub mod palette;
+mod panels;
+pub mod script;
+pub mod series;
+pub mod state;
+mod stepping;
+
+pub use command::{Command, SHORTCUTS};
+pub use state::{AppState, Settings, Verification};
+
+use crate::formats::LoadOptions;
+use crate::generate::GeneratorSpec;
+use crate::graph::Graph;
+use graph_view::GraphView;
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What the app opens first: the generator if set, else `file`, else the bundled NY road
+/// network.
+#[derive(Clone, Debug, Default)]
+pub struct Startup {
+    /// A graph file to load (ignored when `generator` is set); `None`: the bundled NY graph.
+    pub file: Option<PathBuf>,
+    /// A graph to generate instead of loading a file.
+    pub generator: Option<GeneratorSpec>,
+    /// Weight rule and format override for `file` (also the initial values of the graph panel).
+    pub load: LoadOptions,
+}
+
+/// The bundled default graph: DIMACS USA-road-d.NY (the `.co.gz` beside it gives coordinates).
+pub fn bundled_graph_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/USA-road-d.NY.gr.gz")
+}
+
+/// Opens the native window and runs the app until it is closed.
+///
+/// Environment hooks for scripted runs (screenshots, demos):
+/// - `SSSP_LAB_OPEN=PATH` opens this file instead of `startup`'s graph;
+/// - `SSSP_LAB_DEMO=CMD;CMD;…` applies these commands once the graph is loaded (see [`script`]),
+///   e.g. `algo:crauser-succ;run;seek:3000`;
+/// - `SSSP_LAB_READY_FILE=PATH`: the app creates this file once the script is done and no job
+///   runs (scripts wait for it before taking a screenshot).
+pub fn run(mut startup: Startup) -> anyhow::Result<()> {
+    if let Some(path) = std::env::var_os("SSSP_LAB_OPEN") {
+        startup.file = Some(PathBuf::from(path));
+        startup.generator = None;
+    }
+    let script = std::env::var("SSSP_LAB_DEMO").map(|s| script::parse(&s)).unwrap_or_else(|_| Ok(Vec::new()));
+    let viewport = egui::ViewportBuilder::default()
+        .with_title("sssp-lab")
+        .with_inner_size([1400.0, 900.0])
+        .with_min_inner_size([900.0, 560.0])
+        .with_drag_and_drop(true);
+    let options = eframe::NativeOptions { viewport, ..Default::default() };
+    eframe::run_native(
+        "sssp-lab",
+        options,
+        Box::new(move |cc| {
+            let mut app = SsspApp::new(&cc.egui_ctx, startup);
+            app.ready_file = std::env::var_os("SSSP_LAB_READY_FILE").map(PathBuf::from);
+            match script {
+                Ok(cmds) => app.push_script(cmds),
+                Err(e) => app.state.error(format!("SSSP_LAB_DEMO: {e}")),
+            }
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| anyhow::anyhow!("could not open the sssp-lab window: {e}"))
+}
+
+/// The app: its state, the graph view and the plots' caches.
+pub struct SsspApp {
+    state: AppState,
+    view: GraphView,
+    shown_graph: Option<Arc<Graph>>,
+    panels: panels::Panels,
+    /// Commands still to apply from a demo script, one per frame once no job runs.
+    script: VecDeque<Command>,
+    /// Created once the script is done and the app idle (see [`run`]).
+    ready_file: Option<PathBuf>,
+    idle_frames: u32,
+}
+
+impl SsspApp {
+    /// Creates the app and starts loading (or generating) the startup graph.
+    pub fn new(ctx: &egui::Context, startup: Startup) -> Self {
+        let settings = Settings {
+            weight_rule: startup.load.weights.to_string(),
+            format: startup.load.format,
+            ..Settings::default()
+        };
+        let mut state = AppState::new(ctx, settings);
+        state.probe_devices();
+        match (startup.generator, startup.file) {
+            (Some(spec), _) => state.generate(spec),
+            (None, file) => state.load(file.unwrap_or_else(bundled_graph_path), startup.load),
+        }
+        SsspApp {
+            state,
+            view: GraphView::new(),
+            shown_graph: None,
+            panels: panels::Panels::default(),
+            script: VecDeque::new(),
+            ready_file: None,
+            idle_frames: 0,
+        }
+    }
+
+    /// Queues commands to apply one per frame, each once no background job runs.
+    pub fn push_script(&mut self, cmds: Vec<Command>) {
+        self.script.extend(cmds);
+        self.state.egui.request_repaint();
+    }
+
+    /// The state, for tests and inspection.
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// Carries out a command now (what buttons and keys do after the frame).
+    pub fn apply(&mut self, cmd: Command) {
+        self.state.apply(cmd);
+    }
+
+    /// True while a background job (load, generate, run to the end, oracle check) runs or a
+    /// script has commands left. Tests step frames until this is false.
+    pub fn is_busy(&self) -> bool {
+        self.state.is_busy() || !self.script.is_empty()
+    }
+
+    fn run_script(&mut self) {
+        if self.script.is_empty() || self.state.is_busy() || self.state.jobs.dialog.is_some() {
+            return;
+        }
+        if let Some(cmd) = self.script.pop_front() {
+            self.state.apply(cmd);
+        }
+        self.state.egui.request_repaint();
+    }
+
+    /// Writes the ready file after a few idle frames.
+    fn signal_ready(&mut self) {
+        let Some(path) = &self.ready_file else { return };
+        if self.is_busy() {
+            self.idle_frames = 0;
+            return;
+        }
+        self.idle_frames += 1;
+        if self.idle_frames >= 5 {
+            if let Err(e) = std::fs::write(path, "ready\n") {
+                self.state.error(format!("SSSP_LAB_READY_FILE {}: {e}", path.display()));
+            }
+            self.ready_file = None;
+        }
+        self.state.egui.request_repaint();
+    }
+
+    /// Gives the view a newly loaded graph (once per graph).
+    fn sync_view(&mut self) {
+        let current = self.state.graph().cloned();
+        let same = match (&current, &self.shown_graph) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            if let Some(g) = &current {
+                self.view.set_graph(g.clone());
+            }
+            self.shown_graph = current;
+        }
+    }
+}
+
+impl eframe::App for SsspApp {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        let start = Instant::now();
+        let ctx = ui.ctx().clone();
+        let dt = ctx.input(|i| i.stable_dt as f64);
+        self.state.poll(dt);
+        self.run_script();
+        self.state.refresh_version();
+        self.sync_view();
+
+        let mut cmds = command::keyboard_commands(&ctx);
+        cmds.extend(command::dropped_file_command(&ctx));
+        panels::show(ui, &mut self.state, &mut self.view, &mut self.panels, &mut cmds);
+        for cmd in cmds {
+            self.state.apply(cmd);
+        }
+        self.signal_ready();
+
+        let ui_ms = start.elapsed().as_secs_f32() * 1e3;
+        let frame_ms = frame.info().cpu_usage.map_or(ui_ms, |s| s * 1e3);
+        self.state.ui_ms = AppState::smooth(self.state.ui_ms, ui_ms);
+        self.state.frame_ms = AppState::smooth(self.state.frame_ms, frame_ms);
+    }
+}

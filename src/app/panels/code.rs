@@ -1,0 +1,158 @@
+//! Pseudo-code of the selected algorithm with the phase that runs next highlighted, and the
+//! record of the current iteration as a small table.
+
+use crate::algo::{Algorithm, IterationRecord, RelaxVariant, Threshold, fmt_distance};
+use crate::app::state::AppState;
+use egui::RichText;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Init,
+    Loop,
+    Relax,
+    Minimum,
+    Update,
+}
+
+const HIGHLIGHT_HELP: &str = "Highlighted: the phase that runs next. One step runs relax, minimum and update \
+together, so at the start and after every step the next phase is relax; once the minimum finds no reached \
+vertex (Δ = ∞) the loop test fails and the run is over.";
+
+fn pseudo_code(algo: Algorithm) -> Vec<(Phase, &'static str)> {
+    use Phase::*;
+    let Some(threshold) = algo.threshold() else {
+        return vec![
+            (Init, "δ(s) ← 0; δ(v) ← ∞ (v ≠ s); u ← s; Q ← ∅"),
+            (Loop, "while u ≠ none do"),
+            (Relax, "  relax:   for (u,v,w): if δ(u)+w < δ(v):"),
+            (Relax, "             δ(v) ← δ(u)+w; push v on Q"),
+            (Minimum, "  minimum: u ← pop-min(Q), skip stale"),
+            (Update, "  update:  settle u  (F = {u})"),
+        ];
+    };
+    let mut lines = vec![
+        (Init, "δ(s) ← 0; δ(v) ← ∞ (v ≠ s); F ← {s}; U ← V − {s}"),
+        (Loop, "while Δ ≠ ∞ do"),
+    ];
+    match (algo, algo.variant()) {
+        (Algorithm::Racy, _) => lines.extend([
+            (Relax, "  relax:   for f ∈ F, (f,u,w), u ∈ U, in parallel"),
+            (Relax, "             if δ(f)+w < δ(u): δ(u) ← δ(f)+w (race!)"),
+        ]),
+        (_, Some(RelaxVariant::Predecessors)) => lines.extend([
+            (Relax, "  relax:   for u ∈ U in parallel (pull):"),
+            (Relax, "             δ(u) ← min(δ(u), min{δ(f)+w : f ∈ F})"),
+        ]),
+        _ => lines.extend([
+            (Relax, "  relax:   for f ∈ F, (f,u,w), u ∈ U, in parallel"),
+            (Relax, "             atomicMin(δ(u), δ(f)+w)"),
+        ]),
+    }
+    lines.push(match threshold {
+        Threshold::Martin => (Minimum, "  minimum: Δ ← min{δ(u) : u ∈ U}"),
+        Threshold::Crauser => (Minimum, "  minimum: Δ ← min{δ(u)+ω(u) : u ∈ U}"),
+    });
+    lines.push((Update, "  update:  F ← {u ∈ U : δ(u) ≤ Δ}; U ← U − F"));
+    lines
+}
+
+pub fn code_panel(ui: &mut egui::Ui, state: &AppState) {
+    let algo = state.settings.algorithm;
+    ui.horizontal(|ui| {
+        ui.heading("Pseudo-code");
+        ui.label(RichText::new("(?)").weak()).on_hover_text(HIGHLIGHT_HELP);
+    });
+    let next = if state.at_end() { Phase::Loop } else { Phase::Relax };
+    let highlight = ui.visuals().selection.bg_fill;
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        for (phase, line) in pseudo_code(algo) {
+            let mut text = RichText::new(line).monospace();
+            if phase == next {
+                text = text.background_color(highlight).strong();
+            }
+            ui.label(text).on_hover_text(HIGHLIGHT_HELP);
+        }
+        if state.at_end() {
+            ui.label(RichText::new("Δ = ∞: the run is over").monospace().strong());
+        }
+    });
+    if let Some(Threshold::Crauser) = algo.threshold() {
+        ui.label(RichText::new("ω(u) = weight of u's lightest out-arc (∞ for a sink)").small().weak());
+    }
+    road_note(ui, state);
+    ui.add_space(4.0);
+    record_table(ui, state);
+}
+
+/// design.md §8: on road networks the frontier solvers are bound by their iteration count.
+fn road_note(ui: &mut egui::Ui, state: &AppState) {
+    let road_like = state.graph.as_ref().is_some_and(|g| {
+        g.graph.coords().is_some() && g.stats.n >= 10_000 && g.stats.mean_out_degree < 4.0
+    });
+    let short = "Road networks: frontier solvers are bound by the iteration count, not bandwidth.";
+    let detail = "On NY from vertex 1, Martín needs 227 575 iterations (mean |F| 1.2) and Crauser 7 502 \
+(mean |F| 35). Every iteration costs a few kernel launches and a read-back, so on a GPU the run time is \
+iterations × launch latency, whatever the memory bandwidth (design.md §8).";
+    let r = if road_like && algo_is_frontier(state.settings.algorithm) {
+        ui.colored_label(ui.visuals().warn_fg_color, short)
+    } else {
+        ui.label(RichText::new(short).small().weak())
+    };
+    r.on_hover_text(detail);
+}
+
+fn algo_is_frontier(a: Algorithm) -> bool {
+    a.threshold().is_some()
+}
+
+fn record_table(ui: &mut egui::Ui, state: &AppState) {
+    let Some(trace) = &state.trace else { return };
+    ui.strong(format!("Record of iteration {}", trace.pos()));
+    let Some(r) = state.current_record() else {
+        ui.label("No iteration yet: F = {s}, δ(s) = 0. Step to run the first one.");
+        return;
+    };
+    let (left, right) = rows(r);
+    let cell = |ui: &mut egui::Ui, row: Option<&String>| match row {
+        Some(text) => ui.label(RichText::new(text).monospace().size(11.0)),
+        None => ui.label(""),
+    };
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        egui::Grid::new("record").num_columns(2).spacing([12.0, 1.0]).show(ui, |ui| {
+            for i in 0..left.len().max(right.len()) {
+                cell(ui, left.get(i));
+                cell(ui, right.get(i));
+                ui.end_row();
+            }
+        });
+    });
+}
+
+/// The table rows of a record, two columns of "name value" lines.
+fn rows(r: &IterationRecord) -> (Vec<String>, Vec<String>) {
+    let left = [
+        ("|F| frontier", r.frontier.to_string()),
+        ("|U| unsettled", r.unsettled.to_string()),
+        ("reached in U", r.reached.to_string()),
+        ("Δ used", fmt_distance(r.delta)),
+        ("min δ (Martín)", fmt_distance(r.delta_martin)),
+        ("min δ+ω (Crauser)", fmt_distance(r.delta_crauser)),
+        ("settled → next F", format!("{} → {}", r.settled, r.next_frontier)),
+    ];
+    let mut right = vec![
+        ("arcs", format!("{} scanned", r.edges_scanned)),
+        ("relax", format!("{} tried, {} improved", r.relax_attempted, r.relax_improved)),
+    ];
+    if let Some(t) = r.threads {
+        let how = if t.modelled { " (modelled)" } else { "" };
+        right.push(("threads", format!("{} of {} working, B={}", t.working, t.launched, t.block_size)));
+        right.push(("dummy", format!("{:.1} %{how}", t.dummy_ratio() * 100.0)));
+        right.push(("warps", format!("{} dummy, {} mixed, {} full", t.warps_all_dummy, t.warps_mixed, t.warps_all_working)));
+    }
+    let t = &r.times;
+    right.push(("time ms", format!("relax {:.3} min {:.3} upd {:.3}", t.relax_ms, t.minimum_ms, t.update_ms)));
+    (
+        left.into_iter().map(|(k, v)| format!("{k:<18}{v}")).collect(),
+        right.into_iter().map(|(k, v)| format!("{k:<8} {v}")).collect(),
+    )
+}

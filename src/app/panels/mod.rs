@@ -1,0 +1,100 @@
+//! Drawing. Each panel reads the [`AppState`] and pushes [`Command`]s; only text-field buffers
+//! and the hovered vertex are written directly.
+//!
+//! Layout: error banners on top, status bar at the bottom, graph and run controls on the left,
+//! pseudo-code, the current record and the plots on the right, the graph view in the middle.
+
+mod code;
+mod generator;
+mod graph;
+mod plots;
+mod run;
+mod status;
+
+use super::command::Command;
+use super::graph_view::{ColorMode, GraphView, ViewInput};
+use super::series::PlotSeries;
+use super::state::{AppState, Verification};
+use egui::{CentralPanel, Panel, ScrollArea};
+
+/// Drawing-side state that is not part of the app state: view options and plot caches.
+#[derive(Default)]
+pub struct Panels {
+    pub color_mode: ColorMode,
+    pub plots: PlotSeries,
+}
+
+/// Draws the whole window.
+pub fn show(
+    ui: &mut egui::Ui,
+    state: &mut AppState,
+    view: &mut GraphView,
+    panels: &mut Panels,
+    cmds: &mut Vec<Command>,
+) {
+    if !state.errors.is_empty() {
+        Panel::top("errors").show(ui, |ui| status::error_banners(ui, state, cmds));
+    }
+    Panel::bottom("status").show(ui, |ui| status::status_bar(ui, state, cmds));
+    Panel::left("controls").default_size(330.0).resizable(true).show(ui, |ui| {
+        ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
+            graph::graph_panel(ui, state, cmds);
+            ui.separator();
+            run::run_panel(ui, state, cmds);
+        });
+    });
+    Panel::right("analysis").default_size(480.0).resizable(true).show(ui, |ui| {
+        code::code_panel(ui, state);
+        ui.separator();
+        plots::plots(ui, state, &mut panels.plots, cmds);
+    });
+    CentralPanel::default().show(ui, |ui| {
+        status::legend(ui, state, &mut panels.color_mode);
+        if state.graph.is_none() {
+            ui.centered_and_justified(|ui| match &state.jobs.graph {
+                Some(job) => ui.add(egui::ProgressBar::new(job.progress()).text(job.name()).show_percentage()),
+                None => ui.label("No graph: open a file (Ctrl+O), drop one here, or generate one."),
+            });
+            return;
+        }
+        let wrong = match &state.verification {
+            Verification::Mismatch(w) => Some(w.as_slice()),
+            _ => None,
+        };
+        let input = ViewInput {
+            trace: state.trace.as_ref(),
+            state_version: state.state_version,
+            wrong,
+            color_mode: panels.color_mode,
+        };
+        let t = std::time::Instant::now();
+        let response = view.ui(ui, &input);
+        state.view_ms = AppState::smooth(state.view_ms, t.elapsed().as_secs_f32() * 1e3);
+        state.hovered = response.hovered;
+        if let Some(v) = response.clicked {
+            cmds.push(Command::SetSource(v));
+        }
+    });
+    if state.show_generator {
+        generator::generator_window(ui.ctx(), state, cmds);
+    }
+    drop_overlay(ui.ctx());
+}
+
+/// Darkens the window while a file is dragged over it.
+fn drop_overlay(ctx: &egui::Context) {
+    let hovering = ctx.input(|i| !i.raw.hovered_files.is_empty());
+    if !hovering {
+        return;
+    }
+    let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::unique("drop-overlay")));
+    let rect = ctx.content_rect();
+    painter.rect_filled(rect, 0.0, egui::Color32::from_black_alpha(160));
+    painter.text(
+        rect.center(),
+        egui::Align2::CENTER_CENTER,
+        "Drop a graph file to open it",
+        egui::FontId::proportional(28.0),
+        egui::Color32::WHITE,
+    );
+}

@@ -1,0 +1,172 @@
+//! Per-iteration plots: |F| / |U| / reached (log), Δ with Martín's and Crauser's thresholds,
+//! the dummy-thread ratio, relaxations (log). A vertical line marks the cursor; clicking or
+//! dragging in a plot moves the cursor there.
+
+use crate::app::command::Command;
+use crate::app::palette;
+use crate::app::series::{PlotSeries, SeriesId};
+use crate::app::state::AppState;
+use egui::Color32;
+use egui_plot::{Corner, GridInput, GridMark, Legend, Line, Plot, PlotPoints, VLine};
+use std::ops::RangeInclusive;
+
+struct PlotSpec {
+    id: &'static str,
+    title: &'static str,
+    log: bool,
+    /// Where the legend covers the least data.
+    legend: Corner,
+    lines: &'static [(SeriesId, &'static str, Color32)],
+}
+
+const PLOTS: [PlotSpec; 4] = [
+    PlotSpec {
+        id: "plot-sets",
+        legend: Corner::RightTop,
+        title: "Vertex sets per iteration (log scale)",
+        log: true,
+        lines: &[
+            (SeriesId::Frontier, "|F| frontier", palette::PLOT_FRONTIER),
+            (SeriesId::Unsettled, "|U| unsettled", palette::PLOT_UNSETTLED),
+            (SeriesId::Reached, "reached in U", palette::PLOT_REACHED),
+        ],
+    },
+    PlotSpec {
+        id: "plot-thresholds",
+        legend: Corner::LeftTop,
+        title: "Threshold Δ: used, Martín's min δ, Crauser's min δ+ω",
+        log: false,
+        lines: &[
+            (SeriesId::Delta, "Δ used", palette::PLOT_DELTA),
+            (SeriesId::DeltaMartin, "min δ (Martín)", palette::PLOT_MARTIN),
+            (SeriesId::DeltaCrauser, "min δ+ω (Crauser)", palette::PLOT_CRAUSER),
+        ],
+    },
+    PlotSpec {
+        id: "plot-dummy",
+        legend: Corner::RightBottom,
+        title: "Dummy-thread ratio of the relax kernel",
+        log: false,
+        lines: &[(SeriesId::Dummy, "dummy ratio", palette::PLOT_FRONTIER)],
+    },
+    PlotSpec {
+        id: "plot-relax",
+        legend: Corner::RightTop,
+        title: "Relaxations (log scale)",
+        log: true,
+        lines: &[
+            (SeriesId::Attempted, "attempted", palette::PLOT_MARTIN),
+            (SeriesId::Improved, "improved", palette::PLOT_REACHED),
+        ],
+    },
+];
+
+pub fn plots(ui: &mut egui::Ui, state: &AppState, series: &mut PlotSeries, cmds: &mut Vec<Command>) {
+    let Some(trace) = &state.trace else { return };
+    series.update(state.run_id, trace.records());
+    let per_point = series.bucket_size();
+    let heading = if per_point > 1 {
+        format!("Per iteration ({per_point} iterations per point, min/max)")
+    } else {
+        "Per iteration".to_string()
+    };
+    ui.strong(heading).on_hover_text("Click or drag in a plot to move to that iteration");
+    let cursor = trace.pos() as f64;
+    let len = trace.len();
+    let title_h = ui.text_style_height(&egui::TextStyle::Small) + ui.spacing().item_spacing.y;
+    let each = ((ui.available_height() / PLOTS.len() as f32) - title_h - ui.spacing().item_spacing.y).max(70.0);
+    let link = egui::Id::unique("iteration-plots");
+    for spec in &PLOTS {
+        let mut title = spec.title.to_string();
+        if spec.id == "plot-dummy" && series.modelled {
+            title.push_str(" (modelled)");
+        }
+        ui.label(egui::RichText::new(title).small());
+        let mut plot = Plot::new(spec.id)
+            .height(each)
+            .link_axis(link, [true, false])
+            .link_cursor(link, [true, false])
+            .allow_drag(false)
+            .allow_zoom(false)
+            .allow_scroll(false)
+            .allow_boxed_zoom(false)
+            .allow_double_click_reset(false)
+            .include_x(0.0)
+            .include_x(len.max(1) as f64)
+            .include_y(0.0)
+            .legend(Legend::default().position(spec.legend).text_style(egui::TextStyle::Small).background_alpha(0.6).follow_insertion_order(true))
+            .y_axis_min_width(36.0);
+        plot = plot.x_grid_spacer(nice_steps(10.0, 1.0));
+        if spec.log {
+            plot = plot.y_axis_formatter(log_label).y_grid_spacer(decades).label_formatter(log_hover);
+        } else {
+            let min_step = if spec.id == "plot-dummy" { 0.1 } else { 1.0 };
+            plot = plot.y_grid_spacer(nice_steps(4.0, min_step));
+        }
+        if spec.id == "plot-dummy" {
+            plot = plot.include_y(1.0).y_axis_formatter(|m, _| format!("{:.0}%", m.value * 100.0));
+        }
+        let response = plot.show(ui, |pui| {
+            for (id, name, color) in spec.lines {
+                let pts = series.points(*id);
+                if !pts.is_empty() {
+                    // Δ used coincides with one of the thresholds: drawn wide underneath them.
+                    let width = if *id == SeriesId::Delta { 5.0 } else { 1.5 };
+                    pui.line(Line::new(*name, PlotPoints::new(pts)).color(*color).width(width));
+                }
+            }
+            pui.vline(VLine::new("", cursor).color(palette::PLOT_CURSOR).width(1.5));
+            let r = pui.response();
+            (r.clicked() || r.dragged()).then(|| pui.pointer_coordinate()).flatten()
+        });
+        if let Some(p) = response.inner {
+            cmds.push(Command::Seek(p.x.round().clamp(0.0, len as f64) as usize));
+        }
+    }
+}
+
+/// Axis label of a log₁₀ value: 10^v as 1, 10, 100, 1k, …, 1M.
+fn log_label(mark: GridMark, _range: &RangeInclusive<f64>) -> String {
+    let v = 10f64.powf(mark.value).round();
+    match v {
+        v if v >= 1e9 => format!("{:.0}G", v / 1e9),
+        v if v >= 1e6 => format!("{:.0}M", v / 1e6),
+        v if v >= 1e3 => format!("{:.0}k", v / 1e3),
+        v if v >= 1.0 => format!("{v:.0}"),
+        _ => String::new(),
+    }
+}
+
+/// Grid lines of a linear axis at 1, 2 or 5 × 10^k, at least `spread` × the minimal grid spacing
+/// apart so that their labels fit, and at least `min_step` apart (iterations are integers).
+fn nice_steps(spread: f64, min_step: f64) -> impl Fn(GridInput) -> Vec<GridMark> {
+    move |input| {
+        let (lo, hi) = input.bounds;
+        let want = (spread * input.base_step_size).max(min_step);
+        let decade = 10f64.powf(want.log10().floor());
+        let step = [1.0, 2.0, 5.0, 10.0].into_iter().map(|f| f * decade).find(|s| *s >= want).unwrap_or(10.0 * decade);
+        let (first, last) = ((lo / step).ceil() as i64, (hi / step).floor() as i64);
+        if last < first || last - first > 1000 {
+            return Vec::new();
+        }
+        (first..=last).map(|i| GridMark { value: i as f64 * step, step_size: step }).collect()
+    }
+}
+
+/// Grid lines of a log₁₀ axis: one per decade, or every k-th decade when they would be too close
+/// for their labels.
+fn decades(input: GridInput) -> Vec<GridMark> {
+    let (lo, hi) = input.bounds;
+    let step = (3.0 * input.base_step_size).ceil().max(1.0) as i32;
+    let (lo, hi) = (lo.ceil().max(0.0) as i32, hi.floor().min(18.0) as i32);
+    (lo..=hi).filter(|e| e % step == 0).map(|e| GridMark { value: e as f64, step_size: step as f64 }).collect()
+}
+
+fn log_hover(p: &egui_plot::HoverPosition<'_>) -> Option<String> {
+    Some(match p {
+        egui_plot::HoverPosition::NearDataPoint { plot_name, position, .. } => {
+            format!("{plot_name}\niteration {:.0}: {:.0}", position.x, 10f64.powf(position.y))
+        }
+        egui_plot::HoverPosition::Elsewhere { position } => format!("iteration {:.0}", position.x),
+    })
+}

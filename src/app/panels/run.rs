@@ -1,0 +1,191 @@
+//! Run panel: algorithm, device, block sizes, source, the step controls and their shortcuts.
+
+use crate::algo::{Algorithm, BlockSizes};
+use crate::app::command::{Command, SHORTCUTS};
+use crate::app::state::{AppState, Verification};
+use crate::device::DeviceId;
+
+/// Block sizes offered: powers of two and a few other multiples of 32.
+const BLOCKS: [u32; 10] = [32, 64, 96, 128, 192, 256, 384, 512, 768, 1024];
+
+/// Sets one kernel's block size.
+type SetBlock = fn(BlockSizes, u32) -> BlockSizes;
+
+pub fn run_panel(ui: &mut egui::Ui, state: &mut AppState, cmds: &mut Vec<Command>) {
+    ui.heading("Run");
+    egui::Grid::new("run-settings").num_columns(2).show(ui, |ui| {
+        let label = ui.label("Algorithm");
+        let algo = state.settings.algorithm;
+        egui::ComboBox::from_id_salt("algorithm")
+            .selected_text(algo.id())
+            .width(170.0)
+            .show_ui(ui, |ui| {
+                let device = state.devices.unwrap_or_default().iter().find(|d| d.id == state.settings.device);
+                for a in Algorithm::ALL {
+                    let runs_here = device.is_none_or(|d| d.algorithms.contains(&a));
+                    let r = ui.add_enabled(runs_here, egui::Button::selectable(a == algo, a.id()));
+                    let r = r.on_hover_text(a.describe()).on_disabled_hover_text(format!(
+                        "{}: not available on {}",
+                        a.describe(),
+                        device.map_or("this device", |d| d.name.as_str())
+                    ));
+                    if r.clicked() {
+                        cmds.push(Command::SetAlgorithm(a));
+                    }
+                }
+            })
+            .response
+            .labelled_by(label.id)
+            .on_hover_text(algo.describe());
+        ui.end_row();
+
+        let label = ui.label("Device");
+        device_combo(ui, state, cmds).labelled_by(label.id);
+        ui.end_row();
+
+        let b = state.settings.block;
+        let kernels: [(&str, u32, SetBlock); 3] = [
+            ("Block relax", b.relax, |b, v| BlockSizes { relax: v, ..b }),
+            ("Block minimum", b.minimum, |b, v| BlockSizes { minimum: v, ..b }),
+            ("Block update", b.update, |b, v| BlockSizes { update: v, ..b }),
+        ];
+        for (name, value, set) in kernels {
+            let label = ui
+                .label(name)
+                .on_hover_text("threads per block; on the CPU it feeds the modelled thread and warp counts");
+            egui::ComboBox::from_id_salt(name)
+                .selected_text(value.to_string())
+                .show_ui(ui, |ui| {
+                    for v in BLOCKS {
+                        if ui.selectable_label(v == value, v.to_string()).clicked() {
+                            cmds.push(Command::SetBlockSizes(set(b, v)));
+                        }
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            ui.end_row();
+        }
+
+        let label = ui.label("Source id").on_hover_text("the vertex id as in the file; or click a vertex in the view");
+        ui.horizontal(|ui| {
+            let edit = egui::TextEdit::singleline(&mut state.source_text).hint_text("vertex id").desired_width(110.0);
+            let r = ui.add(edit).labelled_by(label.id);
+            let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if ui.button("Set source").clicked() || enter {
+                cmds.push(Command::SetSourceId(state.source_text.clone()));
+            }
+        });
+        ui.end_row();
+    });
+    ui.label(format!("Source: {}", state.describe_vertex(state.source)));
+    ui.add_space(6.0);
+    controls(ui, state, cmds);
+    ui.add_space(6.0);
+    shortcuts(ui);
+}
+
+fn device_combo(ui: &mut egui::Ui, state: &AppState, cmds: &mut Vec<Command>) -> egui::Response {
+    let current = state.settings.device;
+    let devices = state.devices.unwrap_or_default();
+    let name = devices.iter().find(|d| d.id == current).map_or_else(|| current.to_string(), |d| d.name.clone());
+    egui::ComboBox::from_id_salt("device")
+        .selected_text(name)
+        .width(170.0)
+        .show_ui(ui, |ui| {
+            if devices.is_empty() && ui.selectable_label(current == DeviceId::Cpu, "CPU (probing others…)").clicked()
+            {
+                cmds.push(Command::SetDevice(DeviceId::Cpu));
+            }
+            for d in devices {
+                let usable = d.status.is_ok();
+                let r = ui.add_enabled(usable, egui::Button::selectable(d.id == current, &d.name));
+                let r = match &d.status {
+                    Err(reason) => r.on_disabled_hover_text(reason),
+                    Ok(()) => r,
+                };
+                if r.clicked() {
+                    cmds.push(Command::SetDevice(d.id));
+                }
+            }
+        })
+        .response
+}
+
+fn controls(ui: &mut egui::Ui, state: &AppState, cmds: &mut Vec<Command>) {
+    let has_run = state.trace.is_some();
+    let running = state.jobs.run.is_some();
+    let pos = state.iteration();
+    let at_end = state.at_end();
+    ui.horizontal_wrapped(|ui| {
+        let mut button = |ui: &mut egui::Ui, enabled: bool, text: &str, key: &str, cmd: Command| {
+            if ui
+                .add_enabled(enabled, egui::Button::new(text))
+                .on_hover_text(egui::RichText::new(key).monospace())
+                .clicked()
+            {
+                cmds.push(cmd);
+            }
+        };
+        button(ui, has_run && pos > 0, "Reset", "Home / R", Command::Reset);
+        button(ui, has_run && pos > 0, "Step back", "←", Command::StepBack);
+        button(ui, has_run && !at_end, "Step", "→", Command::Step);
+        let play = if state.playing { "Pause" } else { "Play" };
+        button(ui, has_run && !at_end && !running, play, "Space", Command::TogglePlay);
+        button(ui, has_run && !at_end && !running, "Run to end", "End", Command::RunToEnd);
+    });
+    let label = ui.label("Speed");
+    let mut speed = state.settings.speed;
+    let slider = egui::Slider::new(&mut speed, 0.5..=5000.0).logarithmic(true).suffix(" it/s").max_decimals(1);
+    if ui.add(slider).labelled_by(label.id).on_hover_text("iterations per second while playing").changed() {
+        cmds.push(Command::SetSpeed(speed));
+    }
+    if let Some(t) = &state.trace {
+        let end = if t.is_finished() { "finished" } else { "recorded so far" };
+        ui.label(format!("Iteration {} of {} {end}", t.pos(), t.len()));
+    }
+    if let Some(run) = &state.jobs.run {
+        ui.horizontal(|ui| {
+            ui.add(egui::ProgressBar::new(run.job.progress()).text(run.job.name()).desired_width(220.0));
+            if ui.button("Cancel run").on_hover_text("Esc").clicked() {
+                cmds.push(Command::Cancel);
+            }
+        });
+    }
+    match &state.verification {
+        Verification::Running => {
+            ui.label("Checking against Dijkstra…");
+        }
+        Verification::Match => {
+            ui.colored_label(
+                egui::Color32::from_rgb(90, 190, 110),
+                "Matches Dijkstra: every δ is the shortest distance",
+            );
+        }
+        Verification::Mismatch(w) => {
+            let text = format!("{} vertices differ from Dijkstra (marked red in the view)", w.len());
+            ui.colored_label(ui.visuals().error_fg_color, text);
+        }
+        Verification::Unavailable(why) => {
+            ui.label(format!("Not checked against Dijkstra: {why}"));
+        }
+        Verification::NotYet => {}
+    }
+}
+
+fn shortcuts(ui: &mut egui::Ui) {
+    egui::CollapsingHeader::new("Keyboard shortcuts").default_open(true).show(ui, |ui| {
+        egui::Grid::new("shortcuts").num_columns(2).show(ui, |ui| {
+            let mut seen = Vec::new();
+            for (_, _, s) in SHORTCUTS {
+                if seen.contains(&s) {
+                    continue;
+                }
+                seen.push(s);
+                ui.monospace(s.keys());
+                ui.label(s.describe());
+                ui.end_row();
+            }
+        });
+    });
+}

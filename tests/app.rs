@@ -1,0 +1,266 @@
+//! Headless UI tests of the app (egui_kittest on lavapipe): they click the labelled buttons,
+//! type into the labelled fields and read what the panels show. Never opens a file dialog.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use sssp_lab::algo::dijkstra_distances;
+use sssp_lab::app::{AppState, Command, SsspApp, Startup, Verification};
+use sssp_lab::formats::LoadOptions;
+use sssp_lab::generate::GeneratorSpec;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
+}
+
+fn generated(spec: GeneratorSpec) -> Startup {
+    Startup { file: None, generator: Some(spec), load: LoadOptions::default() }
+}
+
+fn file(path: PathBuf) -> Startup {
+    Startup { file: Some(path), generator: None, load: LoadOptions::default() }
+}
+
+fn start(startup: Startup) -> Harness<'static, SsspApp> {
+    let mut h =
+        Harness::builder().with_size(egui::vec2(1400.0, 900.0)).build_eframe(|cc| SsspApp::new(&cc.egui_ctx, startup));
+    settle(&mut h);
+    h
+}
+
+/// Runs frames until no background job is left, then a few more so the panels show the result.
+fn settle(h: &mut Harness<'_, SsspApp>) {
+    let t = Instant::now();
+    loop {
+        h.step();
+        // Device probing is not a "busy" job, but the device combo shows its result.
+        if !h.state().is_busy() && st(h).devices.is_some() {
+            break;
+        }
+        assert!(t.elapsed() < Duration::from_secs(120), "background jobs did not finish");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    h.run_steps(3);
+}
+
+fn click(h: &mut Harness<'_, SsspApp>, label: &str) {
+    h.get_by_label(label).click();
+    h.run_steps(2);
+}
+
+/// The app state behind the harness.
+fn st<'a>(h: &'a Harness<'_, SsspApp>) -> &'a AppState {
+    h.state().state()
+}
+
+/// A row of the record table, formatted as the panel does.
+fn row(k: &str, v: &str) -> String {
+    format!("{k:<18}{v}")
+}
+
+fn has_text(h: &Harness<'_, SsspApp>, text: &str) -> bool {
+    h.query_by_label_contains(text).is_some()
+}
+
+#[test]
+fn stepping_forward_and_back_shows_iteration_delta_frontier_and_source_status() {
+    let mut h = start(generated(GeneratorSpec::Teaching));
+    assert_eq!(st(&h).graph().map(|g| g.n()), Some(5));
+    assert!(has_text(&h, "Iteration 0 of 0"));
+    assert!(has_text(&h, "Source: vertex 0 (id 0): δ = 0, frontier"));
+
+    click(&mut h, "Step");
+    // Crauser from 0: δ = (0, 2, 5, 1, ∞), Δ = min δ+ω = min(2+3, 5+1, 1+1) = 2, settles {1, 3}.
+    assert!(has_text(&h, "Iteration 1 of 1"));
+    assert!(has_text(&h, "Record of iteration 1"));
+    assert!(has_text(&h, &row("|F| frontier", "1")));
+    assert!(has_text(&h, &row("Δ used", "2")));
+    assert!(has_text(&h, &row("min δ (Martín)", "1")));
+    assert!(has_text(&h, &row("settled → next F", "3 → 2")));
+    assert!(has_text(&h, "Source: vertex 0 (id 0): δ = 0, settled"));
+
+    click(&mut h, "Step");
+    assert!(has_text(&h, "Iteration 2 of 2"));
+    click(&mut h, "Step back");
+    assert!(has_text(&h, "Iteration 1 of 2"), "stepping back keeps the recording");
+    click(&mut h, "Step back");
+    assert!(has_text(&h, "Iteration 0 of 2"));
+    assert!(has_text(&h, "Source: vertex 0 (id 0): δ = 0, frontier"));
+    // Forward again replays the recorded delta: the same record comes back.
+    click(&mut h, "Step");
+    assert!(has_text(&h, &row("Δ used", "2")));
+    click(&mut h, "Reset");
+    assert!(has_text(&h, "Iteration 0 of 0"));
+}
+
+#[test]
+fn keyboard_shortcuts_step_and_step_back() {
+    let mut h = start(generated(GeneratorSpec::Teaching));
+    h.key_press(egui::Key::ArrowRight);
+    h.run_steps(2);
+    h.key_press(egui::Key::ArrowRight);
+    h.run_steps(2);
+    assert_eq!(st(&h).iteration(), 2);
+    h.key_press(egui::Key::ArrowLeft);
+    h.run_steps(2);
+    assert_eq!(st(&h).iteration(), 1);
+    h.key_press(egui::Key::End);
+    settle(&mut h);
+    assert!(st(&h).at_end());
+    h.key_press(egui::Key::Home);
+    h.run_steps(2);
+    assert_eq!(st(&h).iteration(), 0);
+}
+
+#[test]
+fn a_bad_file_shows_an_error_and_keeps_the_previous_graph() {
+    let mut h = start(generated(GeneratorSpec::Teaching));
+    h.state_mut().apply(Command::Open(data("bad/negative_weight.gr")));
+    settle(&mut h);
+    assert_eq!(st(&h).graph().map(|g| g.n()), Some(5), "the teaching graph stays loaded");
+    assert!(has_text(&h, "negative_weight.gr:3:"), "the error names file and line");
+
+    let garbage = tempfile::Builder::new().suffix(".gr").tempfile().unwrap();
+    std::fs::write(garbage.path(), b"\x00\x01 this is not a graph\n").unwrap();
+    h.state_mut().apply(Command::Open(garbage.path().to_path_buf()));
+    settle(&mut h);
+    assert_eq!(st(&h).errors.len(), 2);
+    assert_eq!(st(&h).graph().map(|g| g.n()), Some(5));
+
+    h.get_all_by_label("Dismiss").next().unwrap().click();
+    h.run_steps(2);
+    assert_eq!(st(&h).errors.len(), 1);
+    click(&mut h, "Dismiss");
+    assert!(st(&h).errors.is_empty());
+    // The graph still steps.
+    click(&mut h, "Step");
+    assert_eq!(st(&h).iteration(), 1);
+}
+
+#[test]
+fn a_bad_weight_rule_or_generator_shows_an_error() {
+    let mut h = start(generated(GeneratorSpec::Teaching));
+    h.state_mut().apply(Command::SetWeightRule("uniform:0:1".into()));
+    h.state_mut().apply(Command::Open(data("karate.graph")));
+    settle(&mut h);
+    assert!(has_text(&h, "MAX must be at least 1"));
+    h.state_mut().apply(Command::Generate(GeneratorSpec::Fanout { n: 10, d: 20, max_weight: 5, seed: 1 }));
+    settle(&mut h);
+    assert_eq!(st(&h).errors.len(), 2, "{:?}", st(&h).errors);
+    assert_eq!(st(&h).graph().map(|g| g.n()), Some(5));
+}
+
+#[test]
+fn typing_a_source_id_picks_that_vertex_and_a_bad_id_changes_nothing() {
+    let mut h = start(file(data("karate.graph")));
+    assert_eq!(st(&h).graph().map(|g| g.n()), Some(34));
+    assert!(has_text(&h, "ids 1..=34"));
+    click(&mut h, "Step");
+    h.get_by_label("Source id").set_text_value_accesskit("5");
+    h.run_steps(2);
+    click(&mut h, "Set source");
+    assert_eq!(st(&h).source, 4, "file id 5 is vertex index 4");
+    assert_eq!(st(&h).iteration(), 0, "a new source starts a new run");
+    assert!(has_text(&h, "Source: vertex 4 (id 5): δ = 0, frontier"));
+
+    click(&mut h, "Step");
+    h.get_by_label("Source id").set_text_value_accesskit("35");
+    h.run_steps(2);
+    click(&mut h, "Set source");
+    assert!(has_text(&h, "source `35`: no vertex has this id"));
+    assert_eq!(st(&h).source, 4);
+    assert_eq!(st(&h).iteration(), 1, "a bad id leaves the run alone");
+}
+
+#[test]
+fn run_to_end_finishes_and_matches_dijkstra() {
+    let spec = GeneratorSpec::Grid { width: 40, height: 30, max_weight: 10, seed: 7 };
+    let mut h = start(generated(spec));
+    h.state_mut().apply(Command::SetAlgorithm(sssp_lab::algo::Algorithm::MartinPred));
+    h.state_mut().apply(Command::SetSourceId("17".into()));
+    h.run_steps(2);
+    click(&mut h, "Run to end");
+    settle(&mut h);
+    let state = st(&h);
+    assert!(state.at_end());
+    let trace = state.trace.as_ref().unwrap();
+    let graph = state.graph().unwrap();
+    assert_eq!(trace.distances(), dijkstra_distances(graph, 17).as_slice());
+    assert_eq!(state.verification, Verification::Match);
+    assert!(has_text(&h, "Matches Dijkstra"));
+    let n = trace.len();
+    assert!(has_text(&h, &format!("Iteration {n} of {n} finished")));
+
+    // Clicking near the left edge of a plot moves the cursor back to an early iteration.
+    let title = h.get_by_label_contains("Vertex sets per iteration").rect();
+    let pos = egui::pos2(title.left() + 50.0, title.bottom() + 40.0);
+    h.hover_at(pos);
+    h.step();
+    for pressed in [true, false] {
+        let button = egui::PointerButton::Primary;
+        h.event(egui::Event::PointerButton { pos, button, pressed, modifiers: Default::default() });
+        h.step();
+    }
+    h.run_steps(2);
+    let it = st(&h).iteration();
+    assert!(it < n / 4, "clicked near the start of the plot, cursor at {it} of {n}");
+}
+
+#[test]
+fn a_dropped_file_is_opened() {
+    #[derive(Debug)]
+    struct Dropped(PathBuf);
+    impl egui::DroppedFile for Dropped {
+        fn path(&self) -> &Path {
+            &self.0
+        }
+        fn bytes(&self) -> Result<Vec<u8>, String> {
+            std::fs::read(&self.0).map_err(|e| e.to_string())
+        }
+    }
+    let mut h = start(generated(GeneratorSpec::Teaching));
+    h.input_mut().dropped_files.push(std::sync::Arc::new(Dropped(data("karate.graph"))));
+    h.step();
+    settle(&mut h);
+    assert_eq!(st(&h).graph().map(|g| g.n()), Some(34));
+}
+
+#[test]
+fn snapshot_of_the_teaching_graph_after_two_steps() {
+    let mut h = start(generated(GeneratorSpec::Teaching));
+    click(&mut h, "Step");
+    click(&mut h, "Step");
+    h.remove_cursor();
+    h.run_steps(2);
+    // Mask what differs from run to run: timings.
+    for varying in ["frame ", "ui ", "time ms"] {
+        let rects: Vec<egui::Rect> = h
+            .get_all_by(|n| n.value().is_some_and(|l| l.starts_with(varying)))
+            .map(|n| n.rect())
+            .collect();
+        for r in rects {
+            h.mask(r.expand(2.0));
+        }
+    }
+    h.snapshot("teaching_after_two_steps");
+}
+
+#[test]
+fn playing_runs_several_steps_per_frame_and_space_pauses() {
+    let spec = GeneratorSpec::Grid { width: 100, height: 100, max_weight: 10, seed: 7 };
+    let mut h = start(generated(spec));
+    h.state_mut().apply(Command::SetAlgorithm(sssp_lab::algo::Algorithm::MartinSucc));
+    h.state_mut().apply(Command::SetSpeed(300.0));
+    click(&mut h, "Play");
+    assert!(st(&h).playing);
+    h.run_steps(3);
+    let it = st(&h).iteration();
+    assert!(it > 10, "300 it/s should run many iterations per frame, got {it} after 3 frames");
+    h.key_press(egui::Key::Space);
+    h.run_steps(2);
+    assert!(!st(&h).playing, "Space pauses");
+    let paused_at = st(&h).iteration();
+    h.run_steps(3);
+    assert_eq!(st(&h).iteration(), paused_at);
+}
