@@ -1,9 +1,20 @@
 //! Widget tests: the whole view driven through a headless egui context (no renderer), and an
 //! ignored timing test on the bundled NY road network.
 
+use super::overlay::fmt_count;
+use super::raster::Splat;
+use super::scene::{distance_order, world_coords};
 use super::*;
 use crate::generate;
-use egui::{Event, PointerButton, RawInput};
+use egui::{ColorImage, Event, PointerButton, RawInput, TextureHandle, TextureOptions};
+use std::time::Duration;
+
+impl GraphView {
+    /// The scene of the graph shown (the view has one).
+    fn scene(&self) -> &Scene {
+        self.scene.as_ref().expect("a graph is set")
+    }
+}
 
 /// Runs frames of a headless context showing `view` in an 800 × 600 screen.
 struct Harness {
@@ -279,7 +290,7 @@ fn ny_timing() {
     for (mode, zoom) in [(ColorMode::Status, 1.0), (ColorMode::Distance, 1.0), (ColorMode::Status, 32.0)] {
         let cam = Camera { scale: fit.scale * zoom, ..fit };
         view.camera = cam;
-        let style = view.dot_style(1.0);
+        let style = view.dot_style(view.scene(), 1.0);
         let xform = cam.to_pixels(size_px, 1.0);
         let (ms, drawn) = best_of(&mut || {
             px.fill(Color32::TRANSPARENT);
