@@ -170,7 +170,7 @@ impl Stepper for DijkstraStepper {
         let mut popped = 0u64;
         while let Some(f) = self.current {
             popped += 1;
-            if popped % 65_536 == 0 {
+            if popped.is_multiple_of(65_536) {
                 if cancel.load(Ordering::Relaxed) {
                     return Err(SolveError::Cancelled);
                 }

@@ -339,7 +339,7 @@ impl Stepper for FrontierStepper {
             ..Default::default()
         };
         let result = loop {
-            if run.records.len() % 256 == 0 {
+            if run.records.len().is_multiple_of(256) {
                 if cancel.load(Ordering::Relaxed) {
                     break Err(SolveError::Cancelled);
                 }

@@ -343,7 +343,7 @@ impl Stepper for ParallelFrontierStepper {
             ..Default::default()
         };
         let result = loop {
-            if run.records.len() % 256 == 0 {
+            if run.records.len().is_multiple_of(256) {
                 if cancel.load(Relaxed) {
                     break Err(SolveError::Cancelled);
                 }

@@ -142,10 +142,10 @@ impl GraphBuilder {
                 self.arcs.len()
             ));
         }
-        if let Some(c) = &coords {
-            if c.len() != self.n {
-                return Err(format!("{} coordinates for {} vertices", c.len(), self.n));
-            }
+        if let Some(c) = &coords
+            && c.len() != self.n
+        {
+            return Err(format!("{} coordinates for {} vertices", c.len(), self.n));
         }
         let origin = match (self.rule, self.weighted) {
             (WeightRule::File, true) => "from file".to_string(),
