@@ -15,6 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+mod bench_gpu;
 mod check;
 
 #[derive(Parser, Debug)]
@@ -51,6 +52,8 @@ enum Command {
     /// Run every algorithm on every available device against CPU Dijkstra; non-zero on a
     /// mismatch (`racy` is reported separately and never fails the check).
     Check(check::CheckArgs),
+    /// Seed 000 Table 2 on GPUs: random fan-out graphs, NY and R-MAT, GPU vs CPU, JSON + markdown.
+    BenchGpu(bench_gpu::BenchGpuArgs),
 }
 
 /// How to read an input file.
@@ -195,6 +198,7 @@ pub fn main() -> ExitCode {
             None => Err(anyhow!("gen needs --out FILE.gr")),
         },
         Some(Command::Check(args)) => check::run(&args),
+        Some(Command::BenchGpu(args)) => bench_gpu::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,207 @@
+// sssp-lab: vertex-parallel frontier SSSP kernels, one thread per vertex, three kernels per
+// iteration (relax, minimum, update) exactly as the papers launch them. Used for stepping and for
+// the instrumented (counting) mode, whose figures must equal the CPU model's.
+//
+// Launched from: src/device/cuda/solver.rs (module `sssp_lab::device::cuda`), compiled at run time
+// by NVRTC with kernels/cuda_common.cuh prepended.
+//
+// Paper sections:
+// - relax (successors, atomicMin; Alg. 2 left) and update (Alg. 2 right): seed 000 §3.2;
+//   Martín's update test and the predecessors variant (relax_U, pull, no atomics): seed 000 §3.3,
+//   seed 004 §3 and §4 (Fig. 3, Fig. 4).
+// - minimum: seed 004 §4 Fig. 4 right (minimum1: each block reduces 2·blockDim values, min taken
+//   during the load as in the CUDA SDK's reduce4) plus a second pass (minimum2, seed 004 §4.1)
+//   over the per-block minima, on the GPU. Both Martín's min δ and Crauser's min δ + ω (seed 000
+//   §3.1) are computed so the records can show both thresholds.
+// - Instrumented mode (template INSTR = true) counts, per relax launch, the working threads, the
+//   warp classes (all-dummy / mixed / all-working via __ballot_sync + __popc), arcs scanned,
+//   relaxations attempted, and (in minimum1) reached and improved vertices.
+
+template <typename D>
+__device__ __forceinline__ void init_k(u32 n, D *dist, u32 *stamp, u32 source) {
+    const u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < n) {
+        dist[v] = v == source ? (D)0 : Inf<D>::v();
+        stamp[v] = v == source ? 1u : UNSET;
+    }
+}
+
+// Per warp: class by ballot, working threads by popc, sums of the per-thread arc counts. Every
+// thread of the launch calls it (blockDim.x is a multiple of 32, so warps are full).
+__device__ __forceinline__ void count_relax(bool work, u64 scanned, u64 attempted, u64 *ctr) {
+    const u32 ballot = __ballot_sync(FULL_MASK, work);
+    scanned = warp_sum64(scanned);
+    attempted = warp_sum64(attempted);
+    if (lane_id() == 0) {
+        const u32 p = __popc(ballot);
+        if (p) atomicAdd(&ctr[C_WORKING], (u64)p);
+        atomicAdd(&ctr[p == 0 ? C_WARPS_DUMMY : (p == 32 ? C_WARPS_FULL : C_WARPS_MIXED)], 1ull);
+        if (scanned) atomicAdd(&ctr[C_SCANNED], scanned);
+        if (attempted) atomicAdd(&ctr[C_ATTEMPTED], attempted);
+    }
+}
+
+// Successors: frontier thread f pushes δ(f) + w along its out-arcs to unsettled vertices.
+template <typename D, bool INSTR>
+__device__ __forceinline__ void relax_succ_k(u32 n, const u32 *__restrict__ off, const u32 *__restrict__ tgt,
+                                             const u32 *__restrict__ wgt, D *dist, const u32 *stamp, u32 iter,
+                                             u64 *ctr) {
+    const u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    const bool work = v < n && stamp[v] == iter;
+    u64 scanned = 0, attempted = 0;
+    if (work) {
+        const D dv = dist[v];
+        const u32 end = off[v + 1];
+        for (u32 e = off[v]; e < end; ++e) {
+            const u32 u = tgt[e];
+            if (INSTR) ++scanned;
+            if (stamp[u] == UNSET) {
+                if (INSTR) ++attempted;
+                atomicMin(&dist[u], (D)(dv + (D)wgt[e]));
+            }
+        }
+    }
+    if (INSTR) count_relax(work, scanned, attempted, ctr);
+}
+
+// Predecessors: unsettled thread u pulls min δ(p) + w over its frontier in-neighbours p. Only
+// thread u writes δ(u): no atomics.
+template <typename D, bool INSTR>
+__device__ __forceinline__ void relax_pred_k(u32 n, const u32 *__restrict__ poff, const u32 *__restrict__ psrc,
+                                             const u32 *__restrict__ pwgt, D *dist, const u32 *stamp, u32 iter,
+                                             u64 *ctr) {
+    const u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    const bool work = v < n && stamp[v] == UNSET;
+    u64 scanned = 0, attempted = 0;
+    if (work) {
+        const D old = dist[v];
+        D best = old;
+        const u32 beg = poff[v], end = poff[v + 1];
+        if (INSTR) scanned = end - beg;
+        for (u32 e = beg; e < end; ++e) {
+            const u32 p = psrc[e];
+            if (stamp[p] == iter) {
+                if (INSTR) ++attempted;
+                const D nd = dist[p] + (D)pwgt[e];
+                best = nd < best ? nd : best;
+            }
+        }
+        if (best < old) dist[v] = best;
+    }
+    if (INSTR) count_relax(work, scanned, attempted, ctr);
+}
+
+// minimum1: block b reduces vertices [2·B·b, 2·B·(b+1)) (two per thread, min taken on load),
+// writing min δ and min δ + ω over U to part_m[b], part_c[b]. INSTR also counts reached
+// (U ∧ δ < ∞) and improved (U ∧ δ < δ before the relax, from the snapshot `prev`).
+template <typename D, bool INSTR>
+__device__ __forceinline__ void min1_k(u32 n, const D *dist, const D *prev, const u32 *stamp,
+                                       const D *__restrict__ omega, u64 *part_m, u64 *part_c, u64 *ctr) {
+    u64 m = INF64, c = INF64, reached = 0, improved = 0;
+    const u32 base = blockIdx.x * (2 * blockDim.x) + threadIdx.x;
+#pragma unroll
+    for (int k = 0; k < 2; ++k) {
+        const u32 v = base + k * blockDim.x;
+        if (v < n && stamp[v] == UNSET) {
+            const D d = dist[v];
+            if (d != Inf<D>::v()) {
+                m = umin64(m, (u64)d);
+                const D om = omega[v];
+                if (om != Inf<D>::v()) c = umin64(c, (u64)d + (u64)om);
+                if (INSTR) ++reached;
+            }
+            if (INSTR && d < prev[v]) ++improved;
+        }
+    }
+    if (INSTR) {
+        reached = warp_sum64(reached);
+        improved = warp_sum64(improved);
+        if (lane_id() == 0) {
+            if (reached) atomicAdd(&ctr[C_REACHED], reached);
+            if (improved) atomicAdd(&ctr[C_IMPROVED], improved);
+        }
+    }
+    block_min2(m, c);
+    if (threadIdx.x == 0) {
+        part_m[blockIdx.x] = m;
+        part_c[blockIdx.x] = c;
+    }
+}
+
+// update: settle U ∩ {δ ≤ Δ} (δ < ∞) into F_{i+1}. Δ is read from out[2] (written by minimum2),
+// so no host round trip is needed between the minimum and the update.
+template <typename D, bool INSTR>
+__device__ __forceinline__ void update_k(u32 n, const D *dist, u32 *stamp, u32 iter, const u64 *out, u64 *ctr) {
+    const u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    const u64 delta = out[2];
+    bool settle = false;
+    if (v < n && stamp[v] == UNSET) {
+        const D d = dist[v];
+        settle = d != Inf<D>::v() && (u64)d <= delta;
+        if (settle) stamp[v] = iter + 1;
+    }
+    if (INSTR) {
+        const u32 ballot = __ballot_sync(FULL_MASK, settle);
+        if (lane_id() == 0 && ballot) atomicAdd(&ctr[C_NEXT_FRONTIER], (u64)__popc(ballot));
+    }
+}
+
+// minimum2: one block reduces the per-block minima; out = [Δ_martin, Δ_crauser, Δ used].
+extern "C" __global__ void sssp_min2(u32 parts, const u64 *part_m, const u64 *part_c, u32 crauser, u64 *out) {
+    u64 m = INF64, c = INF64;
+    for (u32 i = threadIdx.x; i < parts; i += blockDim.x) {
+        m = umin64(m, part_m[i]);
+        c = umin64(c, part_c[i]);
+    }
+    block_min2(m, c);
+    if (threadIdx.x == 0) {
+        if (m == INF64) c = INF64; // nothing reached is left: both policies stop
+        out[0] = m;
+        out[1] = c;
+        out[2] = m == INF64 ? INF64 : (crauser ? umax64(c, m) : m);
+    }
+}
+
+#define SSSP_VP_KERNELS(D, S)                                                                                     \
+    extern "C" __global__ void sssp_init_##S(u32 n, D *dist, u32 *stamp, u32 source) {                           \
+        init_k<D>(n, dist, stamp, source);                                                                        \
+    }                                                                                                             \
+    extern "C" __global__ void relax_succ_##S(u32 n, const u32 *__restrict__ off, const u32 *__restrict__ tgt,   \
+                                              const u32 *__restrict__ wgt, D *dist, const u32 *stamp, u32 iter,   \
+                                              u64 *ctr) {                                                         \
+        relax_succ_k<D, false>(n, off, tgt, wgt, dist, stamp, iter, ctr);                                         \
+    }                                                                                                             \
+    extern "C" __global__ void relax_succ_instr_##S(u32 n, const u32 *__restrict__ off,                          \
+                                                    const u32 *__restrict__ tgt, const u32 *__restrict__ wgt,     \
+                                                    D *dist, const u32 *stamp, u32 iter, u64 *ctr) {              \
+        relax_succ_k<D, true>(n, off, tgt, wgt, dist, stamp, iter, ctr);                                          \
+    }                                                                                                             \
+    extern "C" __global__ void relax_pred_##S(u32 n, const u32 *__restrict__ off, const u32 *__restrict__ src,   \
+                                              const u32 *__restrict__ wgt, D *dist, const u32 *stamp, u32 iter,   \
+                                              u64 *ctr) {                                                         \
+        relax_pred_k<D, false>(n, off, src, wgt, dist, stamp, iter, ctr);                                         \
+    }                                                                                                             \
+    extern "C" __global__ void relax_pred_instr_##S(u32 n, const u32 *__restrict__ off,                          \
+                                                    const u32 *__restrict__ src, const u32 *__restrict__ wgt,     \
+                                                    D *dist, const u32 *stamp, u32 iter, u64 *ctr) {              \
+        relax_pred_k<D, true>(n, off, src, wgt, dist, stamp, iter, ctr);                                          \
+    }                                                                                                             \
+    extern "C" __global__ void min1_##S(u32 n, const D *dist, const D *prev, const u32 *stamp,                   \
+                                        const D *__restrict__ omega, u64 *part_m, u64 *part_c, u64 *ctr) {        \
+        min1_k<D, false>(n, dist, prev, stamp, omega, part_m, part_c, ctr);                                       \
+    }                                                                                                             \
+    extern "C" __global__ void min1_instr_##S(u32 n, const D *dist, const D *prev, const u32 *stamp,             \
+                                              const D *__restrict__ omega, u64 *part_m, u64 *part_c, u64 *ctr) {  \
+        min1_k<D, true>(n, dist, prev, stamp, omega, part_m, part_c, ctr);                                        \
+    }                                                                                                             \
+    extern "C" __global__ void update_##S(u32 n, const D *dist, u32 *stamp, u32 iter, const u64 *out,            \
+                                          u64 *ctr) {                                                             \
+        update_k<D, false>(n, dist, stamp, iter, out, ctr);                                                       \
+    }                                                                                                             \
+    extern "C" __global__ void update_instr_##S(u32 n, const D *dist, u32 *stamp, u32 iter, const u64 *out,      \
+                                                u64 *ctr) {                                                       \
+        update_k<D, true>(n, dist, stamp, iter, out, ctr);                                                        \
+    }
+
+SSSP_VP_KERNELS(u32, u32)
+SSSP_VP_KERNELS(u64, u64)

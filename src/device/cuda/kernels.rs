@@ -1,0 +1,155 @@
+//! One CUDA device as the solvers use it: its context (primary, event tracking off: every
+//! stepper uses one stream of its own), its properties, and the kernels of `kernels/cuda_*.cu`
+//! compiled once per process by NVRTC for the device's compute capability.
+
+use super::{dev_err, guarded};
+use crate::algo::SolveError;
+use cudarc::driver::sys::CUdevice_attribute;
+use cudarc::driver::{CudaContext, CudaFunction};
+use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Helpers prepended to every kernel file (NVRTC has no include path here).
+pub(super) const COMMON_SRC: &str = include_str!("../../../kernels/cuda_common.cuh");
+/// Vertex-parallel relax / minimum / update (stepping and instrumented modes).
+pub(super) const FRONTIER_SRC: &str = include_str!("../../../kernels/cuda_frontier.cu");
+/// The racy relax (seed 004 §4.3).
+pub(super) const RACY_SRC: &str = include_str!("../../../kernels/cuda_racy.cu");
+/// The persistent fast path.
+pub(super) const FAST_SRC: &str = include_str!("../../../kernels/cuda_fast.cu");
+
+/// Kernel files and the entry points each defines (both distance widths).
+const FILES: [(&str, &str, &[&str]); 3] = [
+    (
+        "cuda_frontier.cu",
+        FRONTIER_SRC,
+        &[
+            "sssp_init",
+            "relax_succ",
+            "relax_succ_instr",
+            "relax_pred",
+            "relax_pred_instr",
+            "min1",
+            "min1_instr",
+            "update",
+            "update_instr",
+        ],
+    ),
+    ("cuda_racy.cu", RACY_SRC, &["relax_racy", "relax_racy_instr"]),
+    (
+        "cuda_fast.cu",
+        FAST_SRC,
+        &[
+            "fast_setup_succ",
+            "fast_setup_pred",
+            "fast_succ_martin",
+            "fast_succ_crauser",
+            "fast_pred_martin",
+            "fast_pred_crauser",
+        ],
+    ),
+];
+
+/// Entry points with no distance-width suffix.
+const PLAIN: [(&str, &str); 3] =
+    [("cuda_frontier.cu", "sssp_min2"), ("cuda_fast.cu", "fast_reset"), ("cuda_fast.cu", "fast_unpack_u32")];
+
+/// A CUDA device with its compiled kernels.
+pub(super) struct Gpu {
+    pub ordinal: u32,
+    pub ctx: Arc<CudaContext>,
+    pub name: String,
+    pub multiprocessors: u32,
+    pub cooperative: bool,
+    pub compute_capability: (i32, i32),
+    /// Time NVRTC took to compile all kernel files (ms), shown by benchmarks.
+    pub compile_ms: f64,
+    funcs: HashMap<String, CudaFunction>,
+}
+
+impl Gpu {
+    /// The kernel `name` (e.g. `relax_succ_u32`).
+    pub fn func(&self, name: &str) -> Result<CudaFunction, SolveError> {
+        self.funcs
+            .get(name)
+            .cloned()
+            .ok_or_else(|| SolveError::Device(format!("CUDA kernel `{name}` is missing from the compiled module")))
+    }
+}
+
+/// The device `index`, created and compiled on first use, then shared by every stepper.
+pub(super) fn gpu(index: u32) -> Result<Arc<Gpu>, SolveError> {
+    static GPUS: Mutex<Vec<Arc<Gpu>>> = Mutex::new(Vec::new());
+    let mut gpus = GPUS.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(g) = gpus.iter().find(|g| g.ordinal == index) {
+        return Ok(Arc::clone(g));
+    }
+    let g = Arc::new(guarded(|| open(index))??);
+    gpus.push(Arc::clone(&g));
+    Ok(g)
+}
+
+fn open(index: u32) -> Result<Gpu, SolveError> {
+    let ctx = CudaContext::new(index as usize).map_err(dev_err(&format!("cannot open CUDA device {index}")))?;
+    // Each stepper works on one stream of its own and synchronises explicitly, so cudarc's
+    // per-buffer event tracking (two events per buffer and per launch) is pure overhead.
+    // SAFETY: called before any buffer of this context exists; see the docs of the call.
+    unsafe { ctx.disable_event_tracking() };
+    let name = ctx.name().map_err(dev_err("cannot read the CUDA device name"))?;
+    let attr = |a| ctx.attribute(a).map_err(dev_err("cannot read a CUDA device attribute"));
+    let multiprocessors = attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32;
+    let cooperative = attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH)? != 0;
+    let compute_capability = ctx.compute_capability().map_err(dev_err("cannot read the compute capability"))?;
+    // PTX for the device's own virtual architecture; the driver JIT-compiles it once per load.
+    let arch: &'static str =
+        Box::leak(format!("compute_{}{}", compute_capability.0, compute_capability.1).into_boxed_str());
+    let t0 = Instant::now();
+    let mut funcs = HashMap::new();
+    for (file, src, names) in FILES {
+        let source = format!("{COMMON_SRC}\n{src}");
+        let opts = CompileOptions {
+            arch: Some(arch),
+            name: Some(file.to_string()),
+            options: vec!["--std=c++17".into()],
+            ..Default::default()
+        };
+        let ptx = compile_ptx_with_opts(source, opts).map_err(|e| compile_error(file, e))?;
+        let module = ctx.load_module(ptx).map_err(dev_err(&format!("cannot load the module of kernels/{file}")))?;
+        let mut load = |fname: String| -> Result<(), SolveError> {
+            let f = module.load_function(&fname).map_err(dev_err(&format!("kernel {fname} not in kernels/{file}")))?;
+            funcs.insert(fname, f);
+            Ok(())
+        };
+        for base in names {
+            for width in ["u32", "u64"] {
+                load(format!("{base}_{width}"))?;
+            }
+        }
+        for (f, plain) in PLAIN {
+            if f == file {
+                load(plain.to_string())?;
+            }
+        }
+    }
+    Ok(Gpu {
+        ordinal: index,
+        ctx,
+        name,
+        multiprocessors,
+        cooperative,
+        compute_capability,
+        compile_ms: t0.elapsed().as_secs_f64() * 1e3,
+        funcs,
+    })
+}
+
+fn compile_error(file: &str, e: CompileError) -> SolveError {
+    match e {
+        CompileError::CompileError { log, .. } => {
+            SolveError::Device(format!("NVRTC could not compile kernels/{file}:\n{}", log.to_string_lossy()))
+        }
+        other => SolveError::Device(format!("NVRTC failed on kernels/{file}: {other:?}")),
+    }
+}
