@@ -3,6 +3,7 @@
 #   screenshots/ny-mid-run.png          NY road network, Crauser halfway through, with its plots
 #   screenshots/small-graph-layout.png  karate club (no coordinates: laid out by the view)
 #   screenshots/bad-file-error.png      the error banner for a bad file, NY still loaded
+#   screenshots/bench-lab.png           the bench lab running experiments/smoke.json (CPU sweep)
 #
 # The app is driven by environment hooks read in `sssp_lab::app::run`: SSSP_LAB_OPEN (file to
 # open), SSSP_LAB_DEMO (commands, see src/app/script.rs) and SSSP_LAB_READY_FILE (created once
@@ -78,3 +79,4 @@ shot() {
 shot ny-mid-run 3 SSSP_LAB_DEMO="algo:crauser-succ;run;seek:3750"
 shot small-graph-layout 4 SSSP_LAB_OPEN=tests/data/karate.graph SSSP_LAB_DEMO="algo:martin-succ;steps:2"
 shot bad-file-error 3 SSSP_LAB_DEMO="open:tests/data/bad/negative_weight.gr"
+shot bench-lab 3 SSSP_LAB_BENCH=experiments/smoke.json

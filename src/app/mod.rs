@@ -10,6 +10,7 @@
 pub mod graph_view;
 
 mod actions;
+pub mod bench_view;
 pub mod command;
 pub mod jobs;
 pub mod palette;
@@ -54,6 +55,7 @@ pub fn bundled_graph_path() -> PathBuf {
 /// - `SSSP_LAB_OPEN=PATH` opens this file instead of `startup`'s graph;
 /// - `SSSP_LAB_DEMO=CMD;CMD;…` applies these commands once the graph is loaded (see [`script`]),
 ///   e.g. `algo:crauser-succ;run;seek:3000`;
+/// - `SSSP_LAB_BENCH=EXPERIMENT.json` opens the bench lab tab on this experiment and runs it;
 /// - `SSSP_LAB_READY_FILE=PATH`: the app creates this file once the script is done and no job
 ///   runs (scripts wait for it before taking a screenshot).
 pub fn run(mut startup: Startup) -> anyhow::Result<()> {
@@ -74,6 +76,9 @@ pub fn run(mut startup: Startup) -> anyhow::Result<()> {
         Box::new(move |cc| {
             let mut app = SsspApp::new(&cc.egui_ctx, startup);
             app.ready_file = std::env::var_os("SSSP_LAB_READY_FILE").map(PathBuf::from);
+            if let Some(path) = std::env::var_os("SSSP_LAB_BENCH") {
+                app.open_bench(std::path::Path::new(&path));
+            }
             match script {
                 Ok(cmds) => app.push_script(cmds),
                 Err(e) => app.state.error(format!("SSSP_LAB_DEMO: {e}")),
@@ -141,7 +146,20 @@ impl SsspApp {
     /// True while a background job (load, generate, run to the end, oracle check) runs or a
     /// script has commands left. Tests step frames until this is false.
     pub fn is_busy(&self) -> bool {
-        self.state.is_busy() || !self.script.is_empty()
+        self.state.is_busy() || !self.script.is_empty() || self.panels.bench.is_running()
+    }
+
+    /// Shows the bench lab on the experiment in `path` and starts it; a bad file becomes an error
+    /// banner.
+    pub fn open_bench(&mut self, path: &std::path::Path) {
+        self.panels.tab = panels::Tab::Bench;
+        let started = crate::lab::Experiment::load(path).map_err(|e| format!("{e:#}")).and_then(|exp| {
+            self.panels.bench.set_experiment(exp);
+            self.panels.bench.start(&self.state.egui)
+        });
+        if let Err(e) = started {
+            self.state.error(format!("bench experiment {}: {e}", path.display()));
+        }
     }
 
     fn run_script(&mut self) {

@@ -52,6 +52,13 @@ enum Command {
     /// Run every algorithm on every available device against CPU Dijkstra; non-zero on a
     /// mismatch (`racy` is reported separately and never fails the check).
     Check(check::CheckArgs),
+    /// Run an experiment file (a sweep or a kernel characterization); write results.csv,
+    /// results.json and report.md to DIR (default bench/results/<experiment name>/).
+    Bench {
+        experiment: PathBuf,
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+    },
     /// Seed 000 Table 2 on GPUs: random fan-out graphs, NY and R-MAT, GPU vs CPU, JSON + markdown.
     BenchGpu(bench_gpu::BenchGpuArgs),
 }
@@ -199,6 +206,10 @@ pub fn main() -> ExitCode {
         },
         Some(Command::Check(args)) => check::run(&args),
         Some(Command::BenchGpu(args)) => bench_gpu::run(&args),
+        Some(Command::Bench { experiment, out }) => {
+            let out = out.unwrap_or_else(|| crate::lab::default_out_dir(&experiment));
+            crate::lab::run_experiment_cli(&experiment, &out)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

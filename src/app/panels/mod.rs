@@ -1,8 +1,10 @@
 //! Drawing. Each panel reads the [`AppState`] and pushes [`Command`]s; only text-field buffers
 //! and the hovered vertex are written directly.
 //!
-//! Layout: error banners on top, status bar at the bottom, graph and run controls on the left,
-//! pseudo-code, the current record and the plots on the right, the graph view in the middle.
+//! Layout: a tab bar (step through a run / bench lab) and error banners on top, status bar at
+//! the bottom; in the stepping tab, graph and run controls on the left, pseudo-code, the current
+//! record and the plots on the right, the graph view in the middle; the bench tab is the
+//! [`BenchView`] alone.
 
 mod code;
 mod generator;
@@ -11,17 +13,31 @@ mod plots;
 mod run;
 mod status;
 
+use super::bench_view::BenchView;
 use super::command::Command;
 use super::graph_view::{ColorMode, GraphView, ViewInput};
 use super::series::PlotSeries;
 use super::state::{AppState, Verification};
 use egui::{CentralPanel, Panel, ScrollArea};
 
-/// Drawing-side state that is not part of the app state: view options and plot caches.
+/// Which half of the app fills the window.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tab {
+    /// Step one solver through one graph.
+    #[default]
+    Explore,
+    /// Sweep algorithms × devices × block sizes × graphs.
+    Bench,
+}
+
+/// Drawing-side state that is not part of the app state: view options, plot caches and the
+/// bench lab (which runs its own sweeps).
 #[derive(Default)]
 pub struct Panels {
     pub color_mode: ColorMode,
     pub plots: PlotSeries,
+    pub tab: Tab,
+    pub bench: BenchView,
 }
 
 /// Draws the whole window.
@@ -32,10 +48,21 @@ pub fn show(
     panels: &mut Panels,
     cmds: &mut Vec<Command>,
 ) {
+    Panel::top("tabs").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut panels.tab, Tab::Explore, "Step through a run");
+            ui.selectable_value(&mut panels.tab, Tab::Bench, "Bench lab");
+        });
+    });
     if !state.errors.is_empty() {
         Panel::top("errors").show(ui, |ui| status::error_banners(ui, state, cmds));
     }
     Panel::bottom("status").show(ui, |ui| status::status_bar(ui, state, cmds));
+    if panels.tab == Tab::Bench {
+        CentralPanel::default().show(ui, |ui| panels.bench.ui(ui));
+        drop_overlay(ui.ctx());
+        return;
+    }
     Panel::left("controls").default_size(330.0).resizable(true).show(ui, |ui| {
         ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
             graph::graph_panel(ui, state, cmds);

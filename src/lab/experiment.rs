@@ -1,0 +1,316 @@
+//! Experiment files (`experiments/*.json`): what a sweep runs, as serde JSON.
+//!
+//! ```json
+//! { "name": "smoke", "description": "…", "kind": "sweep",
+//!   "graphs": [ { "generate": { "family": "fanout", "n": 2000, "d": 2, "max_weight": 100, "seed": 1 },
+//!                 "sizes": [2000, 4000], "degrees": [2, 20] },
+//!               { "file": "tests/data/add20.graph.gz", "weights": "uniform:100:1", "group": "walshaw" } ],
+//!   "algorithms": ["crauser-succ", "martin-succ"], "devices": ["cpu", "cpu-par:2", "cuda:0", "boost"],
+//!   "block": { "all": [128, 256] }, "cache": ["default", "prefer-l1"],
+//!   "repetitions": 1, "sources": { "random": { "count": 10, "seed": 1 } },
+//!   "baseline": { "algorithm": "crauser-succ", "device": "cpu" } }
+//! ```
+//!
+//! Algorithms, devices, cache preferences and weight rules are written as the ids the command
+//! line uses (`crauser-succ`, `cpu-par:4`, `prefer-l1`, `uniform:100:1`).
+
+use super::serde_str;
+use crate::algo::{Algorithm, BlockSizes, CachePreference};
+use crate::device::DeviceId;
+use crate::generate::GeneratorSpec;
+use crate::graph::{VertexId, WeightRule};
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+/// What the report summarises.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExperimentKind {
+    /// Speedups of every algorithm × device over the baseline (seed 000 Tables 2–3).
+    #[default]
+    Sweep,
+    /// Best block size per kernel and cache state per graph, and the gain over the default
+    /// configuration (seed 000 Tables 1 and 4). Runs are stepped so each kernel is timed.
+    KernelCharacterization,
+}
+
+/// A device of an experiment: a solver device, or Boost's Dijkstra as a pseudo-device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LabDevice {
+    /// `cpu`, `cpu-par:N`, `cuda:N`, `wgpu:N`.
+    Solver(DeviceId),
+    /// Boost Graph Library `dijkstra_shortest_paths` on a CSR graph (bench/boost), sequential.
+    Boost,
+}
+
+impl fmt::Display for LabDevice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LabDevice::Solver(d) => d.fmt(f),
+            LabDevice::Boost => f.write_str("boost"),
+        }
+    }
+}
+
+impl FromStr for LabDevice {
+    type Err = String;
+    /// `boost` or anything [`DeviceId`] parses.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim() {
+            "boost" => Ok(LabDevice::Boost),
+            other => other.parse().map(LabDevice::Solver).map_err(|e| format!("{e}, or boost")),
+        }
+    }
+}
+
+/// The id of a cache preference in experiment files: `default`, `prefer-l1`, `prefer-shared`.
+pub fn cache_id(c: CachePreference) -> &'static str {
+    match c {
+        CachePreference::Default => "default",
+        CachePreference::PreferL1 => "prefer-l1",
+        CachePreference::PreferShared => "prefer-shared",
+    }
+}
+
+/// Parses [`cache_id`]'s names (also `l1`, `shared`).
+pub fn parse_cache(s: &str) -> Result<CachePreference, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "default" | "normal" => Ok(CachePreference::Default),
+        "prefer-l1" | "l1" => Ok(CachePreference::PreferL1),
+        "prefer-shared" | "shared" => Ok(CachePreference::PreferShared),
+        _ => Err(format!("cache preference `{s}`: expected default, prefer-l1 or prefer-shared")),
+    }
+}
+
+/// One graph, or a family of generated graphs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GraphEntry {
+    /// A graph file in any format [`crate::formats::load`] reads. Relative paths are tried
+    /// against the working directory, the experiment's folder, its parent and the crate root.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<PathBuf>,
+    /// Weight rule for `file`: `file`, `unit` or `uniform:MAX:SEED`.
+    #[serde(default, with = "serde_str", skip_serializing_if = "is_file_rule")]
+    pub weights: WeightRule,
+    /// A generated graph (instead of `file`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generate: Option<GeneratorSpec>,
+    /// One graph per size: n (martin, fanout, counterexample), scale (rmat), side (grid).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<usize>,
+    /// One graph per degree: d (fanout), edge factor (rmat).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub degrees: Vec<usize>,
+    /// Row label in the reports (e.g. `walshaw`); defaults to the generator family or `file`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+}
+
+fn is_file_rule(w: &WeightRule) -> bool {
+    *w == WeightRule::File
+}
+
+/// Block sizes to try. `all` gives uniform configurations; `relax` × `minimum` × `update` gives
+/// their cartesian product (a missing list means 256). Nothing at all means 256 everywhere.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlockSpec {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Uniform configurations: one per size, the same for all three kernels (threads per block).
+    pub all: Vec<u32>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Relax-kernel sizes of the per-kernel product.
+    pub relax: Vec<u32>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Minimum-kernel (reduction) sizes of the per-kernel product.
+    pub minimum: Vec<u32>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Update-kernel sizes of the per-kernel product.
+    pub update: Vec<u32>,
+}
+
+impl BlockSpec {
+    /// Every configuration, without duplicates, in file order.
+    pub fn configs(&self) -> Vec<BlockSizes> {
+        let mut out: Vec<BlockSizes> = self.all.iter().map(|&b| BlockSizes::uniform(b)).collect();
+        let per_kernel = !(self.relax.is_empty() && self.minimum.is_empty() && self.update.is_empty());
+        if per_kernel || out.is_empty() {
+            let or_default = |v: &Vec<u32>| if v.is_empty() { vec![256] } else { v.clone() };
+            for &relax in &or_default(&self.relax) {
+                for &minimum in &or_default(&self.minimum) {
+                    for &update in &or_default(&self.update) {
+                        out.push(BlockSizes { relax, minimum, update });
+                    }
+                }
+            }
+        }
+        let mut seen = Vec::new();
+        out.retain(|b| {
+            let new = !seen.contains(b);
+            seen.push(*b);
+            new
+        });
+        out
+    }
+}
+
+/// Which sources each graph is solved from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SourceSpec {
+    /// `count` distinct random vertices with at least one out-arc, seeded.
+    Random { count: usize, seed: u64 },
+    /// These vertex indices (0-based).
+    Ids(Vec<VertexId>),
+}
+
+impl Default for SourceSpec {
+    /// 10 random sources, seed 1 (the papers average over ≥ 10).
+    fn default() -> Self {
+        SourceSpec::Random { count: 10, seed: 1 }
+    }
+}
+
+impl SourceSpec {
+    /// Sources per graph (fewer when a graph has fewer vertices with out-arcs).
+    pub fn count(&self) -> usize {
+        match self {
+            SourceSpec::Random { count, .. } => *count,
+            SourceSpec::Ids(ids) => ids.len(),
+        }
+    }
+}
+
+/// The (algorithm, device) every speedup is measured against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Baseline {
+    #[serde(with = "serde_str")]
+    /// Algorithm id, e.g. `crauser-succ` (ignored for Boost, which runs its Dijkstra).
+    pub algorithm: Algorithm,
+    #[serde(with = "serde_str")]
+    /// Device id, e.g. `cpu` or `boost`.
+    pub device: LabDevice,
+}
+
+fn one() -> u32 {
+    1
+}
+fn yes() -> bool {
+    true
+}
+fn default_caches() -> Vec<CachePreference> {
+    vec![CachePreference::Default]
+}
+
+/// A whole experiment file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Experiment {
+    /// Short name: report title and CSV `experiment` column.
+    pub name: String,
+    /// Which table or figure it reproduces and what the paper reported.
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    /// Which summary tables the report has.
+    pub kind: ExperimentKind,
+    /// Graphs (files, or generated families expanded by size and degree).
+    pub graphs: Vec<GraphEntry>,
+    #[serde(with = "serde_str::vec")]
+    /// Algorithm ids (`dijkstra`, `martin-succ`, …); every device runs those it supports.
+    pub algorithms: Vec<Algorithm>,
+    /// `cpu`, `cpu-par:N`, `cuda:N`, `wgpu:N`, `boost`. Boost always runs its own Dijkstra once
+    /// per graph, source and repetition (block sizes, cache and the algorithm list do not apply).
+    #[serde(with = "serde_str::vec")]
+    pub devices: Vec<LabDevice>,
+    /// Block sizes (GPU devices; CPU devices only model thread counts with them and run the
+    /// first configuration unless the experiment characterizes kernels).
+    #[serde(default)]
+    pub block: BlockSpec,
+    /// Cache preferences (CUDA only; other devices run the first one).
+    #[serde(default = "default_caches", with = "serde_str::cache_vec")]
+    pub cache: Vec<CachePreference>,
+    #[serde(default = "one")]
+    /// Timed runs per source.
+    pub repetitions: u32,
+    #[serde(default)]
+    /// Sources per graph.
+    pub sources: SourceSpec,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// What speedups are measured against (sweeps).
+    pub baseline: Option<Baseline>,
+    /// Count working threads and warps in GPU kernels (for dummy-thread ratios; slower).
+    #[serde(default)]
+    pub instrument: bool,
+    /// Run iteration by iteration (per-kernel times on GPUs, one read-back per iteration)
+    /// instead of `run_to_end`. Default: true for kernel characterization, else false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stepped: Option<bool>,
+    /// Compare every run's distances with sequential Dijkstra.
+    #[serde(default = "yes")]
+    pub check: bool,
+}
+
+impl Experiment {
+    /// Reads and validates an experiment file.
+    ///
+    /// Errors: unreadable file, JSON that does not match the schema (with line and column),
+    /// and everything [`Experiment::validate`] refuses.
+    pub fn load(path: &Path) -> Result<Experiment> {
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let exp: Experiment = serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+        exp.validate().with_context(|| format!("checking {}", path.display()))?;
+        Ok(exp)
+    }
+
+    /// Writes the experiment as pretty JSON. Errors: I/O.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let text = serde_json::to_string_pretty(self)?;
+        std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))
+    }
+
+    /// Whether runs are stepped (see [`Experiment::stepped`]).
+    pub fn is_stepped(&self) -> bool {
+        self.stepped.unwrap_or(self.kind == ExperimentKind::KernelCharacterization)
+    }
+
+    /// Checks what serde cannot: non-empty lists, block sizes in 1..=1024, a baseline that is
+    /// part of the product, graph entries with exactly one of `file` / `generate`, and
+    /// expansions that fit the family.
+    pub fn validate(&self) -> Result<()> {
+        if self.graphs.is_empty() || self.algorithms.is_empty() || self.devices.is_empty() {
+            bail!("an experiment needs at least one graph, one algorithm and one device");
+        }
+        if self.cache.is_empty() {
+            bail!("`cache` is empty: give at least one preference (default)");
+        }
+        if self.repetitions == 0 || self.sources.count() == 0 {
+            bail!("repetitions and the number of sources must be at least 1");
+        }
+        for b in self.block.configs() {
+            for (k, v) in [("relax", b.relax), ("minimum", b.minimum), ("update", b.update)] {
+                if !(1..=1024).contains(&v) {
+                    bail!("{k} block size {v} is outside 1..=1024");
+                }
+            }
+        }
+        if let Some(base) = &self.baseline {
+            let algo_ok = base.device == LabDevice::Boost || self.algorithms.contains(&base.algorithm);
+            if !algo_ok || !self.devices.contains(&base.device) {
+                bail!(
+                    "baseline {} on {} is not among the experiment's algorithms and devices",
+                    base.algorithm,
+                    base.device
+                );
+            }
+        }
+        for (i, g) in self.graphs.iter().enumerate() {
+            super::plan::expand(g).with_context(|| format!("graph entry {}", i + 1))?;
+        }
+        Ok(())
+    }
+}

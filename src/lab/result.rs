@@ -1,0 +1,175 @@
+//! What a lab run produces: one flat [`LabResult`] row per timed run (or skipped cell), and
+//! [`LabResults`], the whole run as written to `results.json`, `results.csv` and `report.md`.
+
+use super::experiment::Experiment;
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// One run (graph × algorithm × device × block sizes × cache × source × repetition), or one
+/// cell that did not run (`skipped` / `error` say why; the measurements are then empty).
+/// Flat so that it is also a CSV row.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LabResult {
+    /// Experiment name.
+    pub experiment: String,
+    /// Graph name (file name or generator spec).
+    pub graph: String,
+    /// Report group (`fanout`, `walshaw`, …).
+    pub group: String,
+    /// Size row label of the tables (`24k`, or the file name).
+    pub size_label: String,
+    /// Degree column label (`deg2`; empty for files).
+    pub degree_label: String,
+    /// Vertices.
+    pub n: usize,
+    /// Arcs.
+    pub m: usize,
+    /// Algorithm id (`crauser-succ`; `dijkstra` for Boost).
+    pub algorithm: String,
+    /// Device id (`cpu`, `cpu-par:2`, `cuda:0`, `wgpu:0`, `boost`).
+    pub device: String,
+    /// Device as the solver names it (with block sizes, cache and distance width on GPUs).
+    pub device_name: String,
+    /// Threads per block of the relax kernel.
+    pub block_relax: u32,
+    /// Threads per block of the minimum kernel.
+    pub block_minimum: u32,
+    /// Threads per block of the update kernel.
+    pub block_update: u32,
+    /// `default`, `prefer-l1`, `prefer-shared`.
+    pub cache: String,
+    /// CPU threads (1 for `cpu` and Boost); empty on GPUs.
+    pub threads: Option<u32>,
+    /// Source vertex (0-based).
+    pub source: Option<u32>,
+    /// 0-based repetition.
+    pub repetition: Option<u32>,
+    /// Iterations of the solver (settled vertices for Dijkstra; empty for Boost).
+    pub iterations: Option<u32>,
+    /// Wall time of the solve, ms (graph upload, kernel compilation and set-up excluded).
+    pub total_ms: Option<f64>,
+    /// Per-phase sums over the iterations, ms (empty where the device does not time phases):
+    /// relax phase.
+    pub relax_ms: Option<f64>,
+    /// Minimum (reduction) phase, ms.
+    pub minimum_ms: Option<f64>,
+    /// Update phase, ms.
+    pub update_ms: Option<f64>,
+    /// Per-iteration read-back, ms (stepped runs).
+    pub copy_ms: Option<f64>,
+    /// m / total time / 10⁹ (arcs of the input graph per second, in 10⁹).
+    pub gteps: Option<f64>,
+    /// Mean over iterations of 1 − working/launched threads of the relax kernel (0..=1).
+    pub dummy_ratio: Option<f64>,
+    /// Peak resident set of the process running the solver during the run, bytes (this
+    /// process's `VmHWM` after a reset; Boost's own process for Boost).
+    pub peak_host_bytes: Option<u64>,
+    /// Device memory the solver allocated, bytes (CUDA reports it; empty elsewhere).
+    pub device_bytes: Option<u64>,
+    /// Distances equal sequential Dijkstra's (empty when not checked).
+    pub correct: Option<bool>,
+    /// Vertices whose distance differs from Dijkstra's.
+    pub mismatches: Option<u64>,
+    /// Why the cell did not run (device unavailable, algorithm unsupported).
+    pub skipped: Option<String>,
+    /// Why the run failed (graph, device or solver error).
+    pub error: Option<String>,
+}
+
+impl LabResult {
+    /// True for a finished, timed run.
+    pub fn is_measured(&self) -> bool {
+        self.total_ms.is_some() && self.skipped.is_none() && self.error.is_none()
+    }
+
+    /// `algorithm @ device`, the name of a plot series and a table column.
+    pub fn series(&self) -> String {
+        format!("{} @ {}", self.algorithm, self.device)
+    }
+
+    /// `relax/minimum/update cache`, e.g. `256/256/256 default`.
+    pub fn config(&self) -> String {
+        format!("{}/{}/{} {}", self.block_relax, self.block_minimum, self.block_update, self.cache)
+    }
+
+    /// True for seed 000's default configuration: 256 threads per block, default cache.
+    pub fn is_default_config(&self) -> bool {
+        (self.block_relax, self.block_minimum, self.block_update) == (256, 256, 256) && self.cache == "default"
+    }
+}
+
+/// A device line of the results header.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DeviceLine {
+    /// Device id as in the experiment (`cuda:0`).
+    pub id: String,
+    /// Device name as listed.
+    pub name: String,
+    /// `ok` or the reason it cannot run.
+    pub status: String,
+}
+
+/// A whole lab run: the experiment, the machine's devices, the rows.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LabResults {
+    /// The experiment that ran.
+    pub experiment: Option<Experiment>,
+    /// YYYY-MM-DD (UTC).
+    pub date: String,
+    /// The experiment's devices on this machine.
+    pub devices: Vec<DeviceLine>,
+    /// Wall time of the whole run, s.
+    pub wall_s: f64,
+    /// `completed`, `cancelled` or `failed: …`.
+    pub outcome: String,
+    /// Every row, in the order they finished.
+    pub rows: Vec<LabResult>,
+}
+
+/// Writes the rows as CSV with a header line (an empty file when there are no rows).
+///
+/// Errors: I/O.
+pub fn write_csv(rows: &[LabResult], path: &Path) -> Result<()> {
+    let mut w = csv::Writer::from_path(path).with_context(|| format!("creating {}", path.display()))?;
+    for r in rows {
+        w.serialize(r).with_context(|| format!("writing {}", path.display()))?;
+    }
+    w.flush().with_context(|| format!("writing {}", path.display()))
+}
+
+/// Reads rows written by [`write_csv`]. Errors: I/O, a malformed row.
+pub fn read_csv(path: &Path) -> Result<Vec<LabResult>> {
+    let mut r = csv::Reader::from_path(path).with_context(|| format!("opening {}", path.display()))?;
+    r.deserialize().map(|row| row.with_context(|| format!("reading {}", path.display()))).collect()
+}
+
+/// Writes the whole run as pretty JSON. Errors: I/O.
+pub fn write_json(results: &LabResults, path: &Path) -> Result<()> {
+    let text = serde_json::to_string_pretty(results)?;
+    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+}
+
+/// Reads [`write_json`]'s output. Errors: I/O, JSON that does not match.
+pub fn read_json(path: &Path) -> Result<LabResults> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))
+}
+
+/// (min, median, max) of `values`; `None` when empty. NaNs sort last.
+pub fn min_median_max(values: &[f64]) -> Option<(f64, f64, f64)> {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let k = v.len();
+    let med = match k {
+        0 => return None,
+        _ if k % 2 == 1 => v[k / 2],
+        _ => (v[k / 2 - 1] + v[k / 2]) / 2.0,
+    };
+    Some((v[0], med, v[k - 1]))
+}
+
+/// Median of `values`; `None` when empty.
+pub fn median(values: &[f64]) -> Option<f64> {
+    min_median_max(values).map(|t| t.1)
+}

@@ -1,0 +1,296 @@
+//! The runner's worker thread: builds each graph once, runs every cell on it, measures and
+//! checks every run, and sends rows and progress.
+
+use super::experiment::{Experiment, LabDevice, SourceSpec, cache_id};
+use super::plan::{Cell, GraphPlan, cells, plan_graphs, threads};
+use super::result::LabResult;
+use super::runner::{LabEvent, LabProgress};
+use super::{boost, memory};
+use crate::algo::{PhaseTimes, RelaxVariant, SolveError, SolveOptions, Stepper, dijkstra_distances};
+use crate::device::{DeviceId, make_stepper};
+use crate::graph::{Distance, Graph, VertexId};
+use anyhow::Result;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Sender;
+use std::time::Instant;
+
+pub(super) struct Worker<'a> {
+    pub(super) exp: &'a Experiment,
+    pub(super) exp_dir: &'a Path,
+    pub(super) cancel: &'a AtomicBool,
+    pub(super) tx: Sender<LabEvent>,
+    pub(super) wake: Box<dyn Fn() + Send>,
+    pub(super) done: usize,
+    pub(super) total: usize,
+    pub(super) started: Instant,
+}
+
+/// What one solve measured.
+struct Solved {
+    iterations: u32,
+    total_ms: f64,
+    times: PhaseTimes,
+    dummy_ratio: Option<f64>,
+    device_name: String,
+}
+
+impl<'a> Worker<'a> {
+    pub(super) fn new(
+        exp: &'a Experiment,
+        exp_dir: &'a Path,
+        cancel: &'a AtomicBool,
+        tx: Sender<LabEvent>,
+        wake: Box<dyn Fn() + Send>,
+    ) -> Self {
+        Worker { exp, exp_dir, cancel, tx, wake, done: 0, total: 0, started: Instant::now() }
+    }
+
+    pub(super) fn send(&self, ev: LabEvent) {
+        let _ = self.tx.send(ev);
+        (self.wake)();
+    }
+
+    pub(super) fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    pub(super) fn progress(&self, current: String) {
+        let elapsed_s = self.started.elapsed().as_secs_f64();
+        let eta_s = (self.done > 0).then(|| elapsed_s / self.done as f64 * self.total.saturating_sub(self.done) as f64);
+        self.send(LabEvent::Progress(LabProgress { done: self.done, total: self.total, elapsed_s, eta_s, current }));
+    }
+
+    pub(super) fn row(&mut self, r: LabResult, work: usize) {
+        self.done += work;
+        let current = format!("{} · {}", r.graph, r.series());
+        self.send(LabEvent::Row(Box::new(r)));
+        self.progress(current);
+    }
+
+    fn runs_per_cell(&self, c: &Cell, sources: usize) -> usize {
+        if c.skip.is_some() { 1 } else { sources * self.exp.repetitions as usize }
+    }
+
+    pub(super) fn run_all(&mut self) -> Result<bool> {
+        let graphs = plan_graphs(self.exp)?;
+        let cells = cells(self.exp);
+        let k = self.exp.sources.count();
+        self.total = graphs.len() * cells.iter().map(|c| self.runs_per_cell(c, k)).sum::<usize>();
+        self.progress("starting".into());
+        for plan in &graphs {
+            if !self.graph(plan, &cells)? {
+                return Ok(false);
+            }
+        }
+        Ok(!self.cancelled())
+    }
+
+    /// Runs every cell on one graph; false when cancelled.
+    fn graph(&mut self, plan: &GraphPlan, cells: &[Cell]) -> Result<bool> {
+        self.progress(format!("building {}", plan.label()));
+        let t = Instant::now();
+        let mut base = LabResult {
+            experiment: self.exp.name.clone(),
+            graph: plan.label(),
+            group: plan.group.clone(),
+            size_label: plan.size_label.clone(),
+            degree_label: plan.degree_label.clone(),
+            ..Default::default()
+        };
+        let g = match plan.build(self.exp_dir) {
+            Ok(g) => Arc::new(g),
+            Err(e) => {
+                self.send(LabEvent::Log(format!("{e:#}")));
+                for c in cells {
+                    let work = self.runs_per_cell(c, self.exp.sources.count());
+                    self.row(LabResult { error: Some(format!("{e:#}")), ..cell_row(&base, c) }, work);
+                }
+                return Ok(!self.cancelled());
+            }
+        };
+        (base.graph, base.n, base.m) = (g.name.clone(), g.n(), g.m());
+        if cells
+            .iter()
+            .any(|c| c.skip.is_none() && c.algorithm.and_then(|a| a.variant()) == Some(RelaxVariant::Predecessors))
+        {
+            g.predecessors();
+        }
+        let sources: Vec<VertexId> = match &self.exp.sources {
+            SourceSpec::Random { count, seed } => crate::bench::pick_sources(&g, *count, *seed),
+            SourceSpec::Ids(ids) => ids.clone(),
+        };
+        let missing = self.exp.sources.count().saturating_sub(sources.len());
+        let runnable = cells.iter().filter(|c| c.skip.is_none()).count();
+        self.total -= missing * self.exp.repetitions as usize * runnable;
+        self.send(LabEvent::Log(format!(
+            "{}: n = {}, m = {}, built in {:.2} s, {} sources",
+            g.name,
+            g.n(),
+            g.m(),
+            t.elapsed().as_secs_f64(),
+            sources.len()
+        )));
+        let mut oracle = Oracle { graph: Arc::clone(&g), cache: HashMap::new(), check: self.exp.check };
+        let mut gr_file: Option<boost::TempGr> = None;
+        for cell in cells {
+            if self.cancelled() {
+                return Ok(false);
+            }
+            let row = cell_row(&base, cell);
+            if let Some(reason) = &cell.skip {
+                self.row(LabResult { skipped: Some(reason.clone()), ..row }, 1);
+                continue;
+            }
+            let go_on = match cell.device {
+                LabDevice::Boost => self.boost_cell(&g, &row, &sources, &mut oracle, &mut gr_file),
+                LabDevice::Solver(d) => self.solver_cell(&g, d, cell, &row, &sources, &mut oracle),
+            };
+            if !go_on {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn solve(
+        &self,
+        device: DeviceId,
+        g: &Arc<Graph>,
+        cell: &Cell,
+        s: VertexId,
+    ) -> Result<(Box<dyn Stepper>, Solved), SolveError> {
+        let algo = cell.algorithm.ok_or_else(|| SolveError::Device("no algorithm".into()))?;
+        let opts = SolveOptions {
+            block: cell.block,
+            cache: cell.cache,
+            instrument: self.exp.instrument,
+            record_deltas: false,
+        };
+        let mut st = make_stepper(device, Arc::clone(g), algo, s, &opts)?;
+        let (iterations, total_ms, times, records) = if self.exp.is_stepped() {
+            let t = Instant::now();
+            let mut records = Vec::new();
+            while let Some(step) = st.step()? {
+                records.push(step.record);
+                if self.cancelled() {
+                    return Err(SolveError::Cancelled);
+                }
+            }
+            let total_ms = t.elapsed().as_secs_f64() * 1e3;
+            let mut times = PhaseTimes::default();
+            records.iter().for_each(|r| times.add(&r.times));
+            (records.len() as u32, total_ms, times, records)
+        } else {
+            let rec = st.run_to_end(self.cancel, &mut |_| {})?;
+            (rec.iterations, rec.total_ms, rec.times, rec.records)
+        };
+        let ratios: Vec<f64> = records.iter().filter_map(|r| r.threads.map(|t| t.dummy_ratio())).collect();
+        let dummy_ratio = (!ratios.is_empty()).then(|| ratios.iter().sum::<f64>() / ratios.len() as f64);
+        let device_name = st.device();
+        Ok((st, Solved { iterations, total_ms, times, dummy_ratio, device_name }))
+    }
+
+    /// Every source × repetition of a solver cell; false when cancelled.
+    fn solver_cell(
+        &mut self,
+        g: &Arc<Graph>,
+        d: DeviceId,
+        cell: &Cell,
+        row: &LabResult,
+        sources: &[VertexId],
+        oracle: &mut Oracle,
+    ) -> bool {
+        let reps = self.exp.repetitions;
+        let gpu = matches!(d, DeviceId::Cuda(_) | DeviceId::Wgpu(_));
+        if let (true, Some(&s0)) = (gpu, sources.first())
+            && let Err(e) = self.solve(d, g, cell, s0)
+        {
+            if self.cancelled() {
+                return false;
+            }
+            self.row(LabResult { error: Some(e.to_string()), ..row.clone() }, sources.len() * reps as usize);
+            return true;
+        }
+        for &s in sources {
+            for rep in 0..reps {
+                if self.cancelled() {
+                    return false;
+                }
+                let mut r = LabResult { source: Some(s), repetition: Some(rep), ..row.clone() };
+                let reset = memory::reset_peak();
+                match self.solve(d, g, cell, s) {
+                    Ok((mut st, m)) => {
+                        r.peak_host_bytes = if reset { memory::peak_bytes() } else { None };
+                        r.device_name = m.device_name;
+                        r.iterations = Some(m.iterations);
+                        r.total_ms = Some(m.total_ms);
+                        r.gteps = (m.total_ms > 0.0).then(|| g.m() as f64 / (m.total_ms * 1e-3) / 1e9);
+                        if m.times.kernels_ms() > 0.0 {
+                            r.relax_ms = Some(m.times.relax_ms);
+                            r.minimum_ms = Some(m.times.minimum_ms);
+                            r.update_ms = Some(m.times.update_ms);
+                            r.copy_ms = Some(m.times.copy_ms);
+                        }
+                        r.dummy_ratio = m.dummy_ratio;
+                        if let (DeviceId::Cuda(_), Some(a)) = (d, cell.algorithm) {
+                            let opts = SolveOptions {
+                                block: cell.block,
+                                cache: cell.cache,
+                                instrument: self.exp.instrument,
+                                record_deltas: false,
+                            };
+                            r.device_bytes = Some(crate::device::cuda::device_bytes(g, a, &opts));
+                        }
+                        match st.distances() {
+                            Ok(dist) => oracle.check(&mut r, s, &dist),
+                            Err(e) => r.error = Some(format!("reading distances: {e}")),
+                        }
+                    }
+                    Err(SolveError::Cancelled) => return false,
+                    Err(e) => r.error = Some(e.to_string()),
+                }
+                self.row(r, 1);
+            }
+        }
+        true
+    }
+}
+
+/// The row fields a cell fixes.
+pub(super) fn cell_row(base: &LabResult, c: &Cell) -> LabResult {
+    LabResult {
+        algorithm: c.algorithm.map_or("dijkstra".into(), |a| a.id().to_string()),
+        device: c.device.to_string(),
+        device_name: c.device_name.clone(),
+        block_relax: c.block.relax,
+        block_minimum: c.block.minimum,
+        block_update: c.block.update,
+        cache: cache_id(c.cache).into(),
+        threads: threads(c.device),
+        ..base.clone()
+    }
+}
+
+/// Sequential Dijkstra distances per source, computed on first use.
+pub(super) struct Oracle {
+    graph: Arc<Graph>,
+    cache: HashMap<VertexId, Arc<Vec<Distance>>>,
+    check: bool,
+}
+
+impl Oracle {
+    /// Fills `correct` and `mismatches` of `r`.
+    pub(super) fn check(&mut self, r: &mut LabResult, s: VertexId, dist: &[Distance]) {
+        if !self.check || s as usize >= self.graph.n() {
+            return;
+        }
+        let g = &self.graph;
+        let want = self.cache.entry(s).or_insert_with(|| Arc::new(dijkstra_distances(g, s)));
+        let differ = want.iter().zip(dist).filter(|(a, b)| a != b).count() + want.len().abs_diff(dist.len());
+        r.mismatches = Some(differ as u64);
+        r.correct = Some(differ == 0);
+    }
+}

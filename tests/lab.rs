@@ -1,0 +1,269 @@
+//! The benchmark lab (issue 5): experiment files, the background runner, the headless CLI
+//! function and Boost as a pseudo-device.
+
+use sssp_lab::algo::{Algorithm, BlockSizes, CachePreference};
+use sssp_lab::device::DeviceId;
+use sssp_lab::generate::GeneratorSpec;
+use sssp_lab::lab::{self, BlockSpec, Experiment, GraphEntry, LabDevice, LabEvent, LabOutcome, LabRun, SourceSpec};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn experiments() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("experiments"))
+        .expect("experiments/ exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn fanout(n: usize, d: usize) -> GraphEntry {
+    GraphEntry { generate: Some(GeneratorSpec::Fanout { n, d, max_weight: 100, seed: 1 }), ..Default::default() }
+}
+
+fn small(devices: Vec<LabDevice>, algorithms: Vec<Algorithm>) -> Experiment {
+    Experiment {
+        name: "t".into(),
+        description: String::new(),
+        kind: Default::default(),
+        graphs: vec![fanout(500, 4)],
+        algorithms,
+        devices,
+        block: BlockSpec::default(),
+        cache: vec![CachePreference::Default],
+        repetitions: 1,
+        sources: SourceSpec::Ids(vec![0, 7]),
+        baseline: None,
+        instrument: false,
+        stepped: None,
+        check: true,
+    }
+}
+
+#[test]
+fn every_bundled_experiment_round_trips_through_json_and_validates() {
+    let files = experiments();
+    assert!(files.len() >= 7, "expected the bundled experiments, found {files:?}");
+    for path in files {
+        let exp = Experiment::load(&path).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
+        assert!(!exp.description.is_empty(), "{} has no description", path.display());
+        let text = serde_json::to_string_pretty(&exp).expect("serialize");
+        let back: Experiment = serde_json::from_str(&text).expect("parse back");
+        assert_eq!(back, exp, "{}", path.display());
+        for g in lab::plan::plan_graphs(&exp).expect("plan") {
+            if let lab::plan::GraphOrigin::File { path: file, .. } = &g.origin {
+                let found = lab::plan::resolve_path(file, path.parent().unwrap_or(root()));
+                assert!(found.exists(), "{}: {} is missing", path.display(), file.display());
+            }
+        }
+    }
+}
+
+#[test]
+fn block_spec_expands_uniform_and_per_kernel_lists_without_duplicates() {
+    assert_eq!(BlockSpec::default().configs(), vec![BlockSizes::default()]);
+    let all = BlockSpec { all: vec![128, 256, 128], ..Default::default() };
+    assert_eq!(all.configs(), vec![BlockSizes::uniform(128), BlockSizes::uniform(256)]);
+    let per = BlockSpec { relax: vec![64, 128], update: vec![32], ..Default::default() };
+    assert_eq!(
+        per.configs(),
+        vec![BlockSizes { relax: 64, minimum: 256, update: 32 }, BlockSizes { relax: 128, minimum: 256, update: 32 }]
+    );
+}
+
+#[test]
+fn sizes_and_degrees_expand_a_family() {
+    let entry = GraphEntry { sizes: vec![1000, 2000, 4000], degrees: vec![2, 20], ..fanout(10, 1) };
+    let plans = lab::plan::expand(&entry).expect("expand");
+    assert_eq!(plans.len(), 6);
+    assert_eq!((plans[5].size_label.as_str(), plans[5].degree_label.as_str()), ("4k", "deg20"));
+    let bad = GraphEntry {
+        degrees: vec![3],
+        generate: Some(GeneratorSpec::Martin { n: 100, seed: 1 }),
+        ..Default::default()
+    };
+    assert!(lab::plan::expand(&bad).is_err());
+}
+
+#[test]
+fn smoke_experiment_runs_headless_and_every_row_matches_dijkstra() {
+    let out = tempfile::tempdir().expect("tempdir");
+    // LAB_SMOKE_OUT=DIR keeps the outputs for a look.
+    let keep = std::env::var_os("LAB_SMOKE_OUT").map(PathBuf::from);
+    let dir = keep.as_deref().unwrap_or(out.path());
+    let t = Instant::now();
+    lab::run_experiment_cli(&root().join("experiments/smoke.json"), dir).expect("smoke run");
+    eprintln!("smoke took {:.1} s", t.elapsed().as_secs_f64());
+    let res = lab::result::read_json(&dir.join("results.json")).expect("results.json");
+    assert_eq!(res.outcome, "completed");
+    let measured: Vec<_> = res.rows.iter().filter(|r| r.is_measured()).collect();
+    // 5 graphs × (4 cpu + 3 cpu-par algorithms) × 3 sources × 2 repetitions.
+    assert_eq!(measured.len(), 5 * 7 * 3 * 2);
+    assert!(
+        measured.iter().all(|r| r.correct == Some(true) && r.mismatches == Some(0)),
+        "a run disagrees with Dijkstra"
+    );
+    assert!(res.rows.iter().all(|r| r.error.is_none()), "{:?}", res.rows.iter().find(|r| r.error.is_some()));
+    // dijkstra on cpu-par is not supported: one skipped row per graph, with the reason.
+    let skipped: Vec<_> = res.rows.iter().filter(|r| r.skipped.is_some()).collect();
+    assert_eq!(skipped.len(), 5);
+    assert!(skipped.iter().all(|r| r.device == "cpu-par:2" && r.algorithm == "dijkstra"));
+    assert!(
+        measured
+            .iter()
+            .filter(|r| r.algorithm != "dijkstra")
+            .all(|r| r.dummy_ratio.is_some_and(|d| (0.0..=1.0).contains(&d)))
+    );
+    let csv = lab::result::read_csv(&dir.join("results.csv")).expect("results.csv");
+    assert_eq!(csv.len(), res.rows.len());
+    let md = std::fs::read_to_string(dir.join("report.md")).expect("report.md");
+    assert!(md.contains("Speedups over dijkstra @ cpu"), "{md}");
+    assert!(md.contains("| 4k deg20 |"), "{md}");
+    assert!(md.contains("walshaw"), "{md}");
+}
+
+#[test]
+fn cancel_stops_a_run_early() {
+    let mut exp = small(vec![LabDevice::Solver(DeviceId::Cpu)], vec![Algorithm::MartinSucc, Algorithm::CrauserSucc]);
+    exp.graphs = vec![fanout(20_000, 20)];
+    exp.sources = SourceSpec::Random { count: 50, seed: 3 };
+    exp.repetitions = 5;
+    let run = LabRun::start(exp, root().to_path_buf(), Box::new(|| {}));
+    let (mut rows, mut outcome) = (0, None);
+    let t = Instant::now();
+    while let Ok(ev) = run.events().recv_timeout(Duration::from_secs(60)) {
+        match ev {
+            LabEvent::Row(_) => {
+                rows += 1;
+                if rows == 2 {
+                    run.cancel();
+                }
+            }
+            LabEvent::Finished(o) => {
+                outcome = Some(o);
+                break;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(outcome, Some(LabOutcome::Cancelled));
+    assert!(rows < 10, "{rows} rows after cancel");
+    assert!(t.elapsed() < Duration::from_secs(60));
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(run.is_finished());
+}
+
+#[test]
+fn unavailable_devices_and_unsupported_algorithms_are_rows_with_a_reason() {
+    let exp = small(
+        vec![
+            LabDevice::Solver(DeviceId::Cpu),
+            LabDevice::Solver(DeviceId::Cuda(7)),
+            LabDevice::Solver(DeviceId::CpuParallel(2)),
+        ],
+        vec![Algorithm::Dijkstra, Algorithm::CrauserPred],
+    );
+    let res = lab::run_blocking(&exp, root(), &mut |_, _| {});
+    assert_eq!(res.outcome, "completed");
+    let skipped: Vec<_> = res.rows.iter().filter(|r| r.skipped.is_some()).collect();
+    // cuda:7 × 2 algorithms, and dijkstra on cpu-par.
+    assert_eq!(skipped.len(), 3, "{skipped:?}");
+    assert!(
+        skipped
+            .iter()
+            .filter(|r| r.device == "cuda:7")
+            .all(|r| r.skipped.as_deref().is_some_and(|s| s.contains("unavailable")))
+    );
+    assert_eq!(res.rows.iter().filter(|r| r.is_measured()).count(), 3 * 2);
+    assert!(res.rows.iter().filter(|r| r.is_measured()).all(|r| r.correct == Some(true)));
+}
+
+#[test]
+fn a_missing_graph_file_gives_error_rows_not_a_failed_run() {
+    let mut exp = small(vec![LabDevice::Solver(DeviceId::Cpu)], vec![Algorithm::Dijkstra]);
+    exp.graphs.push(GraphEntry { file: Some("tests/data/no-such-file.gr".into()), ..Default::default() });
+    let res = lab::run_blocking(&exp, root(), &mut |_, _| {});
+    assert_eq!(res.outcome, "completed");
+    assert_eq!(res.rows.iter().filter(|r| r.error.is_some()).count(), 1);
+    assert_eq!(res.rows.iter().filter(|r| r.is_measured()).count(), 2);
+}
+
+#[test]
+fn boost_distances_match_dijkstra_when_boost_is_installed() {
+    if let Err(reason) = lab::boost::harness() {
+        eprintln!("skipping: {reason}");
+        return;
+    }
+    let mut exp = small(vec![LabDevice::Boost, LabDevice::Solver(DeviceId::Cpu)], vec![Algorithm::Dijkstra]);
+    exp.graphs.push(GraphEntry { file: Some("tests/data/rome99.gr.gz".into()), ..Default::default() });
+    exp.repetitions = 2;
+    let res = lab::run_blocking(&exp, root(), &mut |_, _| {});
+    let boost: Vec<_> = res.rows.iter().filter(|r| r.device == "boost").collect();
+    assert_eq!(boost.len(), 2 * 2 * 2, "{boost:?}");
+    assert!(boost.iter().all(|r| r.is_measured() && r.correct == Some(true)), "{boost:?}");
+    assert!(boost.iter().all(|r| r.peak_host_bytes.is_some_and(|b| b > 0)));
+}
+
+/// Our `dijkstra` against Boost's, side by side in one run (NY road network and a random
+/// fan-out graph, n = 98 304, d = 20). Run it optimised:
+/// `cargo test --release --test lab -- --ignored boost_vs_dijkstra --nocapture`;
+/// writes `bench/results/boost-vs-dijkstra/`.
+#[test]
+#[ignore = "a benchmark: run explicitly, in release mode"]
+fn boost_vs_dijkstra() {
+    let path = root().join("experiments/boost-vs-dijkstra.json");
+    lab::run_experiment_cli(&path, &root().join(lab::default_out_dir(&path))).expect("run");
+}
+
+/// Runs any experiment file headless until the lead wires `sssp-lab bench`:
+/// `LAB_EXPERIMENT=experiments/x.json [LAB_OUT=DIR] cargo test --release --test lab -- --ignored run_experiment_from_env`.
+#[test]
+#[ignore = "runs the experiment named by LAB_EXPERIMENT"]
+fn run_experiment_from_env() {
+    let Some(path) = std::env::var_os("LAB_EXPERIMENT").map(PathBuf::from) else {
+        eprintln!("set LAB_EXPERIMENT");
+        return;
+    };
+    let out = std::env::var_os("LAB_OUT").map_or_else(|| lab::default_out_dir(&path), PathBuf::from);
+    lab::run_experiment_cli(&path, &out).expect("run");
+}
+
+#[test]
+fn kernel_characterization_reports_best_block_per_kernel_and_the_gain_over_the_default() {
+    let mut exp = small(vec![LabDevice::Solver(DeviceId::Cpu)], vec![Algorithm::CrauserSucc]);
+    exp.kind = lab::ExperimentKind::KernelCharacterization;
+    exp.graphs = vec![GraphEntry { sizes: vec![1000, 2000], degrees: vec![2, 20], ..fanout(1000, 2) }];
+    exp.block = BlockSpec { all: vec![128, 256], ..Default::default() };
+    exp.cache = vec![CachePreference::Default, CachePreference::PreferL1];
+    let res = lab::run_blocking(&exp, root(), &mut |_, _| {});
+    // The CPU runs every block size in a kernel characterization (only the first cache).
+    assert_eq!(res.rows.iter().filter(|r| r.is_measured()).count(), 4 * 2 * 2);
+    assert!(res.rows.iter().all(|r| r.relax_ms.is_some() && r.correct == Some(true)));
+    let md = lab::report::markdown(&res);
+    if let Some(dir) = std::env::var_os("LAB_SMOKE_OUT") {
+        let _ = std::fs::write(Path::new(&dir).join("kernel-report.md"), &md);
+    }
+    assert!(md.contains("seed 000 Table 1 layout"), "{md}");
+    assert!(md.contains("| 2k relax |"), "{md}");
+    assert!(md.contains("-N |"), "{md}");
+    assert!(md.contains("% (") && md.contains("Table 4"), "{md}");
+}
+
+/// Re-renders `report.md` from a `results.json`:
+/// `LAB_RESULTS=DIR/results.json cargo test --test lab -- --ignored report_from_env`.
+#[test]
+#[ignore = "renders the results named by LAB_RESULTS"]
+fn report_from_env() {
+    let Some(path) = std::env::var_os("LAB_RESULTS").map(PathBuf::from) else {
+        eprintln!("set LAB_RESULTS");
+        return;
+    };
+    let res = lab::result::read_json(&path).expect("results.json");
+    let out = std::env::var_os("LAB_OUT").map_or_else(|| path.with_file_name("report.md"), PathBuf::from);
+    std::fs::write(&out, lab::report::markdown(&res)).expect("write report");
+}
