@@ -1,14 +1,14 @@
-//! Sequential Dijkstra with a binary heap and lazy deletion: the baseline every parallel
-//! solver is measured against and the project's own oracle (cross-checked with petgraph).
+//! Sequential Dijkstra with a radix heap and lazy deletion: the baseline every parallel solver
+//! is measured against and the project's own oracle (cross-checked with petgraph).
 //!
-//! O((n + m) log n). As a stepper, iteration i relaxes the out-arcs of the vertex settled last
+//! O(m + n log C) for maximum distance C: integer keys that only grow suit a radix heap, which
+//! beat a binary heap by 1.4–2× on road and fan-out graphs here (bench/results/). As a stepper, iteration i relaxes the out-arcs of the vertex settled last
 //! (Fᵢ, |Fᵢ| = 1) and pops the next minimum, so the trace has the frontier solvers' shape.
 //! Boost uses a relaxed heap instead (seed 000 §5.2D); GAP's Δ-stepping is the faster peer.
 
+use super::radix_heap::RadixHeap;
 use super::{Algorithm, IterationRecord, PhaseTimes, RunRecord, SolveError, Step, StepDelta, Stepper};
 use crate::graph::{Distance, Graph, INF, VertexId};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -19,10 +19,10 @@ use std::time::Instant;
 pub fn dijkstra_distances(graph: &Graph, source: VertexId) -> Vec<Distance> {
     let succ = graph.successors();
     let mut dist = vec![INF; graph.n()];
-    let mut heap = BinaryHeap::with_capacity(1024);
+    let mut heap = RadixHeap::default();
     dist[source as usize] = 0;
-    heap.push(Reverse((0, source)));
-    while let Some(Reverse((d, u))) = heap.pop() {
+    heap.push(0, source);
+    while let Some((d, u)) = heap.pop() {
         if d != dist[u as usize] {
             continue;
         }
@@ -30,7 +30,7 @@ pub fn dijkstra_distances(graph: &Graph, source: VertexId) -> Vec<Distance> {
             let nd = d + w as Distance;
             if nd < dist[v as usize] {
                 dist[v as usize] = nd;
-                heap.push(Reverse((nd, v)));
+                heap.push(nd, v);
             }
         }
     }
@@ -44,7 +44,7 @@ pub struct DijkstraStepper {
     record_deltas: bool,
     dist: Vec<Distance>,
     settled: Vec<bool>,
-    heap: BinaryHeap<Reverse<(Distance, VertexId)>>,
+    heap: RadixHeap,
     current: Option<VertexId>,
     settled_count: u64,
     reached_unsettled: u64,
@@ -65,7 +65,7 @@ impl DijkstraStepper {
             record_deltas,
             dist,
             settled,
-            heap: BinaryHeap::new(),
+            heap: RadixHeap::default(),
             current: Some(source),
             settled_count: 1,
             reached_unsettled: 0,
@@ -112,13 +112,13 @@ impl Stepper for DijkstraStepper {
                     self.reached_unsettled += 1;
                 }
                 self.dist[v as usize] = nd;
-                self.heap.push(Reverse((nd, v)));
+                self.heap.push(nd, v);
                 lowered.push((v, old, nd));
             }
         }
         let t1 = Instant::now();
         self.current = None;
-        while let Some(Reverse((d, u))) = self.heap.pop() {
+        while let Some((d, u)) = self.heap.pop() {
             if !self.settled[u as usize] && d == self.dist[u as usize] {
                 self.current = Some(u);
                 break;
@@ -182,11 +182,11 @@ impl Stepper for DijkstraStepper {
                 let nd = df + w as Distance;
                 if nd < self.dist[v as usize] {
                     self.dist[v as usize] = nd;
-                    self.heap.push(Reverse((nd, v)));
+                    self.heap.push(nd, v);
                 }
             }
             self.current = None;
-            while let Some(Reverse((d, u))) = self.heap.pop() {
+            while let Some((d, u)) = self.heap.pop() {
                 if !self.settled[u as usize] && d == self.dist[u as usize] {
                     self.settled[u as usize] = true;
                     self.settled_count += 1;

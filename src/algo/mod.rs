@@ -14,6 +14,7 @@ mod dijkstra;
 mod frontier;
 pub mod model;
 mod parallel;
+mod radix_heap;
 mod records;
 
 pub use dijkstra::{DijkstraStepper, dijkstra_distances};
@@ -30,7 +31,7 @@ use std::sync::atomic::AtomicBool;
 /// The algorithms of design.md §2 that exist so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Algorithm {
-    /// Sequential Dijkstra with a binary heap and lazy deletion: the baseline and second oracle.
+    /// Sequential Dijkstra with a radix heap and lazy deletion: the baseline and second oracle.
     Dijkstra,
     /// Martín et al. (seed 004): Δᵢ = min{δ(u) : u ∈ U}, successors (push, atomicMin).
     MartinSucc,
@@ -107,7 +108,7 @@ impl Algorithm {
     /// One-line description for menus and help.
     pub fn describe(self) -> &'static str {
         match self {
-            Algorithm::Dijkstra => "sequential Dijkstra, binary heap (baseline, oracle)",
+            Algorithm::Dijkstra => "sequential Dijkstra, radix heap (baseline, oracle)",
             Algorithm::MartinSucc => "Martín: Δ = min δ over U; frontier pushes with atomicMin",
             Algorithm::MartinPred => "Martín: Δ = min δ over U; unsettled pull from frontier preds",
             Algorithm::CrauserSucc => "Crauser: Δ = min δ+ω over U; frontier pushes with atomicMin",
