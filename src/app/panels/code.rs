@@ -30,10 +30,7 @@ fn pseudo_code(algo: Algorithm) -> Vec<(Phase, &'static str)> {
             (Update, "  update:  settle u  (F = {u})"),
         ];
     };
-    let mut lines = vec![
-        (Init, "δ(s) ← 0; δ(v) ← ∞ (v ≠ s); F ← {s}; U ← V − {s}"),
-        (Loop, "while Δ ≠ ∞ do"),
-    ];
+    let mut lines = vec![(Init, "δ(s) ← 0; δ(v) ← ∞ (v ≠ s); F ← {s}; U ← V − {s}"), (Loop, "while Δ ≠ ∞ do")];
     match (algo, algo.variant()) {
         (Algorithm::Racy, _) => lines.extend([
             (Relax, "  relax:   for f ∈ F, (f,u,w), u ∈ U, in parallel"),
@@ -86,9 +83,10 @@ pub fn code_panel(ui: &mut egui::Ui, state: &AppState) {
 
 /// design.md §8: on road networks the frontier solvers are bound by their iteration count.
 fn road_note(ui: &mut egui::Ui, state: &AppState) {
-    let road_like = state.graph.as_ref().is_some_and(|g| {
-        g.graph.coords().is_some() && g.stats.n >= 10_000 && g.stats.mean_out_degree < 4.0
-    });
+    let road_like = state
+        .graph
+        .as_ref()
+        .is_some_and(|g| g.graph.coords().is_some() && g.stats.n >= 10_000 && g.stats.mean_out_degree < 4.0);
     let short = "Road networks: frontier solvers are bound by the iteration count, not bandwidth.";
     let detail = "On NY from vertex 1, Martín needs 227 575 iterations (mean |F| 1.2) and Crauser 7 502 \
 (mean |F| 35). Every iteration costs a few kernel launches and a read-back, so on a GPU the run time is \
@@ -147,7 +145,10 @@ fn rows(r: &IterationRecord) -> (Vec<String>, Vec<String>) {
         let how = if t.modelled { " (modelled)" } else { "" };
         right.push(("threads", format!("{} of {} working, B={}", t.working, t.launched, t.block_size)));
         right.push(("dummy", format!("{:.1} %{how}", t.dummy_ratio() * 100.0)));
-        right.push(("warps", format!("{} dummy, {} mixed, {} full", t.warps_all_dummy, t.warps_mixed, t.warps_all_working)));
+        right.push((
+            "warps",
+            format!("{} dummy, {} mixed, {} full", t.warps_all_dummy, t.warps_mixed, t.warps_all_working),
+        ));
     }
     let t = &r.times;
     right.push(("time ms", format!("relax {:.3} min {:.3} upd {:.3}", t.relax_ms, t.minimum_ms, t.update_ms)));

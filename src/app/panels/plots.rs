@@ -94,7 +94,13 @@ pub fn plots(ui: &mut egui::Ui, state: &AppState, series: &mut PlotSeries, cmds:
             .include_x(0.0)
             .include_x(len.max(1) as f64)
             .include_y(0.0)
-            .legend(Legend::default().position(spec.legend).text_style(egui::TextStyle::Small).background_alpha(0.6).follow_insertion_order(true))
+            .legend(
+                Legend::default()
+                    .position(spec.legend)
+                    .text_style(egui::TextStyle::Small)
+                    .background_alpha(0.6)
+                    .follow_insertion_order(true),
+            )
             .y_axis_min_width(36.0);
         plot = plot.x_grid_spacer(nice_steps(10.0, 1.0));
         if spec.log {
