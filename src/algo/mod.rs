@@ -151,6 +151,21 @@ impl Default for BlockSizes {
 }
 
 impl BlockSizes {
+    /// Checks the sizes are in 1..=1024 and the relax block is a whole number of warps (32…1024,
+    /// a multiple of 32): the warp model classifies the relax kernel's warps. Devices may be
+    /// stricter (CUDA wants multiples of 32 for every kernel).
+    pub fn validate(&self) -> Result<(), String> {
+        for (kernel, b) in [("minimum", self.minimum), ("update", self.update)] {
+            if !(1..=1024).contains(&b) {
+                return Err(format!("{kernel} block size {b}: use 1 to 1024 threads"));
+            }
+        }
+        if !(32..=1024).contains(&self.relax) || self.relax % 32 != 0 {
+            return Err(format!("relax block size {}: use a multiple of 32 between 32 and 1024", self.relax));
+        }
+        Ok(())
+    }
+
     /// The same block size for all three kernels.
     pub fn uniform(b: u32) -> BlockSizes {
         BlockSizes { relax: b, minimum: b, update: b }
@@ -199,6 +214,8 @@ pub enum SolveError {
     BadSource(u64, usize),
     #[error("cancelled")]
     Cancelled,
+    #[error("{0}")]
+    Options(String),
     #[error("{0}")]
     Device(String),
 }

@@ -105,7 +105,8 @@ fn finish(n: u64, block: u32, working: u64, full: u64, mixed: u64) -> ThreadCoun
         block_size: block,
         launched,
         working,
-        warps_all_dummy: launched / WARP - full - mixed,
+        // Saturating: block sizes are validated to whole warps, but a bad one must not panic here.
+        warps_all_dummy: launched.div_ceil(WARP).saturating_sub(full + mixed),
         warps_mixed: mixed,
         warps_all_working: full,
         modelled: true,

@@ -101,6 +101,11 @@ pub fn run(args: &CheckArgs) -> Result<()> {
         let oracle: Vec<_> = srcs.iter().map(|&s| dijkstra_distances(graph, s)).collect();
         for dev in &chosen {
             for &algo in &dev.algorithms {
+                // racy is vertex-parallel without a fast path: 227 575 launches on NY prove nothing
+                // the counterexample does not.
+                if algo == Algorithm::Racy && graph.n() > 100_000 {
+                    continue;
+                }
                 let mut mismatches = 0usize;
                 let mut error = None;
                 for (s, want) in srcs.iter().zip(&oracle) {

@@ -104,6 +104,7 @@ pub fn make_stepper(
     if source as usize >= graph.n() {
         return Err(SolveError::BadSource(source as u64, graph.n()));
     }
+    opts.block.validate().map_err(SolveError::Options)?;
     match device {
         DeviceId::Cpu => crate::algo::cpu_stepper(graph, algo, source, opts),
         DeviceId::CpuParallel(threads) => Ok(Box::new(crate::algo::ParallelFrontierStepper::new(

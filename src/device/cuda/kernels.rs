@@ -12,18 +12,18 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Helpers prepended to every kernel file (NVRTC has no include path here).
-pub(super) const COMMON_SRC: &str = include_str!("../../../kernels/cuda_common.cuh");
+pub(super) const COMMON_SRC: &str = include_str!("../../../kernels/common.cuh");
 /// Vertex-parallel relax / minimum / update (stepping and instrumented modes).
-pub(super) const FRONTIER_SRC: &str = include_str!("../../../kernels/cuda_frontier.cu");
+pub(super) const FRONTIER_SRC: &str = include_str!("../../../kernels/frontier.cu");
 /// The racy relax (seed 004 §4.3).
-pub(super) const RACY_SRC: &str = include_str!("../../../kernels/cuda_racy.cu");
+pub(super) const RACY_SRC: &str = include_str!("../../../kernels/racy.cu");
 /// The persistent fast path.
-pub(super) const FAST_SRC: &str = include_str!("../../../kernels/cuda_fast.cu");
+pub(super) const FAST_SRC: &str = include_str!("../../../kernels/fast.cu");
 
 /// Kernel files and the entry points each defines (both distance widths).
 const FILES: [(&str, &str, &[&str]); 3] = [
     (
-        "cuda_frontier.cu",
+        "frontier.cu",
         FRONTIER_SRC,
         &[
             "sssp_init",
@@ -37,9 +37,9 @@ const FILES: [(&str, &str, &[&str]); 3] = [
             "update_instr",
         ],
     ),
-    ("cuda_racy.cu", RACY_SRC, &["relax_racy", "relax_racy_instr"]),
+    ("racy.cu", RACY_SRC, &["relax_racy", "relax_racy_instr"]),
     (
-        "cuda_fast.cu",
+        "fast.cu",
         FAST_SRC,
         &[
             "fast_setup_succ",
@@ -54,7 +54,7 @@ const FILES: [(&str, &str, &[&str]); 3] = [
 
 /// Entry points with no distance-width suffix.
 const PLAIN: [(&str, &str); 3] =
-    [("cuda_frontier.cu", "sssp_min2"), ("cuda_fast.cu", "fast_reset"), ("cuda_fast.cu", "fast_unpack_u32")];
+    [("frontier.cu", "sssp_min2"), ("fast.cu", "fast_reset"), ("fast.cu", "fast_unpack_u32")];
 
 /// A CUDA device with its compiled kernels.
 pub(super) struct Gpu {

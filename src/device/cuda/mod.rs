@@ -6,13 +6,13 @@
 //!   lists `CUDA: <device name>` per device, or one `CUDA unavailable: <reason>` entry.
 //! - [`stepper`] uploads the graph (after checking free device memory) and returns a
 //!   [`Stepper`] running `martin-succ`, `martin-pred`, `crauser-succ`, `crauser-pred` or `racy`:
-//!   * `step` launches the three vertex-parallel kernels of `kernels/cuda_frontier.cu` (relax,
+//!   * `step` launches the three vertex-parallel kernels of `kernels/frontier.cu` (relax,
 //!     minimum in two passes, update), times each with CUDA events, copies δ and the settled
 //!     stamps back (timed as `copy_ms`) and diffs them against the host copy for the record and
 //!     the [`crate::algo::StepDelta`]. With `SolveOptions::instrument` the kernels themselves
 //!     count threads, warp classes, arcs and relaxations (`ThreadCounts::modelled = false`);
 //!     without it the same figures are derived on the host from the copies (`modelled = true`).
-//!   * `run_to_end` (fast mode) runs the persistent kernel of `kernels/cuda_fast.cu`: the whole
+//!   * `run_to_end` (fast mode) runs the persistent kernel of `kernels/fast.cu`: the whole
 //!     solve stays on the GPU, nothing is read back per iteration; its records hold, per
 //!     iteration, |F|, |U|, reached, settled, next |F| and the three Δ values, but no arc counts,
 //!     thread counts or times (those are 0 / `None`; `RunRecord::total_ms` is the host wall

@@ -18,10 +18,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// stamp value of an unsettled vertex (kernels/cuda_common.cuh `UNSET`).
+/// stamp value of an unsettled vertex (kernels/common.cuh `UNSET`).
 const UNSET: u32 = u32::MAX;
 
-// Counter slots (kernels/cuda_common.cuh C_*).
+// Counter slots (kernels/common.cuh C_*).
 const C_WORKING: usize = 0;
 const C_WARPS_DUMMY: usize = 1;
 const C_WARPS_MIXED: usize = 2;
@@ -33,7 +33,7 @@ const C_REACHED: usize = 7;
 const C_NEXT_FRONTIER: usize = 8;
 const C_COUNT: usize = 16;
 
-// Control block of the fast kernel as u32 words (struct Ctl in kernels/cuda_fast.cu).
+// Control block of the fast kernel as u32 words (struct Ctl in kernels/fast.cu).
 const CTL_WORDS: usize = 32;
 const CTL_ITER: usize = 19;
 const CTL_DONE: usize = 20;
@@ -141,7 +141,7 @@ struct FastKernels {
 /// Fast-path buffers.
 struct FastBufs {
     ctl: CudaSlice<u32>,
-    /// Successors: iteration in which a push lowered δ(u) to exactly Δ (kernels/cuda_fast.cu).
+    /// Successors: iteration in which a push lowered δ(u) to exactly Δ (kernels/fast.cu).
     mark: CudaSlice<u32>,
     /// Successors with 32-bit δ: (δ, ω) per vertex in one word during a fast run (else 1 entry).
     packed: CudaSlice<u64>,
@@ -397,7 +397,7 @@ impl<D: Dist> CudaStepper<D> {
         let b = st.opts.block.relax;
         let mut l = st.stream.launch_builder(&st.k.init);
         l.arg(&st.n).arg(&st.dist).arg(&st.stamp).arg(&source);
-        // SAFETY: arguments match `sssp_init_*` in kernels/cuda_frontier.cu; n threads guarded.
+        // SAFETY: arguments match `sssp_init_*` in kernels/frontier.cu; n threads guarded.
         unsafe { l.launch(cfg(st.n.div_ceil(b), b)) }.map_err(dev_err("initialise kernel launch failed"))?;
         st.stream.synchronize().map_err(dev_err("initialisation on the GPU failed"))?;
         Ok(st)

@@ -8,7 +8,7 @@
 //
 // Launched from: src/device/cuda/solver.rs (module `sssp_lab::device::cuda`) in place of
 // relax_succ for Algorithm::Racy; minimum and update are the ordinary Martín kernels of
-// kernels/cuda_frontier.cu (compiled together with kernels/cuda_common.cuh prepended).
+// kernels/frontier.cu (compiled together with kernels/common.cuh prepended).
 //
 // To make the race likely (as on the 8800 GTS the paper used), each thread reads the target's δ
 // once, then spins `spin_cycles` clock cycles before its compare-and-write, so the read-write

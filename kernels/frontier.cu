@@ -3,7 +3,7 @@
 // the instrumented (counting) mode, whose figures must equal the CPU model's.
 //
 // Launched from: src/device/cuda/solver.rs (module `sssp_lab::device::cuda`), compiled at run time
-// by NVRTC with kernels/cuda_common.cuh prepended.
+// by NVRTC with kernels/common.cuh prepended.
 //
 // Paper sections:
 // - relax (successors, atomicMin; Alg. 2 left) and update (Alg. 2 right): seed 000 §3.2;

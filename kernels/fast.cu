@@ -4,8 +4,8 @@
 // it launches the kernel once per chunk of iterations and reads a small control block.
 //
 // Launched from: src/device/cuda/solver.rs (module `sssp_lab::device::cuda`), `run_to_end`
-// without instrumentation; compiled at run time by NVRTC with kernels/cuda_common.cuh prepended.
-// The vertex-parallel kernels of kernels/cuda_frontier.cu stay the teaching/stepping path.
+// without instrumentation; compiled at run time by NVRTC with kernels/common.cuh prepended.
+// The vertex-parallel kernels of kernels/frontier.cu stay the teaching/stepping path.
 //
 // Paper sections: the algorithm is seed 000 §3 (Alg. 1: relax, minimum, update until Δ = ∞;
 // Crauser's Δ = min δ + ω, §3.1; successors §3.2; Martín and predecessors §3.3) and seed 004 §3–4

@@ -1,0 +1,439 @@
+//! wgpu device (issue 4): the frontier solvers of design.md §2 (`martin-*`, `crauser-*`,
+//! `racy`) as WGSL compute kernels on every adapter wgpu finds (Vulkan, GL, Metal, DX12).
+//!
+//! - [`list`] names every adapter as `wgpu <backend>: <adapter>` in a stable order (index i of
+//!   `DeviceId::Wgpu(i)` = position in that list); an adapter that cannot run the kernels, or no
+//!   adapter at all, is listed with the reason in `status`.
+//! - The kernels live in `kernels/wgpu_*.wgsl` beside the CUDA ones (`frontier.cu` ↔
+//!   `frontier.wgsl`, `racy.cu` ↔ `racy.wgsl`, `fast.cu` ↔ `fast.wgsl`,
+//!   `common.cuh` ↔ `common.wgsl`; same entry points, algorithms and counters) and are
+//!   compiled into the binary with `include_str!` (`kernels.rs`).
+//! - One logical device per adapter is created on first use and shared by every stepper of the
+//!   process, with a cache of compiled pipelines (block size = workgroup size = the
+//!   pipeline-overridable constant `WG`).
+//! - Limits are taken from the adapter, not assumed: arc arrays larger than
+//!   `max_storage_buffer_binding_size` are split over several bindings, more than
+//!   `max_compute_workgroups_per_dimension` workgroups use a 2-D dispatch, block sizes beyond
+//!   `max_compute_invocations_per_workgroup` are refused with a clear error.
+//! - WGSL has only 32-bit atomics, so distances are `u32` with 2³²−1 as ∞: graphs whose
+//!   distances could reach that are refused ([`check_distance_range`]).
+//! - Timing: per-kernel GPU timestamps where the adapter has `TIMESTAMP_QUERY`, otherwise the
+//!   host clock around submit-and-wait of each kernel; the stepper's device string says which.
+//!   The fast path (`run_to_end` without instrumentation) runs untimed batches (see
+//!   [`WgpuStepper`]).
+//! - Warp figures of instrumented runs use 32-thread warps like the CPU model, whatever the
+//!   adapter's subgroup size (the device string names it when it is not 32).
+//!
+//! GPU errors (validation, out of memory, device lost) become [`SolveError::Device`]; nothing
+//! here panics on a GPU result.
+
+mod kernels;
+mod stepper;
+
+pub use stepper::WgpuStepper;
+
+use super::{DeviceId, DeviceInfo};
+use crate::algo::{Algorithm, SolveError, SolveOptions, Stepper};
+use crate::graph::{Graph, VertexId};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// What wgpu distances can hold, for device strings and UI text.
+pub const DISTANCE_RANGE: &str = "u32 distances < 2³²−1";
+
+/// Algorithms the wgpu device runs.
+pub const ALGORITHMS: [Algorithm; 5] =
+    [Algorithm::MartinSucc, Algorithm::MartinPred, Algorithm::CrauserSucc, Algorithm::CrauserPred, Algorithm::Racy];
+
+/// Knobs for tests and experiments; `Default` is what [`stepper`] uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WgpuTuning {
+    /// Split the arc arrays (targets, weights) into bindings of at most this many bytes instead
+    /// of the adapter's `max_storage_buffer_binding_size` (tests force the split with small
+    /// values).
+    pub arc_chunk_bytes: Option<u64>,
+    /// Use a 2-D dispatch above this many workgroups instead of the adapter's
+    /// `max_compute_workgroups_per_dimension`.
+    pub max_workgroups_per_dim: Option<u32>,
+    /// `run_to_end` uses the vertex-parallel kernels even where the fast path applies (for
+    /// comparisons: the papers' launch shape against lists and teams).
+    pub vertex_parallel: bool,
+    /// Per-pass timestamps in the fast path too (its batches then use two passes per
+    /// iteration instead of one pass per batch: for the time split of the benchmark only).
+    pub fast_timestamps: bool,
+    /// Keep wgpu's bounds checks in the shaders (off by default: every index comes from the
+    /// validated CSR or is guarded by `t < n`, and the checks cost time in the inner loops).
+    pub bounds_checks: bool,
+}
+
+/// Every adapter wgpu finds, as `wgpu <backend>: <name>`; an unusable one (or none at all) is
+/// listed with the reason.
+pub fn list() -> Vec<DeviceInfo> {
+    registry().entries.iter().map(|e| e.info.clone()).collect()
+}
+
+/// A wgpu stepper for `algo` from `source` on adapter `index` of [`list`].
+///
+/// Errors: adapter missing or unusable, algorithm not supported (`dijkstra`), graph distances
+/// beyond u32, block size beyond the adapter's limits, graph too large for the bindings, GPU
+/// errors while creating buffers or pipelines.
+pub fn stepper(
+    index: u32,
+    graph: Arc<Graph>,
+    algo: Algorithm,
+    source: VertexId,
+    opts: &SolveOptions,
+) -> Result<Box<dyn Stepper>, SolveError> {
+    Ok(Box::new(stepper_with(index, graph, algo, source, opts, WgpuTuning::default())?))
+}
+
+/// [`stepper`] with [`WgpuTuning`] knobs, returning the concrete type (tests read
+/// [`WgpuStepper::arc_chunks`] and [`WgpuStepper::uses_2d_dispatch`]).
+pub fn stepper_with(
+    index: u32,
+    graph: Arc<Graph>,
+    algo: Algorithm,
+    source: VertexId,
+    opts: &SolveOptions,
+    tuning: WgpuTuning,
+) -> Result<WgpuStepper, SolveError> {
+    if source as usize >= graph.n() {
+        return Err(SolveError::BadSource(source as u64, graph.n()));
+    }
+    if !ALGORITHMS.contains(&algo) {
+        return Err(SolveError::Device(format!(
+            "{algo} does not run on wgpu (it runs: {})",
+            ALGORITHMS.map(|a| a.id()).join(", ")
+        )));
+    }
+    check_distance_range(&graph)?;
+    let gpu = gpu(index)?;
+    WgpuStepper::new(gpu, graph, algo, source, opts.clone(), tuning)
+}
+
+/// Refuses graphs whose arithmetic could reach the u32 ∞ sentinel (2³²−1).
+///
+/// What the kernels compute: final distances, relaxation values δ(f) + w(f, v) from a settled
+/// frontier vertex f to an unsettled v, and Crauser keys δ(u) + ω(u). The value δ(f) was set
+/// along a chain of settled vertices (a simple path), and v is not on it, so a relaxation value
+/// is the length of a simple path: at most B = Σ_v (heaviest arc into v). Keys add at most w_max.
+/// The check is first the cheap (n − 1)·w_max + 2·w_max ([`Graph::distance_bound`] plus one arc
+/// and ω), and only when that fails the O(m) bound B + w_max — road networks such as NY
+/// ((n − 1)·w_max ≈ 9.8·10⁹, B ≈ 10⁹) pass the second.
+pub fn check_distance_range(graph: &Graph) -> Result<(), SolveError> {
+    let limit = u32::MAX as u128;
+    let succ = graph.successors();
+    let max_w = succ.weights.iter().copied().max().unwrap_or(0) as u128;
+    let bound = graph.distance_bound();
+    if bound + 2 * max_w < limit {
+        return Ok(());
+    }
+    let mut heaviest_in = vec![0u32; graph.n()];
+    for (&t, &w) in succ.targets.iter().zip(&succ.weights) {
+        let h = &mut heaviest_in[t as usize];
+        *h = (*h).max(w);
+    }
+    let path_bound: u128 = heaviest_in.iter().map(|&w| w as u128).sum();
+    if path_bound + max_w < limit {
+        return Ok(());
+    }
+    Err(SolveError::Device(format!(
+        "graph `{}` is outside the wgpu distance range: wgpu keeps {DISTANCE_RANGE} (WGSL has only 32-bit \
+         atomics), but a path here can reach Σ (heaviest arc into each vertex) = {path_bound} (and (n − 1)·w_max = \
+         {bound}, n = {}, w_max = {max_w}); the kernels need that plus w_max below 2³²−1 = {}; use the CPU or \
+         CUDA device",
+        graph.name,
+        graph.n(),
+        u32::MAX
+    )))
+}
+
+/// One adapter in the list.
+struct Entry {
+    info: DeviceInfo,
+    adapter: Option<wgpu::Adapter>,
+    gpu: OnceLock<Result<Arc<Gpu>, String>>,
+}
+
+struct Registry {
+    entries: Vec<Entry>,
+}
+
+/// Probes wgpu once per process. Never panics: a panic inside wgpu's probing becomes the reason
+/// of an `Err` entry.
+fn registry() -> &'static Registry {
+    static REG: OnceLock<Registry> = OnceLock::new();
+    REG.get_or_init(|| {
+        let probed = std::panic::catch_unwind(probe).unwrap_or_else(|p| {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(format!("wgpu unavailable: probing adapters panicked: {msg}"))
+        });
+        let entries = match probed {
+            Ok(e) if !e.is_empty() => e,
+            Ok(_) => vec![unavailable(
+                "wgpu unavailable: no adapter found (no Vulkan/GL driver; on Debian install \
+                 mesa-vulkan-drivers libvulkan1 for the lavapipe software adapter)"
+                    .into(),
+            )],
+            Err(reason) => vec![unavailable(reason)],
+        };
+        Registry { entries }
+    })
+}
+
+fn unavailable(reason: String) -> Entry {
+    Entry {
+        info: DeviceInfo {
+            id: DeviceId::Wgpu(0),
+            name: "wgpu".into(),
+            status: Err(reason),
+            algorithms: ALGORITHMS.to_vec(),
+        },
+        adapter: None,
+        gpu: OnceLock::new(),
+    }
+}
+
+/// The instance lives as long as the process (adapters and devices keep it alive anyway).
+fn instance() -> &'static wgpu::Instance {
+    static INSTANCE: OnceLock<wgpu::Instance> = OnceLock::new();
+    INSTANCE.get_or_init(|| {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+        desc.backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all());
+        // No validation layers or indirect-call validation unless asked for through WGPU_* env.
+        desc.flags = wgpu::InstanceFlags::empty().with_env();
+        wgpu::Instance::new(desc)
+    })
+}
+
+fn backend_order(b: wgpu::Backend) -> u8 {
+    match b {
+        wgpu::Backend::Vulkan => 0,
+        wgpu::Backend::Metal => 1,
+        wgpu::Backend::Dx12 => 2,
+        wgpu::Backend::Gl => 3,
+        _ => 4,
+    }
+}
+
+fn backend_name(b: wgpu::Backend) -> &'static str {
+    match b {
+        wgpu::Backend::Vulkan => "Vulkan",
+        wgpu::Backend::Metal => "Metal",
+        wgpu::Backend::Dx12 => "DX12",
+        wgpu::Backend::Gl => "GL",
+        wgpu::Backend::BrowserWebGpu => "WebGPU",
+        _ => "other",
+    }
+}
+
+fn probe() -> Result<Vec<Entry>, String> {
+    let mut adapters = pollster::block_on(instance().enumerate_adapters(wgpu::Backends::all()));
+    // Stable order: by backend (Vulkan first), then as wgpu enumerated them.
+    adapters.sort_by_key(|a| backend_order(a.get_info().backend));
+    Ok(adapters
+        .into_iter()
+        .enumerate()
+        .map(|(i, adapter)| {
+            let info = adapter.get_info();
+            let mut name = format!("wgpu {}: {}", backend_name(info.backend), info.name);
+            if info.device_type == wgpu::DeviceType::Cpu && !info.name.contains("software") {
+                name.push_str(" (software)");
+            }
+            let gpu = OnceLock::new();
+            // Limits first; then open the device and compile one kernel of each kernel file:
+            // an adapter can claim compute shaders and still not compile them (seen: wgpu's GL
+            // backend on the NVIDIA driver, "The selected version doesn't support
+            // Features(BUFFER_STORAGE | COMPUTE_SHADER …)").
+            let status = usable(&adapter).and_then(|()| {
+                let g = open(&adapter, &name).map(Arc::new)?;
+                let checked = compiles(&g);
+                let _ = gpu.set(Ok(g));
+                checked
+            });
+            Entry {
+                info: DeviceInfo { id: DeviceId::Wgpu(i as u32), name, status, algorithms: ALGORITHMS.to_vec() },
+                adapter: Some(adapter),
+                gpu,
+            }
+        })
+        .collect())
+}
+
+/// Compiles one kernel of each kernel file with the default settings (they stay cached).
+fn compiles(gpu: &Gpu) -> Result<(), String> {
+    use kernels::{ArcLayout, FastShape, Kernel, PipelineKey};
+    for kernel in [Kernel::Init, Kernel::RelaxRacy, Kernel::FastUpdate] {
+        let key = PipelineKey {
+            kernel,
+            wg: 256,
+            instrument: false,
+            crauser: false,
+            arcs: ArcLayout { chunks: 1, shift: 31 },
+            fast: FastShape { team: 1, chunk: 64, relax_wg: 256, relax_cap: 1, relax_fixed: 0 },
+            bounds_checks: false,
+        };
+        kernels::get(gpu, key).map_err(|e| format!("unusable: the kernels do not compile here: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Storage buffers the kernels bind at most with unsplit arc arrays (relax_succ, instrumented).
+pub(crate) const MIN_STORAGE_BUFFERS: u32 = 8;
+
+/// Why an adapter cannot run the kernels, if it cannot.
+fn usable(adapter: &wgpu::Adapter) -> Result<(), String> {
+    let caps = adapter.get_downlevel_capabilities();
+    if !caps.flags.contains(wgpu::DownlevelFlags::COMPUTE_SHADERS) {
+        return Err("unusable: the adapter has no compute shaders".into());
+    }
+    let l = adapter.limits();
+    if l.max_storage_buffers_per_shader_stage < MIN_STORAGE_BUFFERS {
+        return Err(format!(
+            "unusable: the kernels bind {MIN_STORAGE_BUFFERS} storage buffers, the adapter allows {}",
+            l.max_storage_buffers_per_shader_stage
+        ));
+    }
+    if l.max_compute_invocations_per_workgroup < 32 {
+        return Err(format!(
+            "unusable: at most {} invocations per workgroup (need 32)",
+            l.max_compute_invocations_per_workgroup
+        ));
+    }
+    Ok(())
+}
+
+/// A logical device on one adapter, shared by all steppers on it.
+pub(crate) struct Gpu {
+    /// `wgpu <backend>: <adapter>`.
+    pub name: String,
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub limits: wgpu::Limits,
+    /// `TIMESTAMP_QUERY` enabled: per-kernel GPU times.
+    pub timestamps: bool,
+    /// Nanoseconds per timestamp tick.
+    pub timestamp_period: f32,
+    /// Indirect dispatch available (lets finished iterations of a batch cost nothing).
+    pub indirect: bool,
+    /// Subgroup size range reported by the adapter, (0, 0) if none.
+    pub subgroup: (u32, u32),
+    /// Set by the device-lost callback.
+    lost: Arc<Mutex<Option<String>>>,
+    /// Errors outside every error scope (recorded instead of wgpu's default panic).
+    uncaptured: Arc<Mutex<Vec<String>>>,
+    pub(crate) cache: kernels::Cache,
+}
+
+impl Gpu {
+    /// Runs `f` inside validation / out-of-memory / internal error scopes and turns any error
+    /// caught, a lost device or an uncaptured error into [`SolveError::Device`].
+    pub fn guarded<T>(&self, what: &str, f: impl FnOnce() -> T) -> Result<T, SolveError> {
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let internal = self.device.push_error_scope(wgpu::ErrorFilter::Internal);
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let out = f();
+        let errors = [validation.pop(), internal.pop(), oom.pop()];
+        for e in errors {
+            if let Some(e) = pollster::block_on(e) {
+                return Err(SolveError::Device(format!("{}: {what}: {e}", self.name)));
+            }
+        }
+        self.check(what)?;
+        Ok(out)
+    }
+
+    /// Reports a lost device or a recorded uncaptured error.
+    pub fn check(&self, what: &str) -> Result<(), SolveError> {
+        if let Some(reason) = self.lost.lock().ok().and_then(|l| l.clone()) {
+            return Err(SolveError::Device(format!("{}: device lost ({what}): {reason}", self.name)));
+        }
+        if let Some(e) = self.uncaptured.lock().ok().and_then(|mut u| u.pop()) {
+            return Err(SolveError::Device(format!("{}: {what}: {e}", self.name)));
+        }
+        Ok(())
+    }
+
+    /// Waits for the most recent submission and runs pending callbacks.
+    pub fn poll_once(&self, what: &str) -> Result<(), SolveError> {
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| SolveError::Device(format!("{}: waiting for {what}: {e}", self.name)))?;
+        std::thread::yield_now();
+        self.check(what)
+    }
+
+    /// Blocks until submission `index` has finished.
+    pub fn wait(&self, index: wgpu::SubmissionIndex, what: &str) -> Result<(), SolveError> {
+        self.device
+            .poll(wgpu::PollType::Wait { submission_index: Some(index), timeout: None })
+            .map_err(|e| SolveError::Device(format!("{}: waiting for {what}: {e}", self.name)))?;
+        self.check(what)
+    }
+}
+
+/// The shared device of adapter `index`, created on first use.
+pub(crate) fn gpu(index: u32) -> Result<Arc<Gpu>, SolveError> {
+    let reg = registry();
+    let entry = reg.entries.get(index as usize).ok_or_else(|| {
+        SolveError::Device(format!(
+            "no wgpu adapter {index}: found {} ({})",
+            reg.entries.len(),
+            reg.entries.iter().map(|e| e.info.name.as_str()).collect::<Vec<_>>().join("; ")
+        ))
+    })?;
+    if let Err(reason) = &entry.info.status {
+        return Err(SolveError::Device(format!("{}: {reason}", entry.info.name)));
+    }
+    let Some(adapter) = &entry.adapter else {
+        return Err(SolveError::Device(format!("{}: no adapter", entry.info.name)));
+    };
+    entry.gpu.get_or_init(|| open(adapter, &entry.info.name).map(Arc::new)).clone().map_err(SolveError::Device)
+}
+
+fn open(adapter: &wgpu::Adapter, name: &str) -> Result<Gpu, String> {
+    let features = adapter.features();
+    let timestamps = features.contains(wgpu::Features::TIMESTAMP_QUERY);
+    let limits = adapter.limits();
+    let desc = wgpu::DeviceDescriptor {
+        label: Some("sssp-lab compute"),
+        required_features: if timestamps { wgpu::Features::TIMESTAMP_QUERY } else { wgpu::Features::empty() },
+        required_limits: limits.clone(),
+        ..Default::default()
+    };
+    let (device, queue) = pollster::block_on(adapter.request_device(&desc))
+        .map_err(|e| format!("{name}: cannot open the device: {e}"))?;
+    let lost = Arc::new(Mutex::new(None));
+    let lost2 = Arc::clone(&lost);
+    device.set_device_lost_callback(move |reason, msg| {
+        if let Ok(mut l) = lost2.lock() {
+            *l = Some(format!("{reason:?}: {msg}"));
+        }
+    });
+    let uncaptured = Arc::new(Mutex::new(Vec::new()));
+    let unc2 = Arc::clone(&uncaptured);
+    device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+        if let Ok(mut u) = unc2.lock() {
+            u.push(e.to_string());
+        }
+    }));
+    let info = adapter.get_info();
+    let indirect = adapter.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::INDIRECT_EXECUTION);
+    Ok(Gpu {
+        name: name.to_string(),
+        timestamp_period: queue.get_timestamp_period(),
+        device,
+        queue,
+        limits,
+        timestamps,
+        indirect,
+        subgroup: (info.subgroup_min_size, info.subgroup_max_size),
+        lost,
+        uncaptured,
+        cache: kernels::Cache { inner: Mutex::new(HashMap::new()) },
+    })
+}
