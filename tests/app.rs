@@ -235,10 +235,8 @@ fn snapshot_of_the_teaching_graph_after_two_steps() {
     h.run_steps(2);
     // Mask what differs from run to run: timings.
     for varying in ["frame ", "ui ", "time ms"] {
-        let rects: Vec<egui::Rect> = h
-            .get_all_by(|n| n.value().is_some_and(|l| l.starts_with(varying)))
-            .map(|n| n.rect())
-            .collect();
+        let rects: Vec<egui::Rect> =
+            h.get_all_by(|n| n.value().is_some_and(|l| l.starts_with(varying))).map(|n| n.rect()).collect();
         for r in rects {
             h.mask(r.expand(2.0));
         }
