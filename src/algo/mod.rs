@@ -160,7 +160,7 @@ impl BlockSizes {
                 return Err(format!("{kernel} block size {b}: use 1 to 1024 threads"));
             }
         }
-        if !(32..=1024).contains(&self.relax) || self.relax % 32 != 0 {
+        if !(32..=1024).contains(&self.relax) || !self.relax.is_multiple_of(32) {
             return Err(format!("relax block size {}: use a multiple of 32 between 32 and 1024", self.relax));
         }
         Ok(())

@@ -29,11 +29,13 @@ fn bucket(key: Distance, last: Distance) -> usize {
 
 impl RadixHeap {
     /// Entries held (stale ones included).
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.len
     }
 
     /// True when no entry is held.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -88,7 +90,7 @@ mod tests {
                 r.push(key, round);
                 b.push(Reverse(key));
             }
-            if x % 3 != 0 {
+            if !x.is_multiple_of(3) {
                 let got = r.pop().map(|(k, _)| k);
                 let want = b.pop().map(|Reverse(k)| k);
                 assert_eq!(got, want);
