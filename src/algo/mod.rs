@@ -250,6 +250,40 @@ pub trait Stepper: Send {
     fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError>;
 }
 
+/// Runs a frontier stepper to the end by repeated `step`s, keeping every record (they are small)
+/// and polling `cancel` every 256 iterations. The caller switches deltas off around it and fills
+/// in `iterations` and `reached`, which only it knows when the run started part-way.
+pub(crate) fn run_by_steps(
+    st: &mut dyn Stepper,
+    graph: &crate::graph::Graph,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(u64),
+) -> Result<RunRecord, SolveError> {
+    let start = std::time::Instant::now();
+    let mut run = RunRecord {
+        algorithm: st.algorithm().id().into(),
+        device: st.device(),
+        graph: graph.name.clone(),
+        n: graph.n(),
+        m: graph.m(),
+        source: st.source(),
+        ..Default::default()
+    };
+    loop {
+        if run.records.len().is_multiple_of(256) {
+            if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(SolveError::Cancelled);
+            }
+            progress(run.records.last().map_or(1, |r| r.settled));
+        }
+        let Some(step) = st.step()? else { break };
+        run.times.add(&step.record.times);
+        run.records.push(step.record);
+    }
+    run.total_ms = start.elapsed().as_secs_f64() * 1e3;
+    Ok(run)
+}
+
 /// Creates a CPU stepper for `algo` from `source`.
 ///
 /// Errors: [`SolveError::BadSource`] when `source ≥ n`.

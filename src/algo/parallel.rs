@@ -332,35 +332,10 @@ impl Stepper for ParallelFrontierStepper {
 
     fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
         let record_deltas = std::mem::replace(&mut self.opts.record_deltas, false);
-        let start = Instant::now();
-        let mut run = RunRecord {
-            algorithm: self.algo.id().into(),
-            device: self.device(),
-            graph: self.graph.name.clone(),
-            n: self.graph.n(),
-            m: self.graph.m(),
-            source: self.source,
-            ..Default::default()
-        };
-        let result = loop {
-            if run.records.len().is_multiple_of(256) {
-                if cancel.load(Relaxed) {
-                    break Err(SolveError::Cancelled);
-                }
-                progress(self.settled_count);
-            }
-            match self.step() {
-                Ok(Some(step)) => {
-                    run.times.add(&step.record.times);
-                    run.records.push(step.record);
-                }
-                Ok(None) => break Ok(()),
-                Err(e) => break Err(e),
-            }
-        };
+        let graph = Arc::clone(&self.graph);
+        let run = super::run_by_steps(self, &graph, cancel, progress);
         self.opts.record_deltas = record_deltas;
-        result?;
-        run.total_ms = start.elapsed().as_secs_f64() * 1e3;
+        let mut run = run?;
         run.iterations = self.iteration;
         run.reached = self.settled_count;
         Ok(run)
