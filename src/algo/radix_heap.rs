@@ -3,31 +3,84 @@
 //! monotone case, so a push is an O(1) append and a pop costs amortised O(log C) moves — no
 //! sifting through a comparison heap. Stale entries are left in place (lazy deletion); the
 //! caller skips them.
+//!
+//! Generic over the key width: sequential Dijkstra runs on `u32` keys when every distance of
+//! the graph fits ([`crate::graph::Graph::path_bound`]), which halves the heap entries and the
+//! distance array it scans.
 
-use crate::graph::{Distance, VertexId};
+use crate::graph::{Distance, VertexId, Weight};
+use std::ops::{Add, BitXor};
+
+/// An unsigned key type of a [`RadixHeap`] and of the distances of a sequential solve.
+pub trait RadixKey: Copy + Ord + Default + Add<Output = Self> + BitXor<Output = Self> + std::fmt::Debug {
+    /// Bits of the key.
+    const BITS: u32;
+    /// The unreached distance (all ones).
+    const INF: Self;
+    /// Leading zero bits.
+    fn leading_zeros(self) -> u32;
+    /// An arc weight as a key.
+    fn from_weight(w: Weight) -> Self;
+    /// The key as a 64-bit [`Distance`] (`INF` stays `INF`).
+    fn widen(self) -> Distance;
+}
+
+impl RadixKey for u64 {
+    const BITS: u32 = 64;
+    const INF: u64 = u64::MAX;
+    #[inline]
+    fn leading_zeros(self) -> u32 {
+        u64::leading_zeros(self)
+    }
+    #[inline]
+    fn from_weight(w: Weight) -> u64 {
+        w as u64
+    }
+    #[inline]
+    fn widen(self) -> Distance {
+        self
+    }
+}
+
+impl RadixKey for u32 {
+    const BITS: u32 = 32;
+    const INF: u32 = u32::MAX;
+    #[inline]
+    fn leading_zeros(self) -> u32 {
+        u32::leading_zeros(self)
+    }
+    #[inline]
+    fn from_weight(w: Weight) -> u32 {
+        w
+    }
+    #[inline]
+    fn widen(self) -> Distance {
+        if self == u32::MAX { crate::graph::INF } else { self as Distance }
+    }
+}
 
 /// Monotone min-queue of `(key, vertex)`.
 #[derive(Clone, Debug)]
-pub struct RadixHeap {
-    last: Distance,
+pub struct RadixHeap<K: RadixKey = Distance> {
+    last: K,
     len: usize,
     /// Bucket i holds keys whose highest bit differing from `last` is bit i − 1 (bucket 0:
-    /// key == last).
-    buckets: [Vec<(Distance, VertexId)>; 65],
+    /// key == last). 65 buckets serve both widths; a `u32` heap uses the first 33.
+    buckets: [Vec<(K, VertexId)>; 65],
 }
 
-impl Default for RadixHeap {
+impl<K: RadixKey> Default for RadixHeap<K> {
     fn default() -> Self {
-        RadixHeap { last: 0, len: 0, buckets: std::array::from_fn(|_| Vec::new()) }
+        RadixHeap { last: K::default(), len: 0, buckets: std::array::from_fn(|_| Vec::new()) }
     }
 }
 
 #[inline]
-fn bucket(key: Distance, last: Distance) -> usize {
-    (Distance::BITS - (key ^ last).leading_zeros()) as usize
+fn bucket<K: RadixKey>(key: K, last: K) -> usize {
+    (K::BITS - (key ^ last).leading_zeros()) as usize
 }
 
-impl RadixHeap {
+impl<K: RadixKey> RadixHeap<K> {
     /// Entries held (stale ones included).
     #[cfg(test)]
     pub fn len(&self) -> usize {
@@ -35,7 +88,6 @@ impl RadixHeap {
     }
 
     /// True when no entry is held.
-    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -43,7 +95,7 @@ impl RadixHeap {
     /// Inserts `(key, v)`. Keys below the last extracted key break the monotone contract; they
     /// are clamped to it in release builds (never happens with non-negative weights).
     #[inline]
-    pub fn push(&mut self, key: Distance, v: VertexId) {
+    pub fn push(&mut self, key: K, v: VertexId) {
         debug_assert!(key >= self.last, "radix heap keys must not decrease");
         let key = key.max(self.last);
         self.buckets[bucket(key, self.last)].push((key, v));
@@ -51,7 +103,7 @@ impl RadixHeap {
     }
 
     /// Removes and returns an entry with the smallest key.
-    pub fn pop(&mut self) -> Option<(Distance, VertexId)> {
+    pub fn pop(&mut self) -> Option<(K, VertexId)> {
         if self.buckets[0].is_empty() {
             let i = (1..self.buckets.len()).find(|&i| !self.buckets[i].is_empty())?;
             let moved = std::mem::take(&mut self.buckets[i]);
@@ -71,7 +123,6 @@ impl RadixHeap {
         top
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,5 +153,18 @@ mod tests {
             assert_eq!(r.pop().map(|(k, _)| k), Some(k));
         }
         assert!(r.pop().is_none() && r.is_empty());
+    }
+
+    #[test]
+    fn u32_keys_pop_in_order_up_to_the_top_of_the_range() {
+        let mut r = RadixHeap::<u32>::default();
+        let keys = [5u32, 5, 7, u32::MAX - 1, 6, 1 << 31, 9];
+        keys.iter().enumerate().for_each(|(i, &k)| r.push(k, i as u32));
+        let mut sorted = keys.to_vec();
+        sorted.sort();
+        let popped: Vec<u32> = std::iter::from_fn(|| r.pop().map(|(k, _)| k)).collect();
+        assert_eq!(popped, sorted);
+        assert_eq!(u32::MAX.widen(), crate::graph::INF);
+        assert_eq!(7u32.widen(), 7);
     }
 }
