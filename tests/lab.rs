@@ -42,6 +42,8 @@ fn small(devices: Vec<LabDevice>, algorithms: Vec<Algorithm>) -> Experiment {
         instrument: false,
         stepped: None,
         check: true,
+        cell_budget_s: None,
+        paper: Vec::new(),
     }
 }
 
@@ -97,7 +99,8 @@ fn smoke_experiment_runs_headless_and_every_row_matches_dijkstra() {
     let keep = std::env::var_os("LAB_SMOKE_OUT").map(PathBuf::from);
     let dir = keep.as_deref().unwrap_or(out.path());
     let t = Instant::now();
-    lab::run_experiment_cli(&root().join("experiments/smoke.json"), dir).expect("smoke run");
+    lab::run_experiment_cli(&root().join("experiments/smoke.json"), dir, &lab::Overrides::default())
+        .expect("smoke run");
     eprintln!("smoke took {:.1} s", t.elapsed().as_secs_f64());
     let res = lab::result::read_json(&dir.join("results.json")).expect("results.json");
     assert_eq!(res.outcome, "completed");
@@ -184,6 +187,27 @@ fn unavailable_devices_and_unsupported_algorithms_are_rows_with_a_reason() {
 }
 
 #[test]
+fn a_cell_budget_keeps_the_first_source_and_drops_the_rest() {
+    let mut exp = small(vec![LabDevice::Solver(DeviceId::Cpu)], vec![Algorithm::Dijkstra, Algorithm::MartinSucc]);
+    exp.sources = SourceSpec::Random { count: 4, seed: 1 };
+    exp.repetitions = 2;
+    // Command-line overrides go through validation: a zero budget is refused.
+    let zero = lab::Overrides { cell_budget: Some(0.0), ..Default::default() };
+    assert!(zero.apply(&mut exp.clone()).is_err());
+    lab::Overrides { cell_budget: Some(1e-9), ..Default::default() }.apply(&mut exp).expect("valid");
+    let mut last = None;
+    let res = lab::run_blocking(&exp, root(), &mut |_, r| last = Some(r.rows.len()));
+    assert_eq!(res.outcome, "completed");
+    for algo in ["dijkstra", "martin-succ"] {
+        let rows: Vec<_> = res.rows.iter().filter(|r| r.algorithm == algo).collect();
+        // One source, both repetitions.
+        assert_eq!(rows.len(), 2, "{algo}: {rows:?}");
+        assert!(rows.iter().all(|r| r.source == rows[0].source && r.correct == Some(true)));
+    }
+    assert!(last.is_some());
+}
+
+#[test]
 fn a_missing_graph_file_gives_error_rows_not_a_failed_run() {
     let mut exp = small(vec![LabDevice::Solver(DeviceId::Cpu)], vec![Algorithm::Dijkstra]);
     exp.graphs.push(GraphEntry { file: Some("tests/data/no-such-file.gr".into()), ..Default::default() });
@@ -217,7 +241,7 @@ fn boost_distances_match_dijkstra_when_boost_is_installed() {
 #[ignore = "a benchmark: run explicitly, in release mode"]
 fn boost_vs_dijkstra() {
     let path = root().join("experiments/boost-vs-dijkstra.json");
-    lab::run_experiment_cli(&path, &root().join(lab::default_out_dir(&path))).expect("run");
+    lab::run_experiment_cli(&path, &root().join(lab::default_out_dir(&path)), &lab::Overrides::default()).expect("run");
 }
 
 /// Runs any experiment file headless until the lead wires `sssp-lab bench`:
@@ -230,7 +254,7 @@ fn run_experiment_from_env() {
         return;
     };
     let out = std::env::var_os("LAB_OUT").map_or_else(|| lab::default_out_dir(&path), PathBuf::from);
-    lab::run_experiment_cli(&path, &out).expect("run");
+    lab::run_experiment_cli(&path, &out, &lab::Overrides::default()).expect("run");
 }
 
 #[test]
@@ -266,4 +290,138 @@ fn report_from_env() {
     let res = lab::result::read_json(&path).expect("results.json");
     let out = std::env::var_os("LAB_OUT").map_or_else(|| path.with_file_name("report.md"), PathBuf::from);
     std::fs::write(&out, lab::report::markdown(&res)).expect("write report");
+}
+
+/// Hand-made results: two generated graphs and a file, `dijkstra @ cpu` (the baseline, with peak
+/// host memory) against `crauser-succ @ cuda:0` at two block sizes (with device memory).
+fn synthetic_results(kind: lab::ExperimentKind) -> lab::LabResults {
+    let mut exp = small(vec![LabDevice::Solver(DeviceId::Cpu)], vec![Algorithm::Dijkstra]);
+    exp.kind = kind;
+    exp.baseline = Some(lab::Baseline { algorithm: Algorithm::Dijkstra, device: LabDevice::Solver(DeviceId::Cpu) });
+    let graphs = [("fanout 2k d2", "2k", "deg2"), ("fanout 2k d20", "2k", "deg20"), ("add20.graph.gz", "add20", "")];
+    let mut rows = Vec::new();
+    for (gi, (graph, size, degree)) in graphs.into_iter().enumerate() {
+        let base = lab::LabResult {
+            experiment: "t".into(),
+            graph: graph.into(),
+            group: if degree.is_empty() { "walshaw" } else { "fanout" }.into(),
+            size_label: size.into(),
+            degree_label: degree.into(),
+            n: 2000,
+            m: 40_000,
+            cache: "default".into(),
+            correct: Some(true),
+            ..Default::default()
+        };
+        for source in 0..3u32 {
+            let scale = (gi as f64 + 1.0) * (1.0 + source as f64 * 0.1);
+            rows.push(lab::LabResult {
+                algorithm: "dijkstra".into(),
+                device: "cpu".into(),
+                block_relax: 256,
+                block_minimum: 256,
+                block_update: 256,
+                source: Some(source),
+                total_ms: Some(40.0 * scale),
+                gteps: Some(0.001 / scale),
+                peak_host_bytes: Some((20 + gi as u64) << 20),
+                ..base.clone()
+            });
+            for (block, factor) in [(128u32, 1.3), (256, 1.0), (512, 1.6)] {
+                rows.push(lab::LabResult {
+                    algorithm: "crauser-succ".into(),
+                    device: "cuda:0".into(),
+                    block_relax: block,
+                    block_minimum: block,
+                    block_update: block,
+                    source: Some(source),
+                    total_ms: Some(0.3 * scale * factor),
+                    relax_ms: Some(0.1 * scale * factor),
+                    minimum_ms: Some(0.05 * scale),
+                    update_ms: Some(0.02 * scale / factor),
+                    gteps: Some(0.13 / scale / factor),
+                    device_bytes: Some(3 << 20),
+                    ..base.clone()
+                });
+            }
+        }
+        rows.push(lab::LabResult {
+            algorithm: "dijkstra".into(),
+            device: "cpu-par:2".into(),
+            skipped: Some("unsupported".into()),
+            ..base
+        });
+    }
+    lab::LabResults {
+        experiment: Some(exp),
+        date: "2025-01-01".into(),
+        outcome: "completed".into(),
+        wall_s: 1.5,
+        rows,
+        ..Default::default()
+    }
+}
+
+fn assert_png(path: &Path) {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "{} is not a PNG", path.display());
+    // A blank 1000 × 600 white PNG compresses to ~3 KiB; axes, text and lines take far more.
+    assert!(bytes.len() > 15_000, "{} has only {} bytes", path.display(), bytes.len());
+}
+
+#[test]
+fn outputs_include_png_plots_linked_from_the_report() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let res = synthetic_results(lab::ExperimentKind::Sweep);
+    lab::write_outputs(&res, dir.path()).expect("write outputs");
+    // LAB_PLOTS_OUT=DIR keeps a copy for a look.
+    if let Some(keep) = std::env::var_os("LAB_PLOTS_OUT") {
+        lab::write_outputs(&res, Path::new(&keep)).expect("write kept outputs");
+        let kernels = synthetic_results(lab::ExperimentKind::KernelCharacterization);
+        lab::write_outputs(&kernels, &Path::new(&keep).join("kernels")).expect("write kept outputs");
+    }
+    let files = lab::report::plots::write_plots(&res, dir.path()).expect("plots");
+    let names: Vec<&str> = files.iter().map(|f| f.file.as_str()).collect();
+    for want in ["time-per-graph", "speedup", "time-vs-block", "memory", "gteps"] {
+        assert!(names.contains(&format!("plots/{want}.png").as_str()), "{want} missing from {names:?}");
+    }
+    assert!(!names.iter().any(|n| n.contains("kernels")), "{names:?}");
+    let md = std::fs::read_to_string(dir.path().join("report.md")).expect("report.md");
+    assert!(md.contains("## Plots"), "{md}");
+    for f in &files {
+        assert_png(&dir.path().join(&f.file));
+        assert!(md.contains(&format!("![{}]({})", f.title, f.file)), "{} not linked:\n{md}", f.file);
+    }
+    // A stale plot from an earlier run is removed.
+    std::fs::write(dir.path().join("plots/old.png"), b"x").expect("write");
+    lab::write_outputs(&res, dir.path()).expect("write outputs again");
+    assert!(!dir.path().join("plots/old.png").exists());
+}
+
+#[test]
+fn report_regenerates_from_results_json_alone() {
+    let first = tempfile::tempdir().expect("tempdir");
+    let res = synthetic_results(lab::ExperimentKind::KernelCharacterization);
+    lab::write_outputs(&res, first.path()).expect("write outputs");
+    let json = first.path().join("results.json");
+    let original = std::fs::read(&json).expect("results.json");
+    // Into another folder: a complete copy, with the same report.
+    let second = tempfile::tempdir().expect("tempdir");
+    let out = second.path().join("nested");
+    lab::regenerate_report(&json, &out).expect("regenerate");
+    let read = |d: &Path, f: &str| std::fs::read_to_string(d.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    assert_eq!(read(&out, "report.md"), read(first.path(), "report.md"));
+    // (Not `== res`: serde_json parses some floats one ulp off without its float_roundtrip feature.)
+    let copy = lab::result::read_json(&out.join("results.json")).expect("copy");
+    assert_eq!((copy.rows.len(), &copy.experiment), (res.rows.len(), &res.experiment));
+    assert!(out.join("results.csv").exists());
+    // Kernel characterization: per-kernel plots (all graphs in one: there are few lines).
+    assert_png(&out.join("plots/kernels.png"));
+    assert!(!out.join("plots/time-vs-block.png").exists());
+    // In place: results.json is left byte for byte.
+    std::fs::remove_file(first.path().join("report.md")).expect("remove");
+    lab::regenerate_report(&json, first.path()).expect("regenerate in place");
+    assert_eq!(std::fs::read(&json).expect("results.json"), original);
+    assert!(read(first.path(), "report.md").contains("![Kernel time vs its block size"));
+    assert!(lab::regenerate_report(&first.path().join("missing.json"), first.path()).is_err());
 }

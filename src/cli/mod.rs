@@ -53,9 +53,21 @@ enum Command {
     /// mismatch (`racy` is reported separately and never fails the check).
     Check(check::CheckArgs),
     /// Run an experiment file (a sweep or a kernel characterization); write results.csv,
-    /// results.json and report.md to DIR (default bench/results/<experiment name>/).
+    /// results.json, report.md and plots/*.png to DIR (default bench/results/<experiment name>/).
     Bench {
         experiment: PathBuf,
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        overrides: crate::lab::Overrides,
+    },
+    /// Regenerate report.md and plots/*.png from a results.json without running anything (e.g.
+    /// results brought back from a GPU machine).
+    Report {
+        /// A results.json written by `sssp-lab bench`.
+        results: PathBuf,
+        /// Output folder (default: the folder of RESULTS, whose results.json is then left as is;
+        /// another folder also gets results.csv and results.json).
         #[arg(long, short)]
         out: Option<PathBuf>,
     },
@@ -206,9 +218,17 @@ pub fn main() -> ExitCode {
         },
         Some(Command::Check(args)) => check::run(&args),
         Some(Command::BenchGpu(args)) => bench_gpu::run(&args),
-        Some(Command::Bench { experiment, out }) => {
+        Some(Command::Bench { experiment, out, overrides }) => {
             let out = out.unwrap_or_else(|| crate::lab::default_out_dir(&experiment));
-            crate::lab::run_experiment_cli(&experiment, &out)
+            crate::lab::run_experiment_cli(&experiment, &out, &overrides)
+        }
+        Some(Command::Report { results, out }) => {
+            let out = out.unwrap_or_else(|| match results.parent() {
+                Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+                _ => PathBuf::from("."),
+            });
+            crate::lab::regenerate_report(&results, &out)
+                .inspect(|()| eprintln!("wrote {}", out.join("report.md").display()))
         }
     };
     match result {

@@ -14,6 +14,7 @@
 //! Algorithms, devices, cache preferences and weight rules are written as the ids the command
 //! line uses (`crauser-succ`, `cpu-par:4`, `prefer-l1`, `uniform:100:1`).
 
+use super::report::paper::PaperFigure;
 use super::serde_str;
 use crate::algo::{Algorithm, BlockSizes, CachePreference};
 use crate::device::DeviceId;
@@ -253,6 +254,15 @@ pub struct Experiment {
     /// Compare every run's distances with sequential Dijkstra.
     #[serde(default = "yes")]
     pub check: bool,
+    /// Time budget of one cell (graph × algorithm × device × configuration), s: once its runs
+    /// have taken this long, the remaining sources are left out (the first always runs), as
+    /// seed 000 averages fewer sources on the slow CPU cells. `None`: every source runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cell_budget_s: Option<f64>,
+    /// Figures quoted from the paper the experiment reproduces, each with the query that
+    /// computes ours; the report puts them side by side.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paper: Vec<PaperFigure>,
 }
 
 impl Experiment {
@@ -291,6 +301,11 @@ impl Experiment {
         if self.repetitions == 0 || self.sources.count() == 0 {
             bail!("repetitions and the number of sources must be at least 1");
         }
+        if let Some(b) = self.cell_budget_s
+            && !(b > 0.0 && b.is_finite())
+        {
+            bail!("cell_budget_s must be a positive number of seconds, not {b}");
+        }
         for b in self.block.configs() {
             for (k, v) in [("relax", b.relax), ("minimum", b.minimum), ("update", b.update)] {
                 if !(1..=1024).contains(&v) {
@@ -308,8 +323,18 @@ impl Experiment {
                 );
             }
         }
+        let mut names = Vec::new();
         for (i, g) in self.graphs.iter().enumerate() {
-            super::plan::expand(g).with_context(|| format!("graph entry {}", i + 1))?;
+            for p in super::plan::expand(g).with_context(|| format!("graph entry {}", i + 1))? {
+                let label = if p.degree_label.is_empty() { p.size_label } else { p.size_label + " " + &p.degree_label };
+                names.extend([format!("{label}.gz"), label, p.group]);
+            }
+        }
+        for f in &self.paper {
+            f.validate(self)?;
+            if let Some(g) = f.graphs.iter().find(|g| !names.contains(g)) {
+                bail!("paper figure `{}`: no graph, label or group `{g}` in this experiment", f.figure);
+            }
         }
         Ok(())
     }

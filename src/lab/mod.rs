@@ -78,15 +78,89 @@ pub fn outcome_text(o: &LabOutcome) -> String {
     }
 }
 
-/// Writes `results.csv`, `results.json` and `report.md` into `out_dir` (created if needed).
+/// Writes `results.csv`, `results.json`, `report.md` and its PNG plots (`plots/`, see
+/// [`report::plots`]) into `out_dir` (created if needed).
 ///
-/// Errors: the folder or a file cannot be written.
+/// Errors: the folder or a file cannot be written, or a plot cannot be drawn (`report.md` is
+/// still written then, saying so).
 pub fn write_outputs(res: &LabResults, out_dir: &Path) -> Result<()> {
     std::fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
     result::write_csv(&res.rows, &out_dir.join("results.csv"))?;
     result::write_json(res, &out_dir.join("results.json"))?;
-    let md = out_dir.join("report.md");
-    std::fs::write(&md, report::markdown(res)).with_context(|| format!("writing {}", md.display()))
+    write_report(res, out_dir)
+}
+
+/// `report.md` with a `## Plots` section linking the PNGs drawn under `out_dir/plots/`.
+fn write_report(res: &LabResults, out_dir: &Path) -> Result<()> {
+    let mut md = report::markdown(res);
+    // The results are worth more than the plots: a plot that fails still leaves the report.
+    let plots = report::plots::write_plots(res, out_dir);
+    match &plots {
+        Ok(files) if files.is_empty() => {}
+        Ok(files) => {
+            md.push_str("\n## Plots\n\n");
+            files.iter().for_each(|p| md.push_str(&format!("![{}]({})\n\n", p.title, p.file)));
+        }
+        Err(e) => md.push_str(&format!("\n## Plots\n\n(plots could not be drawn: {e:#})\n")),
+    }
+    let path = out_dir.join("report.md");
+    std::fs::write(&path, md).with_context(|| format!("writing {}", path.display()))?;
+    plots.map(|_| ())
+}
+
+/// `sssp-lab report RESULTS.json [--out DIR]`: writes `report.md` and its plots for a
+/// `results.json` (e.g. one brought back from a GPU machine) without running anything.
+///
+/// When `out_dir` is another folder it also gets `results.csv` and `results.json`, so that it is
+/// complete; in the JSON's own folder those are left alone (the file is the record of the run).
+///
+/// Errors: the JSON cannot be read or parsed, or the outputs cannot be written.
+pub fn regenerate_report(results_json: &Path, out_dir: &Path) -> Result<()> {
+    let res = result::read_json(results_json)?;
+    std::fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
+    let target = out_dir.join("results.json");
+    let same = |a: &Path, b: &Path| a.canonicalize().ok().zip(b.canonicalize().ok()).is_some_and(|(a, b)| a == b);
+    if !same(results_json, &target) {
+        result::write_csv(&res.rows, &out_dir.join("results.csv"))?;
+        result::write_json(&res, &target)?;
+    }
+    write_report(&res, out_dir)
+}
+
+/// Command-line changes to an experiment file for one run (`sssp-lab bench --sources 3 …`), so a
+/// quick or time-boxed run needs no edited copy of the file.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct Overrides {
+    /// Random sources per graph (keeps the file's seed).
+    #[arg(long)]
+    pub sources: Option<usize>,
+    /// Timed runs per source.
+    #[arg(long)]
+    pub repetitions: Option<u32>,
+    /// Seconds one cell may take before its remaining sources are left out (the first source
+    /// always runs).
+    #[arg(long)]
+    pub cell_budget: Option<f64>,
+}
+
+impl Overrides {
+    /// Applies the overrides and validates the result. Errors: what [`Experiment::validate`]
+    /// refuses (zero sources, a non-positive budget).
+    pub fn apply(&self, exp: &mut Experiment) -> Result<()> {
+        if let Some(k) = self.sources {
+            exp.sources = match exp.sources {
+                SourceSpec::Random { seed, .. } => SourceSpec::Random { count: k, seed },
+                SourceSpec::Ids(ref ids) => SourceSpec::Ids(ids.iter().copied().take(k).collect()),
+            };
+        }
+        if let Some(r) = self.repetitions {
+            exp.repetitions = r;
+        }
+        if let Some(b) = self.cell_budget {
+            exp.cell_budget_s = Some(b);
+        }
+        exp.validate().context("the experiment after the command-line overrides")
+    }
 }
 
 /// `sssp-lab bench EXPERIMENT [--out DIR]`: runs the experiment file headless with a progress
@@ -95,8 +169,9 @@ pub fn write_outputs(res: &LabResults, out_dir: &Path) -> Result<()> {
 ///
 /// Errors: the experiment cannot be read or planned, the outputs cannot be written, or the run
 /// failed as a whole (per-run failures are rows in the results, not errors).
-pub fn run_experiment_cli(path: &Path, out_dir: &Path) -> Result<()> {
-    let exp = Experiment::load(path)?;
+pub fn run_experiment_cli(path: &Path, out_dir: &Path, overrides: &Overrides) -> Result<()> {
+    let mut exp = Experiment::load(path)?;
+    overrides.apply(&mut exp)?;
     let exp_dir = path.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     let mut err = std::io::stderr();
     let _ = writeln!(err, "{}: {} graphs entries, devices {}", exp.name, exp.graphs.len(), {
@@ -146,7 +221,7 @@ pub fn run_experiment_cli(path: &Path, out_dir: &Path) -> Result<()> {
     write_outputs(&res, out_dir)?;
     let _ = writeln!(
         err,
-        "{} rows, {}; wrote {}/{{results.csv, results.json, report.md}}",
+        "{} rows, {}; wrote {}/{{results.csv, results.json, report.md, plots/}}",
         res.rows.len(),
         res.outcome,
         out_dir.display()

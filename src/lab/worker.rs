@@ -214,7 +214,23 @@ impl<'a> Worker<'a> {
             self.row(LabResult { error: Some(e.to_string()), ..row.clone() }, sources.len() * reps as usize);
             return true;
         }
-        for &s in sources {
+        let started = Instant::now();
+        for (i, &s) in sources.iter().enumerate() {
+            if i > 0
+                && let Some(budget) = self.exp.cell_budget_s
+                && started.elapsed().as_secs_f64() >= budget
+            {
+                let left = sources.len() - i;
+                self.send(LabEvent::Log(format!(
+                    "{} · {}: {i} of {} sources within the {budget} s cell budget",
+                    row.graph,
+                    row.algorithm,
+                    sources.len()
+                )));
+                self.done += left * reps as usize;
+                self.progress(format!("{} · {}", row.graph, row.algorithm));
+                break;
+            }
             for rep in 0..reps {
                 if self.cancelled() {
                     return false;

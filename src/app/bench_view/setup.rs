@@ -28,6 +28,8 @@ pub fn default_experiment() -> Experiment {
         instrument: false,
         stepped: None,
         check: true,
+        cell_budget_s: None,
+        paper: Vec::new(),
     }
 }
 

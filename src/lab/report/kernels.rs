@@ -53,24 +53,9 @@ pub(super) fn kernel_tables(s: &mut String, rows: &[LabResult], graphs: &[String
         for size in &sizes {
             let _ = write!(s, "| {size} |");
             for d in &degrees {
-                let gain = graph_at(size, d).and_then(|g| {
-                    let all = measured(rows, &g, ser);
-                    let def: Vec<&LabResult> = all.iter().copied().filter(|r| r.is_default_config()).collect();
-                    let med = |v: &[&LabResult]| median(&v.iter().filter_map(|r| time(r, kernels)).collect::<Vec<_>>());
-                    let configs =
-                        distinct(all.iter().map(|r| r.config()).collect::<Vec<_>>().iter().map(|c| c.as_str()));
-                    let of = |c: &str| all.iter().copied().filter(|r| r.config() == c).collect::<Vec<_>>();
-                    let best = configs
-                        .iter()
-                        .map(|c| of(c))
-                        .min_by(|a, b| med(a).unwrap_or(f64::INFINITY).total_cmp(&med(b).unwrap_or(f64::INFINITY)))?;
-                    let (td, tb) = (med(&def)?, med(&best)?);
-                    Some(format!(
-                        "{:.1}% ({})",
-                        (td - tb) / td * 100.0,
-                        best.first().map(|r| r.config()).unwrap_or_default()
-                    ))
-                });
+                let gain = graph_at(size, d)
+                    .and_then(|g| gain(&measured(rows, &g, ser)))
+                    .map(|(pct, best)| format!("{pct:.1}% ({best})"));
                 let _ = write!(s, " {} |", gain.unwrap_or_else(|| "–".into()));
             }
             let _ = writeln!(s);
@@ -80,6 +65,23 @@ pub(super) fn kernel_tables(s: &mut String, rows: &[LabResult], graphs: &[String
     let _ = graphs;
 }
 
+/// Gain of the best configuration over the default one (256 threads, default cache) on one
+/// graph and series, % of the default's median time, with the best configuration's name.
+/// Kernel time when every run timed its kernels, else the whole run.
+pub(super) fn gain(all: &[&LabResult]) -> Option<(f64, String)> {
+    let kernels = all.iter().all(|r| r.relax_ms.is_some());
+    let def: Vec<&LabResult> = all.iter().copied().filter(|r| r.is_default_config()).collect();
+    let med = |v: &[&LabResult]| median(&v.iter().filter_map(|r| time(r, kernels)).collect::<Vec<_>>());
+    let configs = distinct(all.iter().map(|r| r.config()).collect::<Vec<_>>().iter().map(|c| c.as_str()));
+    let of = |c: &str| all.iter().copied().filter(|r| r.config() == c).collect::<Vec<_>>();
+    let best = configs
+        .iter()
+        .map(|c| of(c))
+        .min_by(|a, b| med(a).unwrap_or(f64::INFINITY).total_cmp(&med(b).unwrap_or(f64::INFINITY)))?;
+    let (td, tb) = (med(&def)?, med(&best)?);
+    Some(((td - tb) / td * 100.0, best.first().map(|r| r.config()).unwrap_or_default()))
+}
+
 /// The time a configuration is judged by: kernel time when measured, else the whole run, ms.
 fn time(r: &LabResult, kernels: bool) -> Option<f64> {
     if kernels { Some(r.relax_ms? + r.minimum_ms? + r.update_ms?) } else { r.total_ms }
@@ -87,7 +89,7 @@ fn time(r: &LabResult, kernels: bool) -> Option<f64> {
 
 /// `192-A`: the block size of kernel `pick` (0 relax, 1 minimum, 2 update) and L1 letter of the
 /// configuration whose median time of that kernel is lowest.
-fn best_for_kernel(rows: &[&LabResult], pick: usize) -> Option<String> {
+pub(super) fn best_for_kernel(rows: &[&LabResult], pick: usize) -> Option<String> {
     let kernel_ms = |r: &LabResult| match pick {
         0 => r.relax_ms,
         1 => r.minimum_ms,

@@ -8,10 +8,13 @@
 //!   per graph, `192-A` = 192 threads, L1 augmented i.e. `prefer-l1`; `N` = default, `S` =
 //!   `prefer-shared`) and the gain of the best configuration over the default one (256 threads,
 //!   default cache), as Table 4.
+//! - When the experiment quotes its paper ([`paper::PaperFigure`]): ours next to the paper's.
 //! - Always: a table of every (graph, series, configuration) with min / median / max ms,
 //!   iterations, GTEPS, dummy-thread ratio, memory and correctness, then skipped cells.
 
 mod kernels;
+pub mod paper;
+pub mod plots;
 
 use super::experiment::ExperimentKind;
 use super::result::{LabResult, LabResults, median, min_median_max};
@@ -99,6 +102,7 @@ pub fn markdown(res: &LabResults) -> String {
     let series = distinct(
         rows.iter().filter(|r| r.is_measured()).map(|r| r.series()).collect::<Vec<_>>().iter().map(|x| x.as_str()),
     );
+    paper::section(&mut s, res, plots::baseline_series(res).as_deref());
     match kind {
         ExperimentKind::Sweep => sweep_tables(&mut s, res, &graphs, &series),
         ExperimentKind::KernelCharacterization => kernels::kernel_tables(&mut s, rows, &graphs, &series),
@@ -109,15 +113,12 @@ pub fn markdown(res: &LabResults) -> String {
 
 fn sweep_tables(s: &mut String, res: &LabResults, graphs: &[String], series: &[String]) {
     let rows = &res.rows;
-    let Some(base) = res.experiment.as_ref().and_then(|e| e.baseline) else {
+    let (Some(base), Some(base_series)) =
+        (res.experiment.as_ref().and_then(|e| e.baseline), plots::baseline_series(res))
+    else {
         let _ = writeln!(s, "(no baseline in the experiment: no speedup tables)\n");
         return;
     };
-    let base_series = format!(
-        "{} @ {}",
-        if base.device.to_string() == "boost" { "dijkstra".into() } else { base.algorithm.to_string() },
-        base.device
-    );
     let others: Vec<&String> = series.iter().filter(|x| **x != base_series).collect();
     let cell = |g: &str, ser: &str| {
         let b = best_config(&measured(rows, g, &base_series));
