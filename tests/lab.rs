@@ -408,7 +408,7 @@ fn report_regenerates_from_results_json_alone() {
     // Into another folder: a complete copy, with the same report.
     let second = tempfile::tempdir().expect("tempdir");
     let out = second.path().join("nested");
-    lab::regenerate_report(&json, &out).expect("regenerate");
+    lab::regenerate_report(std::slice::from_ref(&json), &out).expect("regenerate");
     let read = |d: &Path, f: &str| std::fs::read_to_string(d.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
     assert_eq!(read(&out, "report.md"), read(first.path(), "report.md"));
     // (Not `== res`: serde_json parses some floats one ulp off without its float_roundtrip feature.)
@@ -420,8 +420,29 @@ fn report_regenerates_from_results_json_alone() {
     assert!(!out.join("plots/time-vs-block.png").exists());
     // In place: results.json is left byte for byte.
     std::fs::remove_file(first.path().join("report.md")).expect("remove");
-    lab::regenerate_report(&json, first.path()).expect("regenerate in place");
+    lab::regenerate_report(std::slice::from_ref(&json), first.path()).expect("regenerate in place");
     assert_eq!(std::fs::read(&json).expect("results.json"), original);
     assert!(read(first.path(), "report.md").contains("![Kernel time vs its block size"));
-    assert!(lab::regenerate_report(&first.path().join("missing.json"), first.path()).is_err());
+    assert!(lab::regenerate_report(&[first.path().join("missing.json")], first.path()).is_err());
+}
+
+#[test]
+fn a_run_done_in_parts_merges_with_later_cells_replacing_earlier_ones() {
+    let mut first = synthetic_results(lab::ExperimentKind::Sweep);
+    first.outcome = "incomplete".into();
+    let mut second = first.clone();
+    second.outcome = "completed".into();
+    let redone = second.rows[0].clone();
+    second.rows = vec![lab::LabResult { total_ms: Some(123.0), ..redone.clone() }];
+    let n = first.rows.len();
+    let same_cell = first
+        .rows
+        .iter()
+        .filter(|r| r.graph == redone.graph && r.series() == redone.series() && r.config() == redone.config())
+        .count();
+    let merged = lab::merge_results(vec![first, second]).expect("two parts");
+    assert_eq!(merged.rows.len(), n - same_cell + 1);
+    assert!(merged.rows.iter().any(|r| r.total_ms == Some(123.0)));
+    assert!(merged.outcome.starts_with("incomplete; then") && merged.outcome.ends_with("completed"));
+    assert!(lab::merge_results(Vec::new()).is_none());
 }

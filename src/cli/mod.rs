@@ -64,8 +64,10 @@ enum Command {
     /// Regenerate report.md and plots/*.png from a results.json without running anything (e.g.
     /// results brought back from a GPU machine).
     Report {
-        /// A results.json written by `sssp-lab bench`.
-        results: PathBuf,
+        /// results.json files written by `sssp-lab bench`; several are one run done in parts
+        /// (later files' cells replace the same cells of earlier ones).
+        #[arg(required = true)]
+        results: Vec<PathBuf>,
         /// Output folder (default: the folder of RESULTS, whose results.json is then left as is;
         /// another folder also gets results.csv and results.json).
         #[arg(long, short)]
@@ -223,7 +225,7 @@ pub fn main() -> ExitCode {
             crate::lab::run_experiment_cli(&experiment, &out, &overrides)
         }
         Some(Command::Report { results, out }) => {
-            let out = out.unwrap_or_else(|| match results.parent() {
+            let out = out.unwrap_or_else(|| match results[0].parent() {
                 Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
                 _ => PathBuf::from("."),
             });

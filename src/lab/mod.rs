@@ -108,15 +108,22 @@ fn write_report(res: &LabResults, out_dir: &Path) -> Result<()> {
     plots.map(|_| ())
 }
 
-/// `sssp-lab report RESULTS.json [--out DIR]`: writes `report.md` and its plots for a
-/// `results.json` (e.g. one brought back from a GPU machine) without running anything.
+/// `sssp-lab report RESULTS.json… [--out DIR]`: writes `report.md` and its plots for
+/// `results.json` files (e.g. ones brought back from a GPU machine) without running anything.
 ///
-/// When `out_dir` is another folder it also gets `results.csv` and `results.json`, so that it is
-/// complete; in the JSON's own folder those are left alone (the file is the record of the run).
+/// Several files are one run done in parts (a time-boxed session, then the graphs it did not
+/// reach): see [`merge_results`]. When `out_dir` is another folder (or there are several files)
+/// it also gets the merged `results.csv` and `results.json`; a single JSON in its own folder is
+/// left alone (the file is the record of the run).
 ///
-/// Errors: the JSON cannot be read or parsed, or the outputs cannot be written.
-pub fn regenerate_report(results_json: &Path, out_dir: &Path) -> Result<()> {
-    let res = result::read_json(results_json)?;
+/// Errors: a JSON cannot be read or parsed, or the outputs cannot be written.
+pub fn regenerate_report(results_json: &[PathBuf], out_dir: &Path) -> Result<()> {
+    let parts = results_json.iter().map(|p| result::read_json(p)).collect::<Result<Vec<_>>>()?;
+    let res = merge_results(parts).context("no results.json given")?;
+    let results_json = match results_json {
+        [one] => one.as_path(),
+        _ => Path::new(""),
+    };
     std::fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
     let target = out_dir.join("results.json");
     let same = |a: &Path, b: &Path| a.canonicalize().ok().zip(b.canonicalize().ok()).is_some_and(|(a, b)| a == b);
@@ -125,6 +132,24 @@ pub fn regenerate_report(results_json: &Path, out_dir: &Path) -> Result<()> {
         result::write_json(&res, &target)?;
     }
     write_report(&res, out_dir)
+}
+
+/// One run done in parts: the first part's experiment and devices; each later part's rows
+/// replace the earlier rows of the same graph, series and configuration (a re-run cell wins),
+/// and its outcome is listed. `None` for no parts.
+pub fn merge_results(parts: Vec<LabResults>) -> Option<LabResults> {
+    let mut it = parts.into_iter();
+    let mut all = it.next()?;
+    for part in it {
+        let key = |r: &LabResult| (r.graph.clone(), r.series(), r.config());
+        let redone: std::collections::HashSet<_> = part.rows.iter().map(key).collect();
+        all.rows.retain(|r| !redone.contains(&key(r)));
+        all.rows.extend(part.rows);
+        all.wall_s += part.wall_s;
+        let name = part.experiment.map_or_else(String::new, |e| format!(" ({})", e.name));
+        all.outcome = format!("{}; then{name} {}", all.outcome, part.outcome);
+    }
+    Some(all)
 }
 
 /// Command-line changes to an experiment file for one run (`sssp-lab bench --sources 3 …`), so a
@@ -212,7 +237,10 @@ pub fn run_experiment_cli(path: &Path, out_dir: &Path, overrides: &Overrides) ->
             // Checkpoint every 30 s, so a run killed half-way leaves its rows behind.
             if saved.elapsed().as_secs() >= 30 {
                 saved = Instant::now();
-                let _ = write_outputs(&LabResults { outcome: "running".into(), ..partial.clone() }, out_dir);
+                let _ = write_outputs(
+                    &LabResults { outcome: "incomplete (checkpoint taken while running)".into(), ..partial.clone() },
+                    out_dir,
+                );
             }
         }
         _ => {}
