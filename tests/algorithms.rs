@@ -294,3 +294,46 @@ proptest! {
         }
     }
 }
+
+/// The all-cores stepper with every phase forced onto the pool, and with every phase forced
+/// onto the calling thread, gives the one-thread stepper's records; `racy` forced onto the pool
+/// terminates and never goes below the exact distances (only the sink is raced on).
+#[test]
+fn all_cores_pool_and_caller_paths_give_the_sequential_records() {
+    use sssp_lab::algo::{ParallelFrontierStepper, Stepper};
+    let run = |g: &Arc<Graph>, algo: Algorithm, s: VertexId, cutoff: usize| {
+        let mut st = ParallelFrontierStepper::new(Arc::clone(g), algo, s, 3, SolveOptions::default())
+            .expect("stepper")
+            .with_cutoffs(cutoff, cutoff);
+        let mut run = st.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("solve");
+        run.records.iter_mut().for_each(|r| r.times = Default::default());
+        (run, st.distances().expect("distances"))
+    };
+    let graphs = [
+        load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rome99.gr.gz"), &LoadOptions::default())
+            .expect("rome99"),
+        GeneratorSpec::Fanout { n: 3000, d: 12, max_weight: 100, seed: 7 }.generate().expect("gen"),
+        GeneratorSpec::Rmat { scale: 11, edge_factor: 8, a: 0.45, b: 0.15, c: 0.15, max_weight: 255, seed: 2 }
+            .generate()
+            .expect("gen"),
+    ];
+    for g in graphs {
+        let g = Arc::new(g);
+        let s = (g.n() / 3) as VertexId;
+        let want = petgraph_distances(&g, s);
+        for algo in [Algorithm::MartinSucc, Algorithm::MartinPred, Algorithm::CrauserSucc, Algorithm::CrauserPred] {
+            let (seq, _) = solve_on(DeviceId::Cpu, &g, algo, s);
+            for cutoff in [0, usize::MAX] {
+                let (par, dist) = run(&g, algo, s, cutoff);
+                assert_eq!(dist, want, "{} {algo} cutoff {cutoff}", g.name);
+                assert_eq!(par.records, seq.records, "{} {algo} cutoff {cutoff}", g.name);
+            }
+        }
+    }
+    let g = Arc::new(GeneratorSpec::Counterexample { n: 4096 }.generate().expect("gen"));
+    let want = petgraph_distances(&g, 0);
+    let (racy, dist) = run(&g, Algorithm::Racy, 0, 0);
+    assert!(racy.iterations >= 2);
+    assert!(dist.iter().zip(&want).all(|(d, w)| d >= w));
+    assert_eq!(dist[..g.n() - 1], want[..g.n() - 1], "only the sink is raced on");
+}

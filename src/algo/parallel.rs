@@ -10,19 +10,39 @@
 //! - minimum/update: a parallel reduction and partition over the *active* set (reached and
 //!   unsettled vertices) instead of all n, which is what keeps road networks fast.
 //!
-//! Where it loses: with |F| ≈ 1 (Martín on road networks) every phase is a fork-join of a few
-//! items, so one thread is faster.
+//! A phase goes to the pool only when it has enough work: the relax phase from 4096 vertices
+//! plus arcs (frontier arcs; for predecessors the candidates' in-arcs), minimum and update from
+//! 32 768 active vertices. Below that the same per-item closures run as a plain fold on the
+//! calling thread, without `install` (a wake-up and a wait costing tens of µs). On a 2-core
+//! machine the relax cutoff was flat between 1024 and 16 384 and the scan cutoff flat from
+//! 32 768 up (fan-out, R-MAT, Martín graphs); lower scan cutoffs lost up to 1.5×. More cores
+//! should favour lower cutoffs; these were not measured there.
+//!
+//! Where it loses (2 cores, medians): Martín on road networks (NY: 227 575 iterations, |F| ≈ 1,
+//! ~390 active) is 2.6× slower than one thread (282 vs 107 ms; 16.4 s when every phase forked),
+//! because each iteration scans the active set where [`super::FrontierStepper`] pops a heap.
+//! Crauser on NY and every algorithm on small fan-out graphs (n = 24 576, d = 2) now run on the
+//! caller, level with or faster than one thread (NY crauser-succ 29 vs 46 ms, was 480 ms); big
+//! frontiers (fan-out n = 98 304, d = 200) stay on the pool, ~2.5× faster than one thread.
 
 use super::model::{ShrinkingWarpCounter, SparseWarpCounter};
 use super::{
     Algorithm, IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, StepDelta,
     Stepper, Threshold,
 };
-use crate::graph::{Distance, Graph, INF, VertexId};
+use crate::graph::{Csr, Distance, Graph, INF, VertexId};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
+
+/// A relax phase visiting fewer vertices plus arcs than this runs on the calling thread: a
+/// fork-join on the pool costs tens of µs (wake the workers, wait for the last one), about what
+/// one thread needs for a few thousand arcs. Measured in the module docs.
+const RELAX_CUTOFF: usize = 4096;
+/// The same for the minimum and update scans over the active set; each item is one δ read (and
+/// ω for the minimum), several times cheaper than an arc, so the break-even is later.
+const SCAN_CUTOFF: usize = 32_768;
 
 /// Per-vertex flags.
 const SETTLED: u8 = 1;
@@ -50,6 +70,9 @@ pub struct ParallelFrontierStepper {
     unsettled_in_arcs: u64,
     frontier_warps: SparseWarpCounter,
     unsettled_warps: ShrinkingWarpCounter,
+    /// [`RELAX_CUTOFF`] and [`SCAN_CUTOFF`] unless set by [`Self::with_cutoffs`].
+    relax_cutoff: usize,
+    scan_cutoff: usize,
     iteration: u32,
     done: bool,
 }
@@ -102,10 +125,21 @@ impl ParallelFrontierStepper {
             unsettled_in_arcs,
             frontier_warps: SparseWarpCounter::new(n),
             unsettled_warps,
+            relax_cutoff: RELAX_CUTOFF,
+            scan_cutoff: SCAN_CUTOFF,
             iteration: 0,
             done: false,
             graph,
         })
+    }
+
+    /// Sets the work from which a phase runs on the pool: `relax` vertices plus arcs for the
+    /// relax phase (default 4096), `scan` active vertices for minimum and update (default 32 768).
+    /// 0 puts every phase on the pool, `usize::MAX` every phase on the calling thread; for tests
+    /// and for measuring the cutoffs.
+    pub fn with_cutoffs(mut self, relax: usize, scan: usize) -> Self {
+        (self.relax_cutoff, self.scan_cutoff) = (relax, scan);
+        self
     }
 
     fn settled(&self, v: VertexId) -> bool {
@@ -131,80 +165,119 @@ impl ParallelFrontierStepper {
         (lowered && self.stamp[u as usize].swap(self.iteration, Relaxed) != self.iteration).then_some(u)
     }
 
+    /// Whether a phase with `work` units is worth a fork-join (never on a one-thread pool).
+    fn par(&self, work: usize, cutoff: usize) -> bool {
+        work >= cutoff && self.pool.current_num_threads() > 1
+    }
+
+    /// Folds `items` from `identity()` with `fold`: per worker on the pool, merged by `reduce`,
+    /// when `par`; else in one fold on the calling thread (no `install`, no wake-ups).
+    fn fold<T: Sync, A: Send>(
+        &self,
+        par: bool,
+        items: &[T],
+        identity: impl Fn() -> A + Send + Sync,
+        fold: impl Fn(A, &T) -> A + Send + Sync,
+        reduce: impl Fn(A, A) -> A + Send + Sync,
+    ) -> A {
+        if par {
+            self.pool.install(|| items.par_iter().fold(&identity, &fold).reduce(&identity, &reduce))
+        } else {
+            items.iter().fold(identity(), fold)
+        }
+    }
+
+    /// `f` on every item: on the pool when `par`, else on the calling thread.
+    fn for_each<T: Sync>(&self, par: bool, items: &[T], f: impl Fn(&T) + Send + Sync) {
+        if par {
+            self.pool.install(|| items.par_iter().for_each(&f));
+        } else {
+            items.iter().for_each(f);
+        }
+    }
+
     /// Relax phase: (arcs scanned, arcs relaxed, vertices lowered).
     fn relax(&self) -> (u64, u64, Vec<VertexId>) {
         let g = &*self.graph;
-        let racy = self.algo == Algorithm::Racy;
+        let succ = g.successors();
+        let par = self.par(arc_work(succ, &self.frontier, self.relax_cutoff), self.relax_cutoff);
         match self.variant {
             RelaxVariant::Successors => {
-                let (scanned, attempted, lowered) = self
-                    .frontier
-                    .par_iter()
-                    .fold(
-                        || (0u64, 0u64, Vec::new()),
-                        |(mut s, mut a, mut low), &f| {
-                            let df = self.dist[f as usize].load(Relaxed);
-                            for (u, w) in g.successors().arcs(f) {
-                                s += 1;
-                                if !self.settled(u) {
-                                    a += 1;
-                                    low.extend(self.lower(u, df + w as Distance, racy));
-                                }
+                // `racy` races only in the parallel path, i.e. when F plus its arcs reach
+                // RELAX_CUTOFF: a smaller frontier is relaxed by one thread, where a
+                // read-compare-write cannot lose an update, so it takes the atomic minimum.
+                // Hence the race shows only on big frontiers (e.g. the counterexample from
+                // n = 2050: its second frontier is n − 2 vertices with one arc each, into the sink).
+                let racy = par && self.algo == Algorithm::Racy;
+                self.fold(
+                    par,
+                    &self.frontier,
+                    || (0u64, 0u64, Vec::new()),
+                    |(mut s, mut a, mut low), &f| {
+                        let df = self.dist[f as usize].load(Relaxed);
+                        for (u, w) in succ.arcs(f) {
+                            s += 1;
+                            if !self.settled(u) {
+                                a += 1;
+                                low.extend(self.lower(u, df + w as Distance, racy));
                             }
-                            (s, a, low)
-                        },
-                    )
-                    .reduce(|| (0, 0, Vec::new()), merge);
-                (scanned, attempted, lowered)
+                        }
+                        (s, a, low)
+                    },
+                    |a, b| (a.0 + b.0, a.1 + b.1, concat(a.2, b.2)),
+                )
             }
             RelaxVariant::Predecessors => {
                 let pred = g.predecessors();
-                self.frontier.par_iter().for_each(|&f| {
+                self.for_each(par, &self.frontier, |&f| {
                     self.flags[f as usize].fetch_or(IN_FRONTIER, Relaxed);
                 });
                 // Candidates: unsettled out-neighbours of F, each claimed once through the stamp
                 // of the *previous* iteration's slot (iteration − 1 never equals a claim value).
                 let claim = self.iteration.wrapping_add(u32::MAX / 2);
-                let candidates: Vec<VertexId> = self
-                    .frontier
-                    .par_iter()
-                    .flat_map_iter(|&f| g.successors().arcs(f).map(|(u, _)| u))
-                    .filter(|&u| !self.settled(u))
-                    .filter(|&u| self.stamp[u as usize].swap(claim, Relaxed) != claim)
-                    .collect();
-                let (attempted, lowered) = candidates
-                    .par_iter()
-                    .fold(
-                        || (0u64, Vec::new()),
-                        |(mut a, mut low), &u| {
-                            let mut best = self.dist[u as usize].load(Relaxed);
-                            for (p, w) in pred.arcs(u) {
-                                if self.flags[p as usize].load(Relaxed) & IN_FRONTIER != 0 {
-                                    a += 1;
-                                    best = best.min(self.dist[p as usize].load(Relaxed) + w as Distance);
-                                }
+                let candidates = self.fold(
+                    par,
+                    &self.frontier,
+                    Vec::new,
+                    |mut c, &f| {
+                        c.extend(
+                            succ.arcs(f)
+                                .map(|(u, _)| u)
+                                .filter(|&u| !self.settled(u) && self.stamp[u as usize].swap(claim, Relaxed) != claim),
+                        );
+                        c
+                    },
+                    concat,
+                );
+                // Each candidate pulls over all its in-arcs: decide on those.
+                let par_pull = self.par(arc_work(pred, &candidates, self.relax_cutoff), self.relax_cutoff);
+                let (attempted, lowered) = self.fold(
+                    par_pull,
+                    &candidates,
+                    || (0u64, Vec::new()),
+                    |(mut a, mut low), &u| {
+                        let mut best = self.dist[u as usize].load(Relaxed);
+                        for (p, w) in pred.arcs(u) {
+                            if self.flags[p as usize].load(Relaxed) & IN_FRONTIER != 0 {
+                                a += 1;
+                                best = best.min(self.dist[p as usize].load(Relaxed) + w as Distance);
                             }
-                            if best < self.dist[u as usize].load(Relaxed) {
-                                self.dist[u as usize].store(best, Relaxed);
-                                self.stamp[u as usize].store(self.iteration, Relaxed);
-                                low.push(u);
-                            }
-                            (a, low)
-                        },
-                    )
-                    .reduce(
-                        || (0, Vec::new()),
-                        |(a, mut x), (b, y)| {
-                            x.extend(y);
-                            (a + b, x)
-                        },
-                    );
+                        }
+                        if best < self.dist[u as usize].load(Relaxed) {
+                            self.dist[u as usize].store(best, Relaxed);
+                            self.stamp[u as usize].store(self.iteration, Relaxed);
+                            low.push(u);
+                        }
+                        (a, low)
+                    },
+                    |a, b| (a.0 + b.0, concat(a.1, b.1)),
+                );
                 // Candidates that were not lowered keep the claim stamp; reset so a later
                 // iteration's first lowering is seen.
-                candidates.par_iter().for_each(|&u| {
+                self.for_each(par_pull, &candidates, |&u| {
                     let _ = self.stamp[u as usize].compare_exchange(claim, u32::MAX, Relaxed, Relaxed);
                 });
-                self.frontier.par_iter().for_each(|&f| {
+                self.for_each(par, &self.frontier, |&f| {
                     self.flags[f as usize].fetch_and(!IN_FRONTIER, Relaxed);
                 });
                 (self.unsettled_in_arcs, attempted, lowered)
@@ -213,10 +286,20 @@ impl ParallelFrontierStepper {
     }
 }
 
-fn merge(a: (u64, u64, Vec<VertexId>), b: (u64, u64, Vec<VertexId>)) -> (u64, u64, Vec<VertexId>) {
-    let (mut low, other) = if a.2.len() >= b.2.len() { (a.2, b.2) } else { (b.2, a.2) };
-    low.extend(other);
-    (a.0 + b.0, a.1 + b.1, low)
+/// Work of visiting `vs` and their arcs in `csr`, exact only below `cutoff` (enough to choose
+/// between one thread and the pool, at O(cutoff) cost).
+fn arc_work(csr: &Csr, vs: &[VertexId], cutoff: usize) -> usize {
+    if vs.len() >= cutoff {
+        return vs.len();
+    }
+    vs.len() + vs.iter().map(|&v| csr.degree(v)).sum::<usize>()
+}
+
+/// Appends the shorter list to the longer.
+fn concat(a: Vec<VertexId>, b: Vec<VertexId>) -> Vec<VertexId> {
+    let (mut long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+    long.extend(short);
+    long
 }
 
 impl Stepper for ParallelFrontierStepper {
@@ -250,7 +333,7 @@ impl Stepper for ParallelFrontierStepper {
         let frontier_len = self.frontier.len() as u64;
 
         let t0 = Instant::now();
-        let (edges_scanned, relax_attempted, lowered) = self.pool.install(|| self.relax());
+        let (edges_scanned, relax_attempted, lowered) = self.relax();
         for &u in &lowered {
             if self.prev[u as usize] == INF {
                 self.active.push(u);
@@ -258,15 +341,17 @@ impl Stepper for ParallelFrontierStepper {
         }
         let t1 = Instant::now();
         let omega = self.graph.omega();
-        let (delta_martin, min_crauser) = self.pool.install(|| {
-            self.active
-                .par_iter()
-                .map(|&u| {
-                    let d = self.dist[u as usize].load(Relaxed);
-                    (d, d.saturating_add(omega[u as usize]))
-                })
-                .reduce(|| (INF, INF), |a, b| (a.0.min(b.0), a.1.min(b.1)))
-        });
+        let par = self.par(self.active.len(), self.scan_cutoff);
+        let (delta_martin, min_crauser) = self.fold(
+            par,
+            &self.active,
+            || (INF, INF),
+            |(m, c), &u| {
+                let d = self.dist[u as usize].load(Relaxed);
+                (m.min(d), c.min(d.saturating_add(omega[u as usize])))
+            },
+            |a, b| (a.0.min(b.0), a.1.min(b.1)),
+        );
         let delta_crauser = if delta_martin == INF { INF } else { min_crauser };
         let delta = match self.threshold {
             Threshold::Martin => delta_martin,
@@ -279,10 +364,21 @@ impl Stepper for ParallelFrontierStepper {
             self.done = true;
         } else {
             let dist = &self.dist;
-            let (next, keep): (Vec<VertexId>, Vec<VertexId>) =
-                self.pool.install(|| self.active.par_iter().partition(|&&u| dist[u as usize].load(Relaxed) <= delta));
-            self.active = keep;
-            self.frontier = next;
+            let settles = |&&u: &&VertexId| dist[u as usize].load(Relaxed) <= delta;
+            if par {
+                (self.frontier, self.active) = self.pool.install(|| self.active.par_iter().partition(settles));
+            } else {
+                // In place: no allocation per iteration, which matters at |F| ≈ 1.
+                let next = &mut self.frontier;
+                next.clear();
+                self.active.retain(|u| {
+                    let settle = settles(&u);
+                    if settle {
+                        next.push(*u);
+                    }
+                    !settle
+                });
+            }
             let pred = (self.variant == RelaxVariant::Predecessors).then(|| self.graph.predecessors());
             for &u in &self.frontier {
                 self.flags[u as usize].store(SETTLED, Relaxed);
