@@ -1,6 +1,7 @@
 //! The graph list of the experiment editor: the bundled NY road network, generated families
 //! (with size and degree lists) and files by path (with a weight rule).
 
+use super::setup::labelled;
 use crate::app::jobs::{Job, take_finished};
 use crate::generate::GeneratorSpec;
 use crate::graph::WeightRule;
@@ -78,40 +79,30 @@ fn describe(g: &GraphEntry) -> String {
 /// Parameter fields of a generator spec.
 fn spec_fields(ui: &mut egui::Ui, spec: &mut GeneratorSpec) {
     let usize_field = |ui: &mut egui::Ui, label: &str, v: &mut usize| {
-        ui.label(label);
-        ui.add(DragValue::new(v).range(1..=1usize << 26).speed(64));
+        labelled(ui, label, DragValue::new(v).range(1..=1usize << 26).speed(64));
     };
     ui.horizontal_wrapped(|ui| match spec {
         GeneratorSpec::Fanout { n, d, max_weight, seed } => {
             usize_field(ui, "n", n);
             usize_field(ui, "d", d);
-            ui.label("w ≤");
-            ui.add(DragValue::new(max_weight).range(1..=1_000_000));
-            ui.label("seed");
-            ui.add(DragValue::new(seed));
+            labelled(ui, "w ≤", DragValue::new(max_weight).range(1..=1_000_000));
+            labelled(ui, "seed", DragValue::new(seed));
         }
         GeneratorSpec::Martin { n, seed } => {
             usize_field(ui, "n", n);
-            ui.label("seed");
-            ui.add(DragValue::new(seed));
+            labelled(ui, "seed", DragValue::new(seed));
         }
         GeneratorSpec::Rmat { scale, edge_factor, max_weight, seed, .. } => {
-            ui.label("scale");
-            ui.add(DragValue::new(scale).range(1..=26));
-            ui.label("edge factor");
-            ui.add(DragValue::new(edge_factor).range(1..=256));
-            ui.label("w ≤");
-            ui.add(DragValue::new(max_weight).range(1..=1_000_000));
-            ui.label("seed");
-            ui.add(DragValue::new(seed));
+            labelled(ui, "scale", DragValue::new(scale).range(1..=26));
+            labelled(ui, "edge factor", DragValue::new(edge_factor).range(1..=256));
+            labelled(ui, "w ≤", DragValue::new(max_weight).range(1..=1_000_000));
+            labelled(ui, "seed", DragValue::new(seed));
         }
         GeneratorSpec::Grid { width, height, max_weight, seed } => {
             usize_field(ui, "width", width);
             usize_field(ui, "height", height);
-            ui.label("w ≤");
-            ui.add(DragValue::new(max_weight).range(1..=1_000_000));
-            ui.label("seed");
-            ui.add(DragValue::new(seed));
+            labelled(ui, "w ≤", DragValue::new(max_weight).range(1..=1_000_000));
+            labelled(ui, "seed", DragValue::new(seed));
         }
         GeneratorSpec::Counterexample { n } => usize_field(ui, "n", n),
         GeneratorSpec::Teaching => {
@@ -163,18 +154,16 @@ pub fn ui(ui: &mut egui::Ui, exp: &mut Experiment, form: &mut GraphForm) -> bool
         });
         spec_fields(ui, &mut form.spec);
         ui.horizontal(|ui| {
-            ui.label("sizes");
-            ui.text_edit_singleline(&mut form.sizes)
+            labelled(ui, "sizes", egui::TextEdit::singleline(&mut form.sizes))
                 .on_hover_text("n (scale for rmat, side for grid), e.g. 24576, 49152, 98304");
         });
         ui.horizontal(|ui| {
-            ui.label("degrees");
-            ui.text_edit_singleline(&mut form.degrees)
+            labelled(ui, "degrees", egui::TextEdit::singleline(&mut form.degrees))
                 .on_hover_text("d for fanout, edge factor for rmat, e.g. 2, 20, 200");
         });
         ui.horizontal(|ui| {
-            ui.label("group");
-            ui.text_edit_singleline(&mut form.group).on_hover_text("row label in the reports (optional)");
+            labelled(ui, "group", egui::TextEdit::singleline(&mut form.group))
+                .on_hover_text("row label in the reports (optional)");
         });
         if ui.button("+ Add generated family").clicked() {
             let entry = parse_list(&form.sizes).and_then(|sizes| {
@@ -190,8 +179,7 @@ pub fn ui(ui: &mut egui::Ui, exp: &mut Experiment, form: &mut GraphForm) -> bool
         }
         ui.separator();
         ui.horizontal(|ui| {
-            ui.label("file");
-            ui.text_edit_singleline(&mut form.path);
+            labelled(ui, "file", egui::TextEdit::singleline(&mut form.path));
             if ui.add_enabled(form.browse.is_none(), egui::Button::new("Browse…")).clicked() {
                 form.browse = Some(Job::spawn(ui.ctx(), "choosing a graph file", |_| {
                     rfd::FileDialog::new().set_title("Add a graph file").pick_file()
@@ -199,8 +187,7 @@ pub fn ui(ui: &mut egui::Ui, exp: &mut Experiment, form: &mut GraphForm) -> bool
             }
         });
         ui.horizontal(|ui| {
-            ui.label("weights");
-            ui.text_edit_singleline(&mut form.weights)
+            labelled(ui, "weights", egui::TextEdit::singleline(&mut form.weights))
                 .on_hover_text("file, unit or uniform:MAX:SEED (for unweighted files)");
         });
         if ui.button("+ Add file").clicked() {

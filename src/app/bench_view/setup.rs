@@ -220,9 +220,7 @@ impl Editor {
             changed = true;
         }
         ui.horizontal(|ui| {
-            ui.label("cpu-par threads");
-            changed |= ui
-                .text_edit_singleline(&mut self.threads)
+            changed |= labelled(ui, "cpu-par threads", egui::TextEdit::singleline(&mut self.threads))
                 .on_hover_text("thread counts, e.g. 1, 2, 4: one cpu-par:N device each")
                 .changed();
         });
@@ -232,8 +230,7 @@ impl Editor {
     fn sources(&mut self, ui: &mut egui::Ui, exp: &mut Experiment) -> bool {
         let mut changed = false;
         ui.horizontal(|ui| {
-            ui.label("repetitions");
-            changed |= ui.add(DragValue::new(&mut exp.repetitions).range(1..=100)).changed();
+            changed |= labelled(ui, "repetitions", DragValue::new(&mut exp.repetitions).range(1..=100)).changed();
         });
         let random = matches!(exp.sources, SourceSpec::Random { .. });
         ui.horizontal(|ui| {
@@ -249,21 +246,24 @@ impl Editor {
         match &mut exp.sources {
             SourceSpec::Random { count, seed } => {
                 ui.horizontal(|ui| {
-                    ui.label("k");
-                    changed |= ui.add(DragValue::new(count).range(1..=1000)).changed();
-                    ui.label("seed");
-                    changed |= ui.add(DragValue::new(seed)).changed();
+                    changed |= labelled(ui, "k", DragValue::new(count).range(1..=1000)).changed();
+                    changed |= labelled(ui, "seed", DragValue::new(seed)).changed();
                 });
             }
             SourceSpec::Ids(_) => {
-                changed |= ui
-                    .text_edit_singleline(&mut self.ids)
+                changed |= labelled(ui, "ids", egui::TextEdit::singleline(&mut self.ids))
                     .on_hover_text("0-based vertex ids, e.g. 0, 17, 4096")
                     .changed();
             }
         }
         changed
     }
+}
+
+/// A label and its widget, the widget named by the label (screen readers, kittest queries).
+pub(super) fn labelled(ui: &mut egui::Ui, text: &str, widget: impl egui::Widget) -> egui::Response {
+    let label = ui.label(text);
+    ui.add(widget).labelled_by(label.id)
 }
 
 /// A checkbox that adds or removes `v` from `list`; true when toggled.
