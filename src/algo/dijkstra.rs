@@ -28,8 +28,7 @@ pub fn dijkstra_distances(graph: &Graph, source: VertexId) -> Vec<Distance> {
 /// True when every tentative distance of a sequential solve fits a `u32` below its ∞: a
 /// relaxation value is a settled distance (a simple path, ≤ [`Graph::path_bound`]) plus one arc.
 fn fits_u32(graph: &Graph) -> bool {
-    let max_w = graph.successors().weights.iter().copied().max().unwrap_or(0) as u128;
-    graph.path_bound() + max_w < u32::MAX as u128
+    graph.path_bound() + u128::from(graph.max_weight()) < u128::from(u32::MAX)
 }
 
 /// The whole solve from scratch: `(δ, settled vertices, cancelled)`. Runs on 32-bit keys when

@@ -160,6 +160,7 @@ pub struct Graph {
     pred: OnceLock<Csr>,
     omega: Vec<Distance>,
     path_bound: u128,
+    max_weight: Weight,
     coords: Option<Vec<[f32; 2]>>,
     labels: VertexLabels,
 }
@@ -180,7 +181,8 @@ impl Graph {
             *h = (*h).max(w);
         }
         let path_bound = heaviest_in.iter().map(|&w| w as u128).sum();
-        Graph { name, weight_origin, succ, pred: OnceLock::new(), omega, path_bound, coords, labels }
+        let max_weight = heaviest_in.iter().copied().max().unwrap_or(0);
+        Graph { name, weight_origin, succ, pred: OnceLock::new(), omega, path_bound, max_weight, coords, labels }
     }
 
     /// Number of vertices n.
@@ -221,7 +223,7 @@ impl Graph {
     /// Upper bound on any shortest distance: (n − 1) · max weight. Devices with 32-bit
     /// distances refuse graphs where this exceeds their range.
     pub fn distance_bound(&self) -> u128 {
-        let max_w = self.succ.weights.iter().copied().max().unwrap_or(0) as u128;
+        let max_w = self.max_weight as u128;
         (self.n().saturating_sub(1) as u128) * max_w
     }
 
@@ -231,6 +233,11 @@ impl Graph {
     /// for 32-bit distances. Computed once when the graph is built.
     pub fn path_bound(&self) -> u128 {
         self.path_bound
+    }
+
+    /// The heaviest arc weight w_max (0 without arcs), computed once when the graph is built.
+    pub fn max_weight(&self) -> Weight {
+        self.max_weight
     }
 
     /// Degree and weight statistics; O(n + m).

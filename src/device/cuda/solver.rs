@@ -77,8 +77,7 @@ impl Dist for u64 {
 /// Whether 32-bit distances are safe: every value a relax can form (a walk of ≤ n arcs) stays
 /// below the u32 ∞ marker.
 fn narrow_ok(graph: &Graph) -> bool {
-    let max_w = graph.successors().weights.iter().copied().max().unwrap_or(0) as u128;
-    (graph.n() as u128) * max_w < u32::MAX as u128
+    (graph.n() as u128) * u128::from(graph.max_weight()) < u128::from(u32::MAX)
 }
 
 /// Device bytes a CUDA stepper allocates for `graph` and `algo` (graph arrays, state, reduction

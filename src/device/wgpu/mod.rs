@@ -122,8 +122,7 @@ pub fn stepper_with(
 /// B ≈ 10⁹) pass the second.
 pub fn check_distance_range(graph: &Graph) -> Result<(), SolveError> {
     let limit = u32::MAX as u128;
-    let succ = graph.successors();
-    let max_w = succ.weights.iter().copied().max().unwrap_or(0) as u128;
+    let max_w = graph.max_weight() as u128;
     let bound = graph.distance_bound();
     if bound + 2 * max_w < limit {
         return Ok(());
