@@ -88,6 +88,16 @@ impl LabResult {
         format!("{} @ {}", self.algorithm, self.device)
     }
 
+    /// The graph's short name in tables and plots: `98k deg2` for generated families, the graph
+    /// name (file name) otherwise.
+    pub fn label(&self) -> String {
+        if self.degree_label.is_empty() {
+            self.graph.clone()
+        } else {
+            format!("{} {}", self.size_label, self.degree_label)
+        }
+    }
+
     /// `relax/minimum/update cache`, e.g. `256/256/256 default`.
     pub fn config(&self) -> String {
         format!("{}/{}/{} {}", self.block_relax, self.block_minimum, self.block_update, self.cache)

@@ -3,10 +3,11 @@
 //! iterations, dummy-thread ratio, memory) per graph. Log scale, hover values and legend
 //! toggles (click a legend entry to hide its series) on every plot.
 
-use super::tables::{distinct, graphs};
+use super::tables::graphs;
 use super::{ResultsOptions, ResultsTab};
 use crate::lab::LabResult;
 use crate::lab::report::best_config;
+use crate::lab::report::distinct;
 use crate::lab::result::{median, min_median_max};
 use egui_plot::{
     Bar, BarChart, BoxElem, BoxPlot, BoxSpread, GridInput, GridMark, HoverPosition, Legend, Line, Plot, PlotPoints,

@@ -2,19 +2,8 @@
 
 use super::ResultsOptions;
 use crate::lab::LabResult;
-use crate::lab::report::{best_config, speedup};
+use crate::lab::report::{best_config, distinct, speedup};
 use crate::lab::result::median;
-
-/// Distinct values in order of first appearance.
-pub fn distinct(it: impl Iterator<Item = String>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for s in it {
-        if !out.contains(&s) {
-            out.push(s);
-        }
-    }
-    out
-}
 
 /// Series (`algorithm @ device`) with timed runs, in arrival order.
 pub fn series(rows: &[LabResult]) -> Vec<String> {

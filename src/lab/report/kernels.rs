@@ -72,7 +72,7 @@ pub(super) fn gain(all: &[&LabResult]) -> Option<(f64, String)> {
     let kernels = all.iter().all(|r| r.relax_ms.is_some());
     let def: Vec<&LabResult> = all.iter().copied().filter(|r| r.is_default_config()).collect();
     let med = |v: &[&LabResult]| median(&v.iter().filter_map(|r| time(r, kernels)).collect::<Vec<_>>());
-    let configs = distinct(all.iter().map(|r| r.config()).collect::<Vec<_>>().iter().map(|c| c.as_str()));
+    let configs = distinct(all.iter().map(|r| r.config()));
     let of = |c: &str| all.iter().copied().filter(|r| r.config() == c).collect::<Vec<_>>();
     let best = configs
         .iter()
@@ -96,7 +96,7 @@ pub(super) fn best_for_kernel(rows: &[&LabResult], pick: usize) -> Option<String
         _ => r.update_ms,
     };
     let timed = rows.iter().all(|r| kernel_ms(r).is_some());
-    let configs = distinct(rows.iter().map(|r| r.config()).collect::<Vec<_>>().iter().map(|c| c.as_str()));
+    let configs = distinct(rows.iter().map(|r| r.config()));
     let med = |c: &str| {
         let v: Vec<f64> = rows
             .iter()

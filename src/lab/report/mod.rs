@@ -22,11 +22,11 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// Distinct values in order of first appearance.
-fn distinct<'a>(it: impl Iterator<Item = &'a str>) -> Vec<String> {
+pub fn distinct<S: AsRef<str>>(it: impl IntoIterator<Item = S>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for s in it {
-        if !out.iter().any(|o| o == s) {
-            out.push(s.to_string());
+        if !out.iter().any(|o| o == s.as_ref()) {
+            out.push(s.as_ref().to_string());
         }
     }
     out
@@ -49,11 +49,19 @@ fn per_source(rows: &[&LabResult]) -> BTreeMap<u32, f64> {
 
 /// The rows of the configuration with the lowest median time.
 pub fn best_config<'a>(rows: &[&'a LabResult]) -> Vec<&'a LabResult> {
-    let configs = distinct(rows.iter().map(|r| r.config()).collect::<Vec<_>>().iter().map(|s| s.as_str()));
+    let configs = distinct(rows.iter().map(|r| r.config()));
     let of = |c: &str| rows.iter().copied().filter(|r| r.config() == c).collect::<Vec<_>>();
     let med =
         |v: &[&LabResult]| median(&v.iter().filter_map(|r| r.total_ms).collect::<Vec<_>>()).unwrap_or(f64::INFINITY);
     configs.iter().map(|c| of(c)).min_by(|a, b| med(a).total_cmp(&med(b))).unwrap_or_default()
+}
+
+/// The series every speedup is measured against, `algorithm @ device`. Boost runs its own
+/// Dijkstra whatever the experiment's baseline algorithm, and its rows say `dijkstra`.
+pub(crate) fn baseline_series(res: &LabResults) -> Option<String> {
+    let base = res.experiment.as_ref()?.baseline?;
+    let boost = base.device.to_string() == "boost";
+    Some(format!("{} @ {}", if boost { "dijkstra".into() } else { base.algorithm.to_string() }, base.device))
 }
 
 /// Median over common sources of `base(s) / other(s)`.
@@ -99,10 +107,8 @@ pub fn markdown(res: &LabResults) -> String {
     let _ =
         writeln!(s, "- times: wall time of the solve (graph upload and set-up excluded; GPUs after one warm-up run)\n");
     let graphs = distinct(rows.iter().map(|r| r.graph.as_str()));
-    let series = distinct(
-        rows.iter().filter(|r| r.is_measured()).map(|r| r.series()).collect::<Vec<_>>().iter().map(|x| x.as_str()),
-    );
-    paper::section(&mut s, res, plots::baseline_series(res).as_deref());
+    let series = distinct(rows.iter().filter(|r| r.is_measured()).map(|r| r.series()));
+    paper::section(&mut s, res, baseline_series(res).as_deref());
     match kind {
         ExperimentKind::Sweep => sweep_tables(&mut s, res, &graphs, &series),
         ExperimentKind::KernelCharacterization => kernels::kernel_tables(&mut s, rows, &graphs, &series),
@@ -113,8 +119,7 @@ pub fn markdown(res: &LabResults) -> String {
 
 fn sweep_tables(s: &mut String, res: &LabResults, graphs: &[String], series: &[String]) {
     let rows = &res.rows;
-    let (Some(base), Some(base_series)) =
-        (res.experiment.as_ref().and_then(|e| e.baseline), plots::baseline_series(res))
+    let (Some(base), Some(base_series)) = (res.experiment.as_ref().and_then(|e| e.baseline), baseline_series(res))
     else {
         let _ = writeln!(s, "(no baseline in the experiment: no speedup tables)\n");
         return;
@@ -129,11 +134,7 @@ fn sweep_tables(s: &mut String, res: &LabResults, graphs: &[String], series: &[S
     let _ = write!(s, "| graph | {base_series} median ms |");
     others.iter().for_each(|o| _ = write!(s, " {o} |"));
     let _ = writeln!(s, "\n|---|---:|{}", "---:|".repeat(others.len()));
-    // `24k deg2` for generated families, the name otherwise.
-    let label = |g: &String| match rows.iter().find(|r| &r.graph == g) {
-        Some(r) if !r.degree_label.is_empty() => format!("{} {}", r.size_label, r.degree_label),
-        _ => g.clone(),
-    };
+    let label = |g: &String| rows.iter().find(|r| &r.graph == g).map_or_else(|| g.clone(), LabResult::label);
     for g in graphs {
         let b = best_config(&measured(rows, g, &base_series));
         let bm = median(&b.iter().filter_map(|r| r.total_ms).collect::<Vec<_>>());
@@ -221,7 +222,7 @@ fn every_cell(s: &mut String, rows: &[LabResult], graphs: &[String], series: &[S
     for g in graphs {
         for ser in series {
             let all = measured(rows, g, ser);
-            for c in distinct(all.iter().map(|r| r.config()).collect::<Vec<_>>().iter().map(|c| c.as_str())) {
+            for c in distinct(all.iter().map(|r| r.config())) {
                 let v: Vec<&LabResult> = all.iter().copied().filter(|r| r.config() == c).collect();
                 let Some((lo, med, hi)) = min_median_max(&v.iter().filter_map(|r| r.total_ms).collect::<Vec<_>>())
                 else {

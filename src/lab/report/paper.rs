@@ -107,11 +107,6 @@ impl PaperFigure {
     }
 }
 
-/// `98k deg2` for generated graphs, the file name otherwise.
-pub fn graph_label(r: &LabResult) -> String {
-    if r.degree_label.is_empty() { r.size_label.clone() } else { format!("{} {}", r.size_label, r.degree_label) }
-}
-
 /// The `## Ours next to the papers'` section; empty when the experiment quotes nothing.
 pub fn section(s: &mut String, res: &LabResults, base_series: Option<&str>) {
     let Some(figs) = res.experiment.as_ref().map(|e| &e.paper).filter(|f| !f.is_empty()) else { return };
@@ -132,7 +127,7 @@ pub fn section(s: &mut String, res: &LabResults, base_series: Option<&str>) {
 /// Our value of `f` as text and the graphs it covers.
 pub fn evaluate(f: &PaperFigure, rows: &[LabResult], base_series: Option<&str>) -> (String, String) {
     let graphs: Vec<String> = distinct(rows.iter().filter(|r| selected(f, r)).map(|r| r.graph.as_str()));
-    let label = |g: &str| rows.iter().find(|r| r.graph == g).map(graph_label).unwrap_or_default();
+    let label = |g: &str| rows.iter().find(|r| r.graph == g).map(LabResult::label).unwrap_or_default();
     let over = f.over.as_deref().or(base_series).unwrap_or_default();
     if f.metric == PaperMetric::BestBlock {
         let pick = match f.kernel.as_deref() {
@@ -178,7 +173,7 @@ pub fn evaluate(f: &PaperFigure, rows: &[LabResult], base_series: Option<&str>) 
 }
 
 fn selected(f: &PaperFigure, r: &LabResult) -> bool {
-    f.graphs.is_empty() || f.graphs.iter().any(|want| graph_label(r) == *want || r.group == *want || r.graph == *want)
+    f.graphs.is_empty() || f.graphs.iter().any(|want| r.label() == *want || r.group == *want || r.graph == *want)
 }
 
 fn covered(graphs: &[String], label: &dyn Fn(&str) -> String) -> String {

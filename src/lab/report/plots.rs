@@ -15,7 +15,7 @@
 mod draw;
 
 use self::draw::{Line, Plot, Point};
-use super::{best_config, distinct, measured, speedup};
+use super::{baseline_series, best_config, distinct, measured, speedup};
 use crate::lab::experiment::ExperimentKind;
 use crate::lab::result::{LabResult, LabResults, median, min_median_max};
 use anyhow::{Context, Result};
@@ -34,14 +34,6 @@ pub struct PlotFile {
     pub title: String,
     /// Relative path with `/`, e.g. `plots/time-per-graph.png`.
     pub file: String,
-}
-
-/// The series every speedup is measured against, `algorithm @ device`. Boost runs its own
-/// Dijkstra whatever the experiment's baseline algorithm, and its rows say `dijkstra`.
-pub(crate) fn baseline_series(res: &LabResults) -> Option<String> {
-    let base = res.experiment.as_ref()?.baseline?;
-    let boost = base.device.to_string() == "boost";
-    Some(format!("{} @ {}", if boost { "dijkstra".into() } else { base.algorithm.to_string() }, base.device))
 }
 
 /// Draws every plot that has data into `dir/plots/` (created if needed) and removes PNGs left
@@ -126,15 +118,9 @@ impl<'a> Data<'a> {
     fn new(res: &'a LabResults) -> Self {
         let ok: Vec<&LabResult> = res.rows.iter().filter(|r| r.is_measured()).collect();
         let graphs = distinct(ok.iter().map(|r| r.graph.as_str()));
-        // `24k deg2` for generated families (as in the report's tables), the name otherwise.
-        let labels = graphs
-            .iter()
-            .map(|g| match ok.iter().find(|r| &r.graph == g) {
-                Some(r) if !r.degree_label.is_empty() => format!("{} {}", r.size_label, r.degree_label),
-                _ => g.clone(),
-            })
-            .collect();
-        let series = distinct(ok.iter().map(|r| r.series()).collect::<Vec<_>>().iter().map(|s| s.as_str()));
+        let labels =
+            graphs.iter().map(|g| ok.iter().find(|r| &r.graph == g).map_or_else(|| g.clone(), |r| r.label())).collect();
+        let series = distinct(ok.iter().map(|r| r.series()));
         let caches = distinct(ok.iter().map(|r| r.cache.as_str()));
         Data { res, graphs, labels, series, caches }
     }
