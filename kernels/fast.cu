@@ -7,6 +7,7 @@
 // without instrumentation; compiled at run time by NVRTC with kernels/common.cuh prepended.
 // The vertex-parallel kernels of kernels/frontier.cu stay the teaching/stepping path.
 //
+// Papers: docs/references.md [seed000], [seed004].
 // Paper sections: the algorithm is seed 000 §3 (Alg. 1: relax, minimum, update until Δ = ∞;
 // Crauser's Δ = min δ + ω, §3.1; successors §3.2; Martín and predecessors §3.3) and seed 004 §3–4
 // (relax_F with atomicMin, relax_U without atomics). The iterations, thresholds and settled sets

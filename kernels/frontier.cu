@@ -5,7 +5,7 @@
 // Launched from: src/device/cuda/solver.rs (module `sssp_lab::device::cuda`), compiled at run time
 // by NVRTC with kernels/common.cuh prepended.
 //
-// Paper sections:
+// Paper sections (docs/references.md [seed000], [seed004], [cuda-reduction]):
 // - relax (successors, atomicMin; Alg. 2 left) and update (Alg. 2 right): seed 000 §3.2;
 //   Martín's update test and the predecessors variant (relax_U, pull, no atomics): seed 000 §3.3,
 //   seed 004 §3 and §4 (Fig. 3, Fig. 4).

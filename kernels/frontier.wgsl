@@ -6,7 +6,7 @@
 // Launched from: src/device/wgpu/stepper.rs (module `sssp_lab::device::wgpu`), with
 // kernels/common.wgsl and the arc accessors prepended by src/device/wgpu/kernels.rs.
 //
-// Paper sections:
+// Paper sections (docs/references.md [seed000], [seed004], [cuda-reduction]):
 // - relax_succ (successors, atomicMin; seed 000 Alg. 2 left, seed 004 Fig. 3 relax_F) and
 //   update (seed 000 Alg. 2 right, seed 004 Fig. 4 left): seed 000 §3.2; relax_pred (relax_U:
 //   unsettled vertices pull from frontier in-neighbours, no atomics): seed 000 §3.3, seed 004 §3.

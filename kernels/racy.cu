@@ -1,5 +1,6 @@
 // sssp-lab: the `racy` relax — Martín's successors relax WITHOUT atomics, the bug that seed 004
-// §4.3 ("A Bugged Implementation", Fig. 5 right) found in the earlier GPU Dijkstra:
+// §4.3 ("A Bugged Implementation", Fig. 5 right; docs/references.md [seed004]) found in the earlier
+// GPU Dijkstra ([harish-narayanan] there):
 //     if (uc[j] > c[i] + w[i,j]) uc[j] = c[i] + w[i,j];
 // Two frontier threads that both see the old value both pass the test, and whichever store lands
 // last wins, so δ(j) can end above the right value (write-after-write). On the counterexample

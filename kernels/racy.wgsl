@@ -2,7 +2,7 @@
 // kernels/racy.cu). A frontier vertex lowers δ(v) with a plain read-compare-write instead
 // of atomicMin: when two frontier vertices relax the same v at once, both may pass the
 // comparison and the larger value may be written last (write-after-write race). Run it on the
-// counterexample graph (seed 004 Fig. 5) and compare with the oracle. Minimum and update are
+// counterexample graph (seed 004 Fig. 5, see docs/references.md) and compare with the oracle. Minimum and update are
 // the ones of frontier.wgsl; the counters are relax_succ's (`improved` counts vertices
 // some invocation believed it lowered).
 //

@@ -1,5 +1,6 @@
 // Boost Graph Library Dijkstra as the sequential baseline of seed 000 §5.2D ("Boost library vs
-// GPU Crauser optimized"). Launched by src/lab/boost.rs, which builds it with
+// GPU Crauser optimized"; docs/references.md [boost-dijkstra], [seed000]). Launched by
+// src/lab/boost.rs, which builds it with
 //   g++ -O3 -std=c++17 -o target/boost/dijkstra_boost bench/boost/dijkstra_boost.cpp
 // when /usr/include/boost/graph/dijkstra_shortest_paths.hpp exists (Debian libboost-graph-dev).
 //

@@ -2,7 +2,7 @@
 //! block sizes, then step through the run forwards and backwards with the vertices coloured by
 //! status, per-iteration plots and the pseudo-code of the phase that runs next.
 //!
-//! Structure (see `/work/shared/style.md`): [`AppState`] holds everything apart from drawing;
+//! Structure (see docs/references.md `[app-patterns]`): [`AppState`] holds everything apart from drawing;
 //! the panels draw it and produce [`Command`]s; [`SsspApp::apply`] carries them out in one place;
 //! loading, generating, running to the end and checking against Dijkstra run as background
 //! [`jobs`].

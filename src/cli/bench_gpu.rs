@@ -1,5 +1,6 @@
 //! `sssp-lab bench-gpu`: seed 000 Table 2's sweep (random fan-out graphs, plus NY and R-MAT)
-//! on the given devices, written as JSON and markdown (see [`crate::bench`]).
+//! on the given devices, written as JSON and markdown (see [`crate::bench`]; the paper is
+//! docs/references.md `[seed000]`).
 
 use crate::algo::{Algorithm, BlockSizes};
 use crate::bench::{BenchOptions, markdown, seed000_table2};

@@ -1,6 +1,6 @@
 //! `sssp-lab check`: every algorithm × every available device × a set of graphs and sources,
 //! compared vertex by vertex with CPU Dijkstra. Exit status non-zero on any mismatch, except
-//! for `racy`, whose wrong answers are the point (seed 004 §4.3) and are reported apart.
+//! for `racy`, whose wrong answers are the point (seed 004 §4.3, see docs/references.md) and are reported apart.
 
 use super::LoadArgs;
 use crate::algo::{Algorithm, SolveOptions, dijkstra_distances};

@@ -1,6 +1,6 @@
 //! DIMACS 9th Implementation Challenge (shortest paths) `.gr` graphs and `.co` coordinates.
 //!
-//! Source: <http://www.diag.uniroma1.it/challenge9/format.shtml>.
+//! Source: <http://www.diag.uniroma1.it/challenge9/format.shtml> (docs/references.md `[dimacs9]`).
 //!
 //! ```text
 //! c comment                 .co:  c comment

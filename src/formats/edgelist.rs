@@ -4,7 +4,7 @@
 //! header, ids 0-based but possibly sparse); GAP Benchmark Suite `src/reader.h` (0-based,
 //! no header). Every line is one directed arc as written; `#` and `%` lines are comments.
 //! In `.el`/`.txt` files columns after the second are ignored (SNAP's signed and temporal
-//! lists); `.wel` lines must have exactly three.
+//! lists); `.wel` lines must have exactly three. References: docs/references.md `[snap]`, `[gapbs]`.
 //!
 //! # Vertex ids
 //! Let k be the number of distinct ids and `max` the largest. The ids are used as they are

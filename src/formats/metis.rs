@@ -1,7 +1,8 @@
 //! METIS graph files (`.graph`), as used by the DIMACS10 challenge and the Walshaw archive, and
 //! their `.xyz` coordinates.
 //!
-//! Source: METIS 5 manual §4.1.1 "Graph file"; DIMACS10 <https://sites.cc.gatech.edu/dimacs10/>.
+//! Source: METIS 5 manual §4.1.1 "Graph file"; DIMACS10 <https://sites.cc.gatech.edu/dimacs10/>
+//! (docs/references.md `[metis]`, `[dimacs10]`).
 //!
 //! ```text
 //! % comment (anywhere)

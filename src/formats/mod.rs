@@ -1,4 +1,5 @@
-//! Graph file readers and the DIMACS writer (design.md §5).
+//! Graph file readers and the DIMACS writer (docs/references.md `[terms-graphs]`; each source below
+//! has an entry there: `[dimacs9]`, `[metis]`, `[dimacs10]`, `[matrixmarket]`, `[snap]`, `[gapbs]`).
 //!
 //! One module per format, each a streaming parser that reads a line at a time into a reused
 //! buffer and names `file:line` in every error:

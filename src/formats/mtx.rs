@@ -1,7 +1,8 @@
 //! MatrixMarket `.mtx` sparse matrices as graphs: entry (I, J, V) is the arc I → J of weight V.
 //!
 //! Source: NIST MatrixMarket exchange format
-//! (<https://math.nist.gov/MatrixMarket/formats.html>), as served by the SuiteSparse collection.
+//! (<https://math.nist.gov/MatrixMarket/formats.html>), as served by the SuiteSparse collection
+//! (docs/references.md `[matrixmarket]`).
 //!
 //! ```text
 //! %%MatrixMarket matrix coordinate FIELD SYMMETRY      FIELD = integer | real | pattern

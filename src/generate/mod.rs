@@ -1,4 +1,4 @@
-//! Seeded, reproducible graph generators (design.md §5). The same spec always gives the same
+//! Seeded, reproducible graph generators (docs/references.md `[terms-graphs]`). The same spec always gives the same
 //! graph (PCG64 streams, independent of thread count).
 
 mod families;

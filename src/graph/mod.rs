@@ -3,7 +3,7 @@
 //!
 //! Every graph in sssp-lab is a directed graph G = (V, E) with n = |V| vertices
 //! numbered `0..n` and m = |E| arcs with non-negative integer weights
-//! (design.md §1). Parallel arcs and self-loops are kept as read: they never
+//! (docs/references.md `[terms-notation]`). Parallel arcs and self-loops are kept as read: they never
 //! change a shortest distance. Undirected inputs are stored as two arcs.
 
 mod builder;

@@ -81,7 +81,7 @@ pub fn code_panel(ui: &mut egui::Ui, state: &AppState) {
     record_table(ui, state);
 }
 
-/// design.md §8: on road networks the frontier solvers are bound by their iteration count.
+/// docs/references.md `[terms-peers]`: on road networks the frontier solvers are bound by their iteration count.
 fn road_note(ui: &mut egui::Ui, state: &AppState) {
     let road_like = state
         .graph
