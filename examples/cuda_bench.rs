@@ -106,9 +106,9 @@ fn tune_persistent(opts: &BenchOptions) -> anyhow::Result<()> {
     for g in &graphs {
         let sources = pick_sources(g, 5, 7);
         let algos: &[Algorithm] = if g.n() > 200_000 && g.m() < 2_000_000 {
-            &[Algorithm::CrauserSucc] // NY: Martín's 227 k iterations take too long to sweep
+            &[sssp_lab::algo::CRAUSER_SUCC] // NY: Martín's 227 k iterations take too long to sweep
         } else {
-            &[Algorithm::CrauserSucc, Algorithm::MartinSucc]
+            &[sssp_lab::algo::CRAUSER_SUCC, sssp_lab::algo::MARTIN_SUCC]
         };
         for &algo in algos {
             for block in [256u32, 512, 1024] {
@@ -184,7 +184,7 @@ fn work_stats(opts: &BenchOptions) -> anyhow::Result<()> {
     println!("| graph | algorithm | source | iterations | Σ|F| | Σ|R| | Σ arcs scanned | reached |");
     for g in &graphs {
         let src = pick_sources(g, 1, opts.seed)[0];
-        for algo in [Algorithm::CrauserSucc, Algorithm::MartinSucc] {
+        for algo in [sssp_lab::algo::CRAUSER_SUCC, sssp_lab::algo::MARTIN_SUCC] {
             let mut st = make_stepper(DeviceId::Cpu, Arc::clone(g), algo, src, &SolveOptions::default())?;
             let r = st.run_to_end(&AtomicBool::new(false), &mut |_| {})?;
             let sf: u64 = r.records.iter().map(|x| x.frontier).sum();

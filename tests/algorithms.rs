@@ -124,9 +124,10 @@ fn crauser_never_needs_more_iterations_than_martin() {
     for g in graphs {
         let g = Arc::new(g);
         for s in sources(g.n()) {
-            for (c, m) in
-                [(Algorithm::CrauserSucc, Algorithm::MartinSucc), (Algorithm::CrauserPred, Algorithm::MartinPred)]
-            {
+            for (c, m) in [
+                (sssp_lab::algo::CRAUSER_SUCC, sssp_lab::algo::MARTIN_SUCC),
+                (sssp_lab::algo::CRAUSER_PRED, sssp_lab::algo::MARTIN_PRED),
+            ] {
                 let (_, ci) = solve(&g, c, s);
                 let (_, mi) = solve(&g, m, s);
                 assert!(ci <= mi, "{} from {s}: {c} took {ci} iterations, {m} {mi}", g.name);
@@ -138,7 +139,10 @@ fn crauser_never_needs_more_iterations_than_martin() {
 #[test]
 fn successors_and_predecessors_variants_record_the_same_iterations() {
     let g = Arc::new(GeneratorSpec::Fanout { n: 2000, d: 5, max_weight: 100, seed: 5 }.generate().expect("gen"));
-    for (a, b) in [(Algorithm::MartinSucc, Algorithm::MartinPred), (Algorithm::CrauserSucc, Algorithm::CrauserPred)] {
+    for (a, b) in [
+        (sssp_lab::algo::MARTIN_SUCC, sssp_lab::algo::MARTIN_PRED),
+        (sssp_lab::algo::CRAUSER_SUCC, sssp_lab::algo::CRAUSER_PRED),
+    ] {
         let ra = run_records(&g, a, 3);
         let rb = run_records(&g, b, 3);
         assert_eq!(ra.len(), rb.len());
@@ -192,13 +196,13 @@ fn distances_beyond_32_bits_are_exact_and_stepping_then_finishing_agrees() {
     assert_eq!(petgraph_distances(&g, 0), want);
     assert_eq!(dijkstra_distances(&g, 0), want);
     // Two steps first: run_to_end then resumes the stepper's own loop, not the from-scratch one.
-    let mut st = cpu_stepper(Arc::clone(&g), Algorithm::Dijkstra, 0, &SolveOptions::default()).expect("source");
+    let mut st = cpu_stepper(Arc::clone(&g), sssp_lab::algo::DIJKSTRA, 0, &SolveOptions::default()).expect("source");
     st.step().expect("step");
     st.step().expect("step");
     let run = st.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("solve");
     assert_eq!(st.distances().expect("distances"), want);
     assert_eq!(run.iterations, 5);
-    assert_eq!(solve(&g, Algorithm::Dijkstra, 0), (want, 5));
+    assert_eq!(solve(&g, sssp_lab::algo::DIJKSTRA, 0), (want, 5));
 }
 
 #[test]
@@ -261,7 +265,12 @@ fn all_cores_solvers_match_petgraph_and_the_sequential_records() {
         let g = Arc::new(g);
         for s in sources(g.n()) {
             let want = petgraph_distances(&g, s);
-            for algo in [Algorithm::MartinSucc, Algorithm::MartinPred, Algorithm::CrauserSucc, Algorithm::CrauserPred] {
+            for algo in [
+                sssp_lab::algo::MARTIN_SUCC,
+                sssp_lab::algo::MARTIN_PRED,
+                sssp_lab::algo::CRAUSER_SUCC,
+                sssp_lab::algo::CRAUSER_PRED,
+            ] {
                 let (seq, _) = solve_on(DeviceId::Cpu, &g, algo, s);
                 for threads in [0, 3] {
                     let (par, dist) = solve_on(DeviceId::CpuParallel(threads), &g, algo, s);
@@ -289,7 +298,7 @@ proptest! {
     fn all_cores_solvers_equal_petgraph_on_random_graphs((g, s) in arb_graph()) {
         let g = Arc::new(g);
         let want = petgraph_distances(&g, s);
-        for algo in [Algorithm::MartinSucc, Algorithm::MartinPred, Algorithm::CrauserSucc, Algorithm::CrauserPred] {
+        for algo in [sssp_lab::algo::MARTIN_SUCC, sssp_lab::algo::MARTIN_PRED, sssp_lab::algo::CRAUSER_SUCC, sssp_lab::algo::CRAUSER_PRED] {
             prop_assert_eq!(&solve_on(DeviceId::CpuParallel(2), &g, algo, s).1, &want, "{}", algo);
         }
     }
@@ -321,7 +330,12 @@ fn all_cores_pool_and_caller_paths_give_the_sequential_records() {
         let g = Arc::new(g);
         let s = (g.n() / 3) as VertexId;
         let want = petgraph_distances(&g, s);
-        for algo in [Algorithm::MartinSucc, Algorithm::MartinPred, Algorithm::CrauserSucc, Algorithm::CrauserPred] {
+        for algo in [
+            sssp_lab::algo::MARTIN_SUCC,
+            sssp_lab::algo::MARTIN_PRED,
+            sssp_lab::algo::CRAUSER_SUCC,
+            sssp_lab::algo::CRAUSER_PRED,
+        ] {
             let (seq, _) = solve_on(DeviceId::Cpu, &g, algo, s);
             for cutoff in [0, usize::MAX] {
                 let (par, dist) = run(&g, algo, s, cutoff);

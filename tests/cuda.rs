@@ -21,8 +21,12 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 const CUDA: DeviceId = DeviceId::Cuda(0);
-const FRONTIER_ALGOS: [Algorithm; 4] =
-    [Algorithm::MartinSucc, Algorithm::MartinPred, Algorithm::CrauserSucc, Algorithm::CrauserPred];
+const FRONTIER_ALGOS: [Algorithm; 4] = [
+    sssp_lab::algo::MARTIN_SUCC,
+    sssp_lab::algo::MARTIN_PRED,
+    sssp_lab::algo::CRAUSER_SUCC,
+    sssp_lab::algo::CRAUSER_PRED,
+];
 
 /// True when a CUDA device can run solvers; otherwise prints why and returns false, or panics
 /// when `SSSP_LAB_REQUIRE_GPU` asks for CUDA.
@@ -158,7 +162,7 @@ fn listing_works_with_or_without_cuda() {
     }
     // Without CUDA, making a stepper is an error, not a panic.
     let g = Arc::new(generate::teaching());
-    let r = make_stepper(CUDA, g, Algorithm::CrauserSucc, 0, &SolveOptions::default());
+    let r = make_stepper(CUDA, g, sssp_lab::algo::CRAUSER_SUCC, 0, &SolveOptions::default());
     if list[0].status.is_err() {
         assert!(matches!(r, Err(SolveError::Device(_))));
     }
@@ -172,10 +176,10 @@ fn bad_requests_are_errors() {
     let g = Arc::new(generate::teaching());
     let opts = SolveOptions::default();
     for (dev, algo, block) in [
-        (DeviceId::Cuda(99), Algorithm::MartinSucc, 256),
-        (CUDA, Algorithm::Dijkstra, 256),
-        (CUDA, Algorithm::MartinSucc, 48),
-        (CUDA, Algorithm::MartinSucc, 2048),
+        (DeviceId::Cuda(99), sssp_lab::algo::MARTIN_SUCC, 256),
+        (CUDA, sssp_lab::algo::DIJKSTRA, 256),
+        (CUDA, sssp_lab::algo::MARTIN_SUCC, 48),
+        (CUDA, sssp_lab::algo::MARTIN_SUCC, 2048),
     ] {
         let o = SolveOptions { block: BlockSizes::uniform(block), ..opts.clone() };
         match make_stepper(dev, Arc::clone(&g), algo, 0, &o) {
@@ -368,7 +372,7 @@ fn racy_gives_wrong_and_varying_distances_on_the_counterexample() {
     assert!(wrong >= 1, "racy should give a wrong sink distance in at least one of {RUNS} runs");
     // With atomics the same launch is always right.
     for _ in 0..5 {
-        let mut st = cuda(&g, Algorithm::MartinSucc, 0, &opts);
+        let mut st = cuda(&g, sssp_lab::algo::MARTIN_SUCC, 0, &opts);
         step_all(st.as_mut());
         assert_eq!(st.distances().expect("distances"), want);
     }
@@ -447,7 +451,7 @@ fn cancelled_fast_run_can_be_stepped_to_the_end() {
     }
     let g = data("luxembourg.osm.graph.gz");
     let want = dijkstra_distances(&g, 17);
-    for algo in [Algorithm::MartinSucc, Algorithm::MartinPred] {
+    for algo in [sssp_lab::algo::MARTIN_SUCC, sssp_lab::algo::MARTIN_PRED] {
         let mut st = cuda(&g, algo, 17, &SolveOptions::default());
         let cancel = AtomicBool::new(false);
         let r = st.run_to_end(&cancel, &mut |_| cancel.store(true, std::sync::atomic::Ordering::Relaxed));

@@ -132,7 +132,8 @@ fn smoke_experiment_runs_headless_and_every_row_matches_dijkstra() {
 
 #[test]
 fn cancel_stops_a_run_early() {
-    let mut exp = small(vec![LabDevice::Solver(DeviceId::Cpu)], vec![Algorithm::MartinSucc, Algorithm::CrauserSucc]);
+    let mut exp =
+        small(vec![LabDevice::Solver(DeviceId::Cpu)], vec![sssp_lab::algo::MARTIN_SUCC, sssp_lab::algo::CRAUSER_SUCC]);
     exp.graphs = vec![fanout(20_000, 20)];
     exp.sources = SourceSpec::Random { count: 50, seed: 3 };
     exp.repetitions = 5;
@@ -169,7 +170,7 @@ fn unavailable_devices_and_unsupported_algorithms_are_rows_with_a_reason() {
             LabDevice::Solver(DeviceId::Cuda(7)),
             LabDevice::Solver(DeviceId::CpuParallel(2)),
         ],
-        vec![Algorithm::Dijkstra, Algorithm::CrauserPred],
+        vec![sssp_lab::algo::DIJKSTRA, sssp_lab::algo::CRAUSER_PRED],
     );
     let res = lab::run_blocking(&exp, root(), &mut |_, _| {});
     assert_eq!(res.outcome, "completed");
@@ -188,7 +189,8 @@ fn unavailable_devices_and_unsupported_algorithms_are_rows_with_a_reason() {
 
 #[test]
 fn a_cell_budget_keeps_the_first_source_and_drops_the_rest() {
-    let mut exp = small(vec![LabDevice::Solver(DeviceId::Cpu)], vec![Algorithm::Dijkstra, Algorithm::MartinSucc]);
+    let mut exp =
+        small(vec![LabDevice::Solver(DeviceId::Cpu)], vec![sssp_lab::algo::DIJKSTRA, sssp_lab::algo::MARTIN_SUCC]);
     exp.sources = SourceSpec::Random { count: 4, seed: 1 };
     exp.repetitions = 2;
     // Command-line overrides go through validation: a zero budget is refused.
@@ -209,7 +211,7 @@ fn a_cell_budget_keeps_the_first_source_and_drops_the_rest() {
 
 #[test]
 fn a_missing_graph_file_gives_error_rows_not_a_failed_run() {
-    let mut exp = small(vec![LabDevice::Solver(DeviceId::Cpu)], vec![Algorithm::Dijkstra]);
+    let mut exp = small(vec![LabDevice::Solver(DeviceId::Cpu)], vec![sssp_lab::algo::DIJKSTRA]);
     exp.graphs.push(GraphEntry { file: Some("tests/data/no-such-file.gr".into()), ..Default::default() });
     let res = lab::run_blocking(&exp, root(), &mut |_, _| {});
     assert_eq!(res.outcome, "completed");
@@ -223,7 +225,7 @@ fn boost_distances_match_dijkstra_when_boost_is_installed() {
         eprintln!("skipping: {reason}");
         return;
     }
-    let mut exp = small(vec![LabDevice::Boost, LabDevice::Solver(DeviceId::Cpu)], vec![Algorithm::Dijkstra]);
+    let mut exp = small(vec![LabDevice::Boost, LabDevice::Solver(DeviceId::Cpu)], vec![sssp_lab::algo::DIJKSTRA]);
     exp.graphs.push(GraphEntry { file: Some("tests/data/rome99.gr.gz".into()), ..Default::default() });
     exp.repetitions = 2;
     let res = lab::run_blocking(&exp, root(), &mut |_, _| {});
@@ -259,7 +261,7 @@ fn run_experiment_from_env() {
 
 #[test]
 fn kernel_characterization_reports_best_block_per_kernel_and_the_gain_over_the_default() {
-    let mut exp = small(vec![LabDevice::Solver(DeviceId::Cpu)], vec![Algorithm::CrauserSucc]);
+    let mut exp = small(vec![LabDevice::Solver(DeviceId::Cpu)], vec![sssp_lab::algo::CRAUSER_SUCC]);
     exp.kind = lab::ExperimentKind::KernelCharacterization;
     exp.graphs = vec![GraphEntry { sizes: vec![1000, 2000], degrees: vec![2, 20], ..fanout(1000, 2) }];
     exp.block = BlockSpec { all: vec![128, 256], ..Default::default() };
@@ -295,9 +297,10 @@ fn report_from_env() {
 /// Hand-made results: two generated graphs and a file, `dijkstra @ cpu` (the baseline, with peak
 /// host memory) against `crauser-succ @ cuda:0` at two block sizes (with device memory).
 fn synthetic_results(kind: lab::ExperimentKind) -> lab::LabResults {
-    let mut exp = small(vec![LabDevice::Solver(DeviceId::Cpu)], vec![Algorithm::Dijkstra]);
+    let mut exp = small(vec![LabDevice::Solver(DeviceId::Cpu)], vec![sssp_lab::algo::DIJKSTRA]);
     exp.kind = kind;
-    exp.baseline = Some(lab::Baseline { algorithm: Algorithm::Dijkstra, device: LabDevice::Solver(DeviceId::Cpu) });
+    exp.baseline =
+        Some(lab::Baseline { algorithm: sssp_lab::algo::DIJKSTRA, device: LabDevice::Solver(DeviceId::Cpu) });
     let graphs = [("fanout 2k d2", "2k", "deg2"), ("fanout 2k d20", "2k", "deg20"), ("add20.graph.gz", "add20", "")];
     let mut rows = Vec::new();
     for (gi, (graph, size, degree)) in graphs.into_iter().enumerate() {

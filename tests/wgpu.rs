@@ -25,8 +25,12 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-const FRONTIER_ALGOS: [Algorithm; 4] =
-    [Algorithm::MartinSucc, Algorithm::MartinPred, Algorithm::CrauserSucc, Algorithm::CrauserPred];
+const FRONTIER_ALGOS: [Algorithm; 4] = [
+    sssp_lab::algo::MARTIN_SUCC,
+    sssp_lab::algo::MARTIN_PRED,
+    sssp_lab::algo::CRAUSER_SUCC,
+    sssp_lab::algo::CRAUSER_PRED,
+];
 
 /// Indices of the usable adapters; empty (after saying why) when there are none.
 fn adapters() -> Vec<u32> {
@@ -227,7 +231,7 @@ fn every_algorithm_matches_the_oracles_in_both_modes() {
                     assert_eq!(run.iterations, cpu_iters, "{label}: fast iterations");
                     assert_eq!(run.reached, want.iter().filter(|&&x| x != INF).count() as u64, "{label}");
                     let step_it =
-                        (small && g.n() <= 800) || (si == 0 && algo == Algorithm::CrauserSucc && cpu_iters < 600);
+                        (small && g.n() <= 800) || (si == 0 && algo == sssp_lab::algo::CRAUSER_SUCC && cpu_iters < 600);
                     if step_it {
                         let mut st = wgpu_stepper(i, &g, algo, s, &opts);
                         let mut steps = 0;
@@ -368,7 +372,7 @@ fn a_large_graph_needs_and_gets_a_2d_dispatch() {
     let g = Arc::new(b.build("sparse 2.1 M", None, VertexLabels::Offset(0)).unwrap_or_else(|e| panic!("{e}")));
     let want = dijkstra_distances(&g, 0);
     let i = adapters()[0];
-    for algo in [Algorithm::CrauserSucc, Algorithm::MartinPred] {
+    for algo in [sssp_lab::algo::CRAUSER_SUCC, sssp_lab::algo::MARTIN_PRED] {
         for instrument in [false, true] {
             let opts = SolveOptions { block: BlockSizes::uniform(32), instrument, ..Default::default() };
             let mut st = gw::stepper_with(i, Arc::clone(&g), algo, 0, &opts, WgpuTuning::default())
@@ -421,7 +425,7 @@ fn arc_arrays_split_over_bindings() {
             }
             // Too many chunks for the bindings: a clear error, no crash.
             let tuning = WgpuTuning { arc_chunk_bytes: Some(64), ..Default::default() };
-            match gw::stepper_with(i, Arc::clone(g), Algorithm::MartinSucc, 0, &SolveOptions::default(), tuning) {
+            match gw::stepper_with(i, Arc::clone(g), sssp_lab::algo::MARTIN_SUCC, 0, &SolveOptions::default(), tuning) {
                 Err(SolveError::Device(msg)) => assert!(msg.contains("bindings"), "{msg}"),
                 Err(e) => panic!("wrong error: {e}"),
                 Ok(_) => panic!("{}: {} arcs in 64-byte chunks accepted", g.name, g.m()),
@@ -442,7 +446,7 @@ fn unsupported_inputs_are_refused_with_a_reason() {
         b.push(1, 2, Some(u32::MAX / 2));
         b.push(2, 3, Some(5));
         let g = Arc::new(b.build("heavy", None, VertexLabels::Offset(0)).unwrap_or_else(|e| panic!("{e}")));
-        match make_stepper(dev, Arc::clone(&g), Algorithm::MartinSucc, 0, &opts) {
+        match make_stepper(dev, Arc::clone(&g), sssp_lab::algo::MARTIN_SUCC, 0, &opts) {
             Err(SolveError::Device(msg)) => assert!(msg.contains("2³²−1"), "{msg}"),
             other => panic!("heavy graph: {:?}", other.err()),
         }
@@ -456,24 +460,27 @@ fn unsupported_inputs_are_refused_with_a_reason() {
         let g = Arc::new(b.build("one heavy arc", None, VertexLabels::Offset(0)).unwrap_or_else(|e| panic!("{e}")));
         assert!(g.distance_bound() >= u32::MAX as u128);
         let mut st =
-            make_stepper(dev, Arc::clone(&g), Algorithm::CrauserSucc, 0, &opts).unwrap_or_else(|e| panic!("{e}"));
+            make_stepper(dev, Arc::clone(&g), sssp_lab::algo::CRAUSER_SUCC, 0, &opts).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(run_fast(st.as_mut()).1, dijkstra_distances(&g, 0));
         let g = Arc::new(generate::teaching());
         // Block size beyond the adapter.
         let big = SolveOptions { block: BlockSizes { relax: 1 << 20, ..Default::default() }, ..Default::default() };
-        match make_stepper(dev, Arc::clone(&g), Algorithm::MartinSucc, 0, &big) {
+        match make_stepper(dev, Arc::clone(&g), sssp_lab::algo::MARTIN_SUCC, 0, &big) {
             Err(SolveError::Device(msg) | SolveError::Options(msg)) => assert!(msg.contains("block size"), "{msg}"),
             other => panic!("huge block: {:?}", other.err()),
         }
         let zero = SolveOptions { block: BlockSizes { update: 0, ..Default::default() }, ..Default::default() };
         assert!(matches!(
-            make_stepper(dev, Arc::clone(&g), Algorithm::MartinSucc, 0, &zero),
+            make_stepper(dev, Arc::clone(&g), sssp_lab::algo::MARTIN_SUCC, 0, &zero),
             Err(SolveError::Device(_) | SolveError::Options(_))
         ));
         // Sequential Dijkstra is not a wgpu algorithm; a bad source is a bad source.
-        assert!(matches!(make_stepper(dev, Arc::clone(&g), Algorithm::Dijkstra, 0, &opts), Err(SolveError::Device(_))));
         assert!(matches!(
-            make_stepper(dev, Arc::clone(&g), Algorithm::MartinSucc, 5, &opts),
+            make_stepper(dev, Arc::clone(&g), sssp_lab::algo::DIJKSTRA, 0, &opts),
+            Err(SolveError::Device(_))
+        ));
+        assert!(matches!(
+            make_stepper(dev, Arc::clone(&g), sssp_lab::algo::MARTIN_SUCC, 5, &opts),
             Err(SolveError::BadSource(5, 5))
         ));
     }
@@ -483,7 +490,7 @@ fn unsupported_inputs_are_refused_with_a_reason() {
         make_stepper(
             DeviceId::Wgpu(past),
             Arc::new(generate::teaching()),
-            Algorithm::MartinSucc,
+            sssp_lab::algo::MARTIN_SUCC,
             0,
             &SolveOptions::default()
         ),
@@ -535,7 +542,7 @@ fn racy_runs_terminate_and_mismatches_are_reported() {
 fn a_cancelled_run_can_be_stepped_to_the_end() {
     let g = Arc::new(generate::grid(30, 20, 9, 5).unwrap_or_else(|e| panic!("{e}")));
     for i in adapters() {
-        for algo in [Algorithm::MartinSucc, Algorithm::CrauserPred] {
+        for algo in [sssp_lab::algo::MARTIN_SUCC, sssp_lab::algo::CRAUSER_PRED] {
             let mut st = wgpu_stepper(i, &g, algo, 3, &SolveOptions::default());
             match st.run_to_end(&AtomicBool::new(true), &mut |_| {}) {
                 Err(SolveError::Cancelled) => {}
@@ -590,7 +597,8 @@ fn timed_fast_path_and_vertex_parallel_runs_match_the_oracle() {
 #[test]
 fn device_string_names_range_and_timing() {
     for i in adapters() {
-        let st = wgpu_stepper(i, &Arc::new(generate::teaching()), Algorithm::CrauserSucc, 0, &SolveOptions::default());
+        let st =
+            wgpu_stepper(i, &Arc::new(generate::teaching()), sssp_lab::algo::CRAUSER_SUCC, 0, &SolveOptions::default());
         let name = st.device();
         assert!(name.contains("2³²−1"), "{name}");
         assert!(name.contains("timestamps") || name.contains("wall-clock"), "{name}");

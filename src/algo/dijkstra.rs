@@ -12,11 +12,68 @@
 //! on roads the queue is tiny and the time is the cache miss on each popped vertex's arcs.
 
 use super::radix_heap::{RadixHeap, RadixKey};
-use super::{Algorithm, IterationRecord, PhaseTimes, RunRecord, SolveError, Step, StepDelta, Stepper};
+use super::{
+    Algorithm, AlgorithmSpec, Family, IterationRecord, Phase, PhaseTimes, PlotGroup, RunRecord, SeriesSpec, SeriesUnit,
+    SolveError, SolveOptions, Step, StepDelta, Stepper, Values, dist_value,
+};
 use crate::graph::{Csr, Distance, Graph, INF, VertexId};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+/// Sequential Dijkstra: the baseline and second oracle.
+pub const DIJKSTRA: Algorithm = Algorithm(&DIJKSTRA_SPEC);
+
+static SERIES: [SeriesSpec; 2] = [
+    SeriesSpec {
+        key: "delta",
+        label: "Δ used",
+        help: "δ of the vertex settled next (the minimum of the queue)",
+        unit: SeriesUnit::Distance,
+        group: PlotGroup::Thresholds,
+    },
+    SeriesSpec {
+        key: "next_frontier",
+        label: "next |F|",
+        help: "1 while a vertex is left",
+        unit: SeriesUnit::Count,
+        group: PlotGroup::Table,
+    },
+];
+
+/// Sequential Dijkstra with a radix heap and lazy deletion (the baseline, second oracle).
+pub static DIJKSTRA_SPEC: AlgorithmSpec = AlgorithmSpec {
+    id: "dijkstra",
+    name: "Dijkstra",
+    summary: "sequential Dijkstra, radix heap (baseline, oracle)",
+    reference: "[dijkstra59]; Boost's relaxed heap in [boost], [seed000] §5.2D",
+    iteration: "relax the out-arcs of the vertex settled last, pop the next minimum and settle it",
+    family: Family::Sequential,
+    params: &[],
+    series: &SERIES,
+    code: |_| {
+        vec![
+            (Phase::Init, "δ(s) ← 0; δ(v) ← ∞ (v ≠ s); u ← s; Q ← ∅"),
+            (Phase::Loop, "while u ≠ none do"),
+            (Phase::Relax, "  relax:   for (u,v,w): if δ(u)+w < δ(v):"),
+            (Phase::Relax, "             δ(v) ← δ(u)+w; push v on Q"),
+            (Phase::Minimum, "  minimum: u ← pop-min(Q), skip stale"),
+            (Phase::Update, "  update:  settle u  (F = {u})"),
+        ]
+    },
+    exact: |_| true,
+    cpu: cpu_stepper,
+    cpu_parallel: None,
+};
+
+fn cpu_stepper(
+    graph: Arc<Graph>,
+    _: Algorithm,
+    source: VertexId,
+    opts: &SolveOptions,
+) -> Result<Box<dyn Stepper>, SolveError> {
+    Ok(Box::new(DijkstraStepper::new(graph, source, opts.record_deltas)))
+}
 
 /// Shortest distances from `source` to every vertex ([`INF`] = unreachable), n entries.
 ///
@@ -122,7 +179,7 @@ impl DijkstraStepper {
 
 impl Stepper for DijkstraStepper {
     fn algorithm(&self) -> Algorithm {
-        Algorithm::Dijkstra
+        DIJKSTRA
     }
 
     fn device(&self) -> String {
@@ -185,10 +242,6 @@ impl Stepper for DijkstraStepper {
             unsettled,
             reached,
             settled: self.settled_count,
-            delta,
-            delta_martin: delta,
-            delta_crauser: delta,
-            next_frontier: self.current.is_some() as u64,
             edges_scanned: scanned,
             relax_attempted: attempted,
             relax_improved: lowered.len() as u64,
@@ -199,6 +252,7 @@ impl Stepper for DijkstraStepper {
                 update_ms: (t3 - t2).as_secs_f64() * 1e3,
                 copy_ms: 0.0,
             },
+            values: Values::from_slice(&[dist_value(delta), self.current.is_some() as u64 as f64]),
         };
         let delta = self.record_deltas.then(|| StepDelta { lowered, settled: self.current.into_iter().collect() });
         Ok(Some(Step { record, delta }))
@@ -257,7 +311,7 @@ impl Stepper for DijkstraStepper {
         self.reached_unsettled = 0;
         let total_ms = start.elapsed().as_secs_f64() * 1e3;
         Ok(RunRecord {
-            algorithm: Algorithm::Dijkstra.id().into(),
+            algorithm: DIJKSTRA.id().into(),
             device: self.device(),
             graph: self.graph.name.clone(),
             n: self.graph.n(),

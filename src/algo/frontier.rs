@@ -18,8 +18,9 @@
 
 use super::model::{ShrinkingWarpCounter, SparseWarpCounter};
 use super::{
-    Algorithm, IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, StepDelta,
-    Stepper, Threshold,
+    Algorithm, AlgorithmSpec, CodeLine, Family, IterationRecord, ParamKind, ParamSpec, Params, Phase, PhaseTimes,
+    PlotGroup, RelaxVariant, RunRecord, SeriesSpec, SeriesUnit, SolveError, SolveOptions, Step, StepDelta, Stepper,
+    Threshold, Thresholds, Values, dist_value,
 };
 use crate::graph::{Distance, Graph, INF, VertexId};
 use std::cmp::Reverse;
@@ -28,10 +29,170 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+/// Martín et al. ([seed004] §4, [seed000] §3.3), successors relax.
+pub const MARTIN_SUCC: Algorithm = Algorithm(&MARTIN_SUCC_SPEC);
+/// Martín et al., predecessors relax.
+pub const MARTIN_PRED: Algorithm = Algorithm(&MARTIN_PRED_SPEC);
+/// Crauser et al.'s OUT criterion on the GPU ([seed000] §3.1), successors relax.
+pub const CRAUSER_SUCC: Algorithm = Algorithm(&CRAUSER_SUCC_SPEC);
+/// Crauser, predecessors relax.
+pub const CRAUSER_PRED: Algorithm = Algorithm(&CRAUSER_PRED_SPEC);
+
+const ITERATION: &str = "relax the out-arcs of the frontier F, compute Δ over the unsettled set U, settle \
+U ∩ {δ ≤ Δ} as the next frontier (three kernels on a GPU)";
+
+/// The successors relax may drop its atomics: the teaching variant `racy` ([seed004] §4.3).
+static SUCC_PARAMS: [ParamSpec; 1] = [ParamSpec {
+    key: "relax",
+    label: "Relax",
+    help: "atomic: atomicMin per arc; non-atomic: read-compare-write that races on a GPU, as in the earlier \
+GPU Dijkstra that [seed004] §4.3 shows is wrong (one CPU thread cannot race)",
+    kind: ParamKind::Choice { values: &["atomic", "non-atomic"], default: "atomic" },
+}];
+
+/// Declared values of every frontier solver, in the order [`frontier_values`] writes them.
+static SERIES: [SeriesSpec; 4] = [
+    SeriesSpec {
+        key: "delta",
+        label: "Δ used",
+        help: "threshold Δᵢ of the policy in force",
+        unit: SeriesUnit::Distance,
+        group: PlotGroup::Thresholds,
+    },
+    SeriesSpec {
+        key: "delta_martin",
+        label: "min δ (Martín)",
+        help: "Martín's threshold at this state: min δ(u) over U",
+        unit: SeriesUnit::Distance,
+        group: PlotGroup::Thresholds,
+    },
+    SeriesSpec {
+        key: "delta_crauser",
+        label: "min δ+ω (Crauser)",
+        help: "Crauser's threshold at this state: min δ(u)+ω(u) over U",
+        unit: SeriesUnit::Distance,
+        group: PlotGroup::Thresholds,
+    },
+    SeriesSpec {
+        key: "next_frontier",
+        label: "next |F|",
+        help: "vertices settled by this iteration's update",
+        unit: SeriesUnit::Count,
+        group: PlotGroup::Table,
+    },
+];
+
+/// The declared values of a frontier iteration (every device writes them through this).
+pub fn frontier_values(t: &Thresholds, next_frontier: u64) -> Values {
+    Values::from_slice(&[dist_value(t.delta), dist_value(t.martin), dist_value(t.crauser), next_frontier as f64])
+}
+
+macro_rules! frontier_spec {
+    ($name:ident, $id:literal, $display:literal, $summary:literal, $reference:literal, $t:expr, $v:expr, $params:expr) => {
+        #[doc = $summary]
+        pub static $name: AlgorithmSpec = AlgorithmSpec {
+            id: $id,
+            name: $display,
+            summary: $summary,
+            reference: $reference,
+            iteration: ITERATION,
+            family: Family::Frontier { threshold: $t, variant: $v },
+            params: $params,
+            series: &SERIES,
+            code: |p| code($t, $v, p),
+            exact: |p| p.get("relax") != Some("non-atomic"),
+            cpu: cpu_stepper,
+            cpu_parallel: Some(super::parallel::parallel_stepper),
+        };
+    };
+}
+
+frontier_spec!(
+    MARTIN_SUCC_SPEC,
+    "martin-succ",
+    "Martín (successors)",
+    "Martín: Δ = min δ over U; frontier pushes with atomicMin",
+    "[seed004] §4 (DA2CF), [seed000] §3.3",
+    Threshold::Martin,
+    RelaxVariant::Successors,
+    &SUCC_PARAMS
+);
+frontier_spec!(
+    MARTIN_PRED_SPEC,
+    "martin-pred",
+    "Martín (predecessors)",
+    "Martín: Δ = min δ over U; unsettled pull from frontier preds",
+    "[seed004] §4 Fig. 3, [seed000] §3.2",
+    Threshold::Martin,
+    RelaxVariant::Predecessors,
+    &[]
+);
+frontier_spec!(
+    CRAUSER_SUCC_SPEC,
+    "crauser-succ",
+    "Crauser (successors)",
+    "Crauser: Δ = min δ+ω over U; frontier pushes with atomicMin",
+    "[seed000] §3.1–3.3, [crauser98] OUT criterion",
+    Threshold::Crauser,
+    RelaxVariant::Successors,
+    &SUCC_PARAMS
+);
+frontier_spec!(
+    CRAUSER_PRED_SPEC,
+    "crauser-pred",
+    "Crauser (predecessors)",
+    "Crauser: Δ = min δ+ω over U; unsettled pull from frontier preds",
+    "[seed000] §3.1–3.3, [crauser98] OUT criterion",
+    Threshold::Crauser,
+    RelaxVariant::Predecessors,
+    &[]
+);
+
+/// The reference CPU stepper of a frontier spec.
+fn cpu_stepper(
+    graph: Arc<Graph>,
+    algo: Algorithm,
+    source: VertexId,
+    opts: &SolveOptions,
+) -> Result<Box<dyn Stepper>, SolveError> {
+    let Family::Frontier { threshold, variant } = algo.spec().family else {
+        return Err(SolveError::Options(format!("{algo} is not a frontier solver")));
+    };
+    Ok(Box::new(FrontierStepper::new(graph, algo, threshold, variant, source, opts.clone())))
+}
+
+/// Pseudo-code of a frontier solver with the phase of each line.
+fn code(threshold: Threshold, variant: RelaxVariant, params: &Params) -> Vec<CodeLine> {
+    let mut lines =
+        vec![(Phase::Init, "δ(s) ← 0; δ(v) ← ∞ (v ≠ s); F ← {s}; U ← V − {s}"), (Phase::Loop, "while Δ ≠ ∞ do")];
+    let racy = params.get("relax") == Some("non-atomic");
+    lines.extend(match (variant, racy) {
+        (RelaxVariant::Successors, true) => [
+            (Phase::Relax, "  relax:   for f ∈ F, (f,u,w), u ∈ U, in parallel"),
+            (Phase::Relax, "             if δ(f)+w < δ(u): δ(u) ← δ(f)+w (race!)"),
+        ],
+        (RelaxVariant::Predecessors, _) => [
+            (Phase::Relax, "  relax:   for u ∈ U in parallel (pull):"),
+            (Phase::Relax, "             δ(u) ← min(δ(u), min{δ(f)+w : f ∈ F})"),
+        ],
+        (RelaxVariant::Successors, false) => [
+            (Phase::Relax, "  relax:   for f ∈ F, (f,u,w), u ∈ U, in parallel"),
+            (Phase::Relax, "             atomicMin(δ(u), δ(f)+w)"),
+        ],
+    });
+    lines.push(match threshold {
+        Threshold::Martin => (Phase::Minimum, "  minimum: Δ ← min{δ(u) : u ∈ U}"),
+        Threshold::Crauser => (Phase::Minimum, "  minimum: Δ ← min{δ(u)+ω(u) : u ∈ U}"),
+    });
+    lines.push((Phase::Update, "  update:  F ← {u ∈ U : δ(u) ≤ Δ}; U ← U − F"));
+    lines
+}
+
 /// Iteration stamp meaning "never".
 const NEVER: u32 = u32::MAX;
 
-/// CPU stepper for `martin-*`, `crauser-*` and (sequential, hence race-free) `racy`.
+/// CPU stepper for `martin-*` and `crauser-*` (the non-atomic relax is sequential here, hence
+/// race-free).
 pub struct FrontierStepper {
     graph: Arc<Graph>,
     algo: Algorithm,
@@ -250,6 +411,10 @@ impl Stepper for FrontierStepper {
         self.algo
     }
 
+    fn label(&self) -> String {
+        super::run_label(self.algo, &self.opts.params)
+    }
+
     fn device(&self) -> String {
         "CPU (1 thread)".into()
     }
@@ -279,18 +444,15 @@ impl Stepper for FrontierStepper {
         let t0 = Instant::now();
         let (edges_scanned, relax_attempted) = self.relax();
         let t1 = Instant::now();
-        let (delta_martin, delta_crauser) = self.minimum();
-        let delta = match self.threshold {
-            Threshold::Martin => delta_martin,
-            Threshold::Crauser => delta_crauser.max(delta_martin),
-        };
+        let (min_delta, min_crauser) = self.minimum();
+        let t = Thresholds::from_minima(self.threshold, min_delta, min_crauser);
         let reached = self.reached_unsettled;
         let t2 = Instant::now();
-        if delta_martin == INF {
+        if t.finished() {
             self.frontier.clear();
             self.done = true;
         } else {
-            self.update(delta);
+            self.update(t.delta);
         }
         let t3 = Instant::now();
 
@@ -300,10 +462,6 @@ impl Stepper for FrontierStepper {
             unsettled,
             reached,
             settled: self.settled_count,
-            delta: if delta_martin == INF { INF } else { delta },
-            delta_martin,
-            delta_crauser,
-            next_frontier: self.frontier.len() as u64,
             edges_scanned,
             relax_attempted,
             relax_improved: self.lowered.len() as u64,
@@ -314,6 +472,7 @@ impl Stepper for FrontierStepper {
                 update_ms: (t3 - t2).as_secs_f64() * 1e3,
                 copy_ms: 0.0,
             },
+            values: frontier_values(&t, self.frontier.len() as u64),
         };
         let delta = self.opts.record_deltas.then(|| StepDelta {
             lowered: self.lowered.iter().map(|&(u, old)| (u, old, self.dist[u as usize])).collect(),

@@ -1,14 +1,22 @@
-//! SSSP solvers as *steppers*: one iteration at a time, with a record of every measurement of
-//! design.md §3, or to the end in one call.
+//! SSSP solvers as *steppers*: one iteration at a time, with a record of every measurement
+//! ([terms-measurements] in docs/references.md), or to the end in one call.
 //!
-//! Every device (CPU, CUDA, wgpu) implements [`Stepper`] for the algorithms it supports; the
-//! app, the CLI and the benchmarks only ever talk to this trait.
+//! The algorithms are listed once, in [`registry::ALGORITHMS`]; each lives in its own module
+//! with its [`AlgorithmSpec`] and CPU reference stepper. Every device (CPU, CUDA, wgpu)
+//! implements [`Stepper`] for the algorithms it supports; the app, the CLI and the benchmarks
+//! only ever talk to this trait.
 //!
-//! Iteration convention (all algorithms): after `reset`, the source is settled and forms the
-//! first frontier F₁ = {s}. Iteration i relaxes the out-arcs of Fᵢ (**relax**), computes the
-//! threshold Δᵢ over the unsettled set Uᵢ (**minimum**) and moves U ∩ {δ ≤ Δᵢ} into Fᵢ₊₁
-//! (**update**). The run ends after the iteration whose minimum finds no reached vertex in U.
-//! Sequential Dijkstra fits the same shape with |Fᵢ| = 1.
+//! Iteration contract (every algorithm): after construction the source is settled (δ(s) = 0).
+//! `step` runs one iteration as the algorithm defines it ([`AlgorithmSpec::iteration`]):
+//! a frontier solver relaxes the out-arcs of Fᵢ (**relax**), computes the threshold Δᵢ over the
+//! unsettled set Uᵢ (**minimum**, [`Thresholds`]) and moves U ∩ {δ ≤ Δᵢ} into Fᵢ₊₁
+//! (**update**); sequential Dijkstra does the same with |Fᵢ| = 1; a bucketed solver would run
+//! one phase of its current bucket, an edge-parallel one one pass over the arcs. Every
+//! [`IterationRecord`] carries the common measurements ([`COMMON_SERIES`]: |F| is the set whose
+//! arcs this iteration relaxed) and the values the algorithm declares
+//! ([`AlgorithmSpec::series`]). `settled` counts vertices whose distance is known to be final;
+//! an algorithm that cannot tell before it converges reports 0 until its last iteration. The
+//! run ends when `step` returns `Ok(None)`.
 
 mod dijkstra;
 mod frontier;
@@ -16,123 +24,24 @@ pub mod model;
 mod parallel;
 mod radix_heap;
 mod records;
+pub mod registry;
+mod series;
+mod threshold;
 
-pub use dijkstra::{DijkstraStepper, dijkstra_distances};
-pub use frontier::FrontierStepper;
+pub use dijkstra::{DIJKSTRA, DijkstraStepper, dijkstra_distances};
+pub use frontier::{CRAUSER_PRED, CRAUSER_SUCC, FrontierStepper, MARTIN_PRED, MARTIN_SUCC, frontier_values};
 pub use parallel::ParallelFrontierStepper;
 pub use records::{IterationRecord, PhaseTimes, RunRecord, StepDelta, ThreadCounts, fmt_distance};
+pub use registry::{AlgoChoice, Algorithm, AlgorithmSpec, Family, ParamKind, ParamSpec, Params};
+pub use series::{
+    COMMON_SERIES, CodeLine, MAX_VALUES, Phase, PlotGroup, SeriesRef, SeriesSpec, SeriesUnit, Values, dist_value,
+    series_of,
+};
+pub use threshold::{RelaxVariant, Threshold, Thresholds};
 
 use crate::graph::{Distance, VertexId};
 use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
-
-/// The algorithms of design.md §2 that exist so far.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Algorithm {
-    /// Sequential Dijkstra with a radix heap and lazy deletion: the baseline and second oracle.
-    Dijkstra,
-    /// Martín et al. (seed 004): Δᵢ = min{δ(u) : u ∈ U}, successors (push, atomicMin).
-    MartinSucc,
-    /// Martín et al., predecessors variant (pull from frontier in-neighbours, no atomics).
-    MartinPred,
-    /// Crauser et al. OUT criterion (seed 000 §3.1): Δᵢ = min{δ(u) + ω(u) : u ∈ U}, successors.
-    CrauserSucc,
-    /// Crauser, predecessors variant.
-    CrauserPred,
-    /// Martín's successors relax *without* atomics: read-compare-write races (seed 004 §4.3).
-    /// Only meaningful on a GPU; on the CPU it is sequential and therefore correct.
-    Racy,
-}
-
-/// Δ policy of a frontier solver.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Threshold {
-    /// Δᵢ = min δ over U; settle δ = Δᵢ.
-    Martin,
-    /// Δᵢ = min (δ + ω) over U; settle δ ≤ Δᵢ.
-    Crauser,
-}
-
-/// How the relax phase reaches the arcs (seed 004 Fig. 3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum RelaxVariant {
-    /// One thread per vertex; frontier vertices push along out-arcs with atomicMin.
-    Successors,
-    /// One thread per vertex; unsettled vertices pull from frontier in-neighbours, no atomics.
-    Predecessors,
-}
-
-impl Algorithm {
-    /// Every algorithm, in menu order.
-    pub const ALL: [Algorithm; 6] = [
-        Algorithm::Dijkstra,
-        Algorithm::MartinSucc,
-        Algorithm::MartinPred,
-        Algorithm::CrauserSucc,
-        Algorithm::CrauserPred,
-        Algorithm::Racy,
-    ];
-
-    /// The id used on the command line and in result files, e.g. `crauser-pred`.
-    pub fn id(self) -> &'static str {
-        match self {
-            Algorithm::Dijkstra => "dijkstra",
-            Algorithm::MartinSucc => "martin-succ",
-            Algorithm::MartinPred => "martin-pred",
-            Algorithm::CrauserSucc => "crauser-succ",
-            Algorithm::CrauserPred => "crauser-pred",
-            Algorithm::Racy => "racy",
-        }
-    }
-
-    /// Δ policy; `None` for sequential Dijkstra.
-    pub fn threshold(self) -> Option<Threshold> {
-        match self {
-            Algorithm::Dijkstra => None,
-            Algorithm::MartinSucc | Algorithm::MartinPred | Algorithm::Racy => Some(Threshold::Martin),
-            Algorithm::CrauserSucc | Algorithm::CrauserPred => Some(Threshold::Crauser),
-        }
-    }
-
-    /// Relax variant; `None` for sequential Dijkstra.
-    pub fn variant(self) -> Option<RelaxVariant> {
-        match self {
-            Algorithm::Dijkstra => None,
-            Algorithm::MartinPred | Algorithm::CrauserPred => Some(RelaxVariant::Predecessors),
-            _ => Some(RelaxVariant::Successors),
-        }
-    }
-
-    /// One-line description for menus and help.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Algorithm::Dijkstra => "sequential Dijkstra, radix heap (baseline, oracle)",
-            Algorithm::MartinSucc => "Martín: Δ = min δ over U; frontier pushes with atomicMin",
-            Algorithm::MartinPred => "Martín: Δ = min δ over U; unsettled pull from frontier preds",
-            Algorithm::CrauserSucc => "Crauser: Δ = min δ+ω over U; frontier pushes with atomicMin",
-            Algorithm::CrauserPred => "Crauser: Δ = min δ+ω over U; unsettled pull from frontier preds",
-            Algorithm::Racy => "Martín succ without atomics: races on the GPU (seed 004 §4.3)",
-        }
-    }
-}
-
-impl fmt::Display for Algorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
-    }
-}
-
-impl FromStr for Algorithm {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Algorithm::ALL.into_iter().find(|a| a.id() == s).ok_or_else(|| {
-            let ids: Vec<&str> = Algorithm::ALL.iter().map(|a| a.id()).collect();
-            format!("unknown algorithm `{s}`; expected one of: {}", ids.join(", "))
-        })
-    }
-}
 
 /// Block size (threads per block / workgroup) of each kernel, 32…1024. On the CPU it only feeds
 /// the modelled thread and warp figures.
@@ -182,11 +91,24 @@ pub enum CachePreference {
     PreferShared,
 }
 
-/// Options every stepper receives.
+/// Options every stepper receives: the algorithm's parameter values and the tuning of the run.
+/// Tuning travels with each run (no process-wide state): two runs with different values can
+/// share a process, a device and a thread.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SolveOptions {
+    /// Parameter values of the algorithm ([`AlgorithmSpec::params`]; unset = default).
+    #[serde(default)]
+    pub params: Params,
     pub block: BlockSizes,
     pub cache: CachePreference,
+    /// CUDA fast path: blocks per multiprocessor of the persistent kernel (`None`: as many as
+    /// fit). Ignored elsewhere.
+    #[serde(default)]
+    pub blocks_per_sm: Option<u32>,
+    /// CUDA fast path: work (|R| + |F| · mean degree) under which one block runs an iteration
+    /// alone (`Some(0)` turns solo mode off; `None`: 4 × the relax block size). Ignored elsewhere.
+    #[serde(default)]
+    pub solo_work: Option<u64>,
     /// GPU only: count working threads, warp classes and relaxations in the kernels
     /// (slower; never used for timings). The CPU always reports modelled counts.
     pub instrument: bool,
@@ -194,7 +116,14 @@ pub struct SolveOptions {
     pub record_deltas: bool,
 }
 
-/// Vertex status at an iteration boundary (design.md §1).
+impl SolveOptions {
+    /// Options with `params` for `choice`'s algorithm and defaults otherwise.
+    pub fn for_choice(choice: &AlgoChoice) -> SolveOptions {
+        SolveOptions { params: choice.params.clone(), ..Default::default() }
+    }
+}
+
+/// Vertex status at an iteration boundary ([terms-measurements]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VertexStatus {
     /// Settled in an earlier iteration.
@@ -234,6 +163,10 @@ pub struct Step {
 pub trait Stepper: Send {
     /// The algorithm it runs.
     fn algorithm(&self) -> Algorithm;
+    /// The algorithm with its non-default parameters, as [`run_label`] writes it.
+    fn label(&self) -> String {
+        self.algorithm().id().to_string()
+    }
     /// Device name as listed in the UI, e.g. "CPU (1 thread)".
     fn device(&self) -> String;
     /// The source vertex.
@@ -261,7 +194,7 @@ pub(crate) fn run_by_steps(
 ) -> Result<RunRecord, SolveError> {
     let start = std::time::Instant::now();
     let mut run = RunRecord {
-        algorithm: st.algorithm().id().into(),
+        algorithm: st.label(),
         device: st.device(),
         graph: graph.name.clone(),
         n: graph.n(),
@@ -284,20 +217,29 @@ pub(crate) fn run_by_steps(
     Ok(run)
 }
 
-/// Creates a CPU stepper for `algo` from `source`.
+/// Creates the CPU reference stepper (one thread) for `algo` from `source`.
 ///
-/// Errors: [`SolveError::BadSource`] when `source ≥ n`.
+/// Errors: [`SolveError::BadSource`] when `source ≥ n`; [`SolveError::Options`] for parameter
+/// values the algorithm does not declare.
 pub fn cpu_stepper(
     graph: std::sync::Arc<crate::graph::Graph>,
     algo: Algorithm,
     source: VertexId,
     opts: &SolveOptions,
 ) -> Result<Box<dyn Stepper>, SolveError> {
-    if source as usize >= graph.n() {
-        return Err(SolveError::BadSource(source as u64, graph.n()));
-    }
-    Ok(match (algo.threshold(), algo.variant()) {
-        (Some(t), Some(v)) => Box::new(FrontierStepper::new(graph, algo, t, v, source, opts.clone())),
-        _ => Box::new(DijkstraStepper::new(graph, source, opts.record_deltas)),
-    })
+    check_source(&graph, source)?;
+    algo.validate(&opts.params).map_err(SolveError::Options)?;
+    (algo.spec().cpu)(graph, algo, source, opts)
+}
+
+/// [`SolveError::BadSource`] unless `source < n`: every device's first check.
+pub fn check_source(graph: &crate::graph::Graph, source: VertexId) -> Result<(), SolveError> {
+    if source as usize >= graph.n() { Err(SolveError::BadSource(source as u64, graph.n())) } else { Ok(()) }
+}
+
+/// The label of a run of `algo` with `params` in records and reports: the id, or
+/// `id:key=value` when parameters differ from the defaults (aliases such as `racy` print as
+/// themselves).
+pub fn run_label(algo: Algorithm, params: &Params) -> String {
+    AlgoChoice { algorithm: algo, params: params.clone() }.to_string()
 }

@@ -28,7 +28,7 @@
 use super::model::{ShrinkingWarpCounter, SparseWarpCounter};
 use super::{
     Algorithm, IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, StepDelta,
-    Stepper, Threshold,
+    Stepper, Threshold, Thresholds,
 };
 use crate::graph::{Csr, Distance, Graph, INF, VertexId};
 use rayon::prelude::*;
@@ -75,6 +75,17 @@ pub struct ParallelFrontierStepper {
     scan_cutoff: usize,
     iteration: u32,
     done: bool,
+}
+
+/// The multi-core stepper of a frontier spec ([`super::AlgorithmSpec::cpu_parallel`]).
+pub(super) fn parallel_stepper(
+    graph: Arc<Graph>,
+    algo: Algorithm,
+    source: VertexId,
+    threads: usize,
+    opts: &SolveOptions,
+) -> Result<Box<dyn Stepper>, SolveError> {
+    Ok(Box::new(ParallelFrontierStepper::new(graph, algo, source, threads, opts.clone())?))
 }
 
 impl ParallelFrontierStepper {
@@ -208,7 +219,7 @@ impl ParallelFrontierStepper {
                 // read-compare-write cannot lose an update, so it takes the atomic minimum.
                 // Hence the race shows only on big frontiers (e.g. the counterexample from
                 // n = 2050: its second frontier is n − 2 vertices with one arc each, into the sink).
-                let racy = par && self.algo == Algorithm::Racy;
+                let racy = par && self.opts.params.get("relax") == Some("non-atomic");
                 self.fold(
                     par,
                     &self.frontier,
@@ -307,6 +318,10 @@ impl Stepper for ParallelFrontierStepper {
         self.algo
     }
 
+    fn label(&self) -> String {
+        super::run_label(self.algo, &self.opts.params)
+    }
+
     fn device(&self) -> String {
         format!("CPU ({} threads)", self.pool.current_num_threads())
     }
@@ -352,14 +367,11 @@ impl Stepper for ParallelFrontierStepper {
             },
             |a, b| (a.0.min(b.0), a.1.min(b.1)),
         );
-        let delta_crauser = if delta_martin == INF { INF } else { min_crauser };
-        let delta = match self.threshold {
-            Threshold::Martin => delta_martin,
-            Threshold::Crauser => delta_crauser.max(delta_martin),
-        };
+        let t = Thresholds::from_minima(self.threshold, delta_martin, min_crauser);
+        let delta = t.delta;
         let reached = self.active.len() as u64;
         let t2 = Instant::now();
-        if delta_martin == INF {
+        if t.finished() {
             self.frontier.clear();
             self.done = true;
         } else {
@@ -404,10 +416,6 @@ impl Stepper for ParallelFrontierStepper {
             unsettled,
             reached,
             settled: self.settled_count,
-            delta: if delta_martin == INF { INF } else { delta },
-            delta_martin,
-            delta_crauser,
-            next_frontier: self.frontier.len() as u64,
             edges_scanned,
             relax_attempted,
             relax_improved: lowered.len() as u64,
@@ -418,6 +426,7 @@ impl Stepper for ParallelFrontierStepper {
                 update_ms: (t3 - t2).as_secs_f64() * 1e3,
                 copy_ms: 0.0,
             },
+            values: super::frontier_values(&t, self.frontier.len() as u64),
         };
         Ok(Some(Step { record, delta: delta_rec }))
     }

@@ -1,6 +1,7 @@
 //! Serde records of iterations and runs (design.md §3): what the plots, the CLI and the
 //! benchmark exports read.
 
+use super::{Algorithm, Values};
 use crate::graph::{Distance, INF, VertexId};
 use serde::{Deserialize, Serialize};
 
@@ -66,14 +67,6 @@ pub struct IterationRecord {
     pub reached: u64,
     /// Vertices settled so far, including Fᵢ₊₁.
     pub settled: u64,
-    /// Δᵢ actually used by the algorithm ([`INF`] when nothing is left).
-    pub delta: Distance,
-    /// Martín's threshold at this state: min{δ(u) : u ∈ U}.
-    pub delta_martin: Distance,
-    /// Crauser's threshold at this state: min{δ(u) + ω(u) : u ∈ U}.
-    pub delta_crauser: Distance,
-    /// |Fᵢ₊₁|: vertices settled by this iteration's update.
-    pub next_frontier: u64,
     /// Arcs the relax phase looked at: out-arcs of F (successors) or in-arcs of U
     /// (predecessors).
     pub edges_scanned: u64,
@@ -85,6 +78,23 @@ pub struct IterationRecord {
     /// Relax-kernel threads and warps; `None` for sequential Dijkstra.
     pub threads: Option<ThreadCounts>,
     pub times: PhaseTimes,
+    /// The values the algorithm declares ([`super::AlgorithmSpec::series`]: thresholds, next
+    /// frontier, bucket, …), in declaration order; read them through [`super::series_of`] or
+    /// [`IterationRecord::value`].
+    #[serde(default)]
+    pub values: Values,
+}
+
+impl IterationRecord {
+    /// Declared value `key` of `algo` (the algorithm that produced the record), if set.
+    pub fn value(&self, algo: Algorithm, key: &str) -> Option<f64> {
+        algo.series_index(key).and_then(|i| self.values.get(i))
+    }
+
+    /// Declared distance value `key` (e.g. `delta`), [`INF`] when unset or ∞.
+    pub fn distance(&self, algo: Algorithm, key: &str) -> Distance {
+        algo.series_index(key).map_or(INF, |i| self.values.distance(i))
+    }
 }
 
 /// What changed in one iteration, so a trace can replay it forwards and backwards.

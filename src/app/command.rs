@@ -1,7 +1,7 @@
 //! Everything the user can do, as values: buttons, keys, dropped files and the demo script all
 //! produce [`Command`]s that [`super::SsspApp::apply`] carries out in one place.
 
-use crate::algo::{Algorithm, BlockSizes};
+use crate::algo::{AlgoChoice, BlockSizes};
 use crate::device::DeviceId;
 use crate::formats::Format;
 use crate::generate::GeneratorSpec;
@@ -28,7 +28,8 @@ pub enum Command {
     SetSource(VertexId),
     /// Makes the vertex with this *file* id the source (typed by the user); a bad id is an error.
     SetSourceId(String),
-    SetAlgorithm(Algorithm),
+    /// The algorithm with its parameter values.
+    SetAlgorithm(AlgoChoice),
     SetDevice(DeviceId),
     SetBlockSizes(BlockSizes),
     /// One iteration forward: replays the trace when behind, else asks the solver.

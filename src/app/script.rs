@@ -18,7 +18,7 @@
 //! | `reset` | back to iteration 0 |
 
 use super::command::Command;
-use crate::algo::{Algorithm, BlockSizes};
+use crate::algo::{AlgoChoice, BlockSizes};
 use crate::device::DeviceId;
 use crate::formats::Format;
 use crate::generate::GeneratorSpec;
@@ -39,7 +39,7 @@ pub fn parse(script: &str) -> Result<Vec<Command>, String> {
                 let spec = GeneratorSpec::examples().into_iter().find(|s| s.family() == arg);
                 out.push(Command::Generate(spec.ok_or_else(|| bad("unknown generator family"))?));
             }
-            "algo" => out.push(Command::SetAlgorithm(arg.parse::<Algorithm>().map_err(|e| bad(&e))?)),
+            "algo" => out.push(Command::SetAlgorithm(arg.parse::<AlgoChoice>().map_err(|e| bad(&e))?)),
             "device" => out.push(Command::SetDevice(arg.parse::<DeviceId>().map_err(|e| bad(&e))?)),
             "block" => {
                 let b = arg.parse::<u32>().map_err(|_| bad("expected a block size"))?;
@@ -69,7 +69,7 @@ mod tests {
         assert_eq!(
             cmds,
             vec![
-                Command::SetAlgorithm(Algorithm::CrauserSucc),
+                Command::SetAlgorithm(AlgoChoice::new(crate::algo::CRAUSER_SUCC)),
                 Command::StepN(3),
                 Command::StepBack,
                 Command::RunToEnd,

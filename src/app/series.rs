@@ -1,67 +1,13 @@
 //! Per-iteration plot series, decimated as they grow: every series keeps at most
 //! [`MAX_BUCKETS`] min/max buckets of `bucket` consecutive iterations, so a 227 575-iteration
 //! Martín run on NY plots ~2 points per pixel column, and new records cost O(1) each (buckets
-//! merge pairwise when there are too many).
+//! merge pairwise when there are too many). The series are the algorithm's
+//! ([`crate::algo::series_of`]): a new algorithm's declared values plot without edits here.
 
-use crate::algo::IterationRecord;
-use crate::graph::INF;
+use crate::algo::{Algorithm, IterationRecord, SeriesRef, SeriesUnit, series_of};
 
 /// Buckets per series before pairs merge (≈ 2 per pixel column of a wide plot).
 pub const MAX_BUCKETS: usize = 2048;
-
-/// The series the plots draw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SeriesId {
-    /// log₁₀ |F|.
-    Frontier,
-    /// log₁₀ |U|.
-    Unsettled,
-    /// log₁₀ reached (unsettled, δ < ∞).
-    Reached,
-    /// Δᵢ used.
-    Delta,
-    /// Martín's threshold min δ over U.
-    DeltaMartin,
-    /// Crauser's threshold min δ + ω over U.
-    DeltaCrauser,
-    /// Dummy-thread ratio of the relax kernel.
-    Dummy,
-    /// log₁₀ relaxations attempted.
-    Attempted,
-    /// log₁₀ relaxations that lowered δ.
-    Improved,
-}
-
-impl SeriesId {
-    pub const ALL: [SeriesId; 9] = [
-        SeriesId::Frontier,
-        SeriesId::Unsettled,
-        SeriesId::Reached,
-        SeriesId::Delta,
-        SeriesId::DeltaMartin,
-        SeriesId::DeltaCrauser,
-        SeriesId::Dummy,
-        SeriesId::Attempted,
-        SeriesId::Improved,
-    ];
-
-    /// The plotted value of `r`, `None` where there is nothing to plot (∞, log of 0).
-    pub fn value(self, r: &IterationRecord) -> Option<f64> {
-        let log = |v: u64| (v > 0).then(|| (v as f64).log10());
-        let dist = |d: u64| (d != INF).then_some(d as f64);
-        match self {
-            SeriesId::Frontier => log(r.frontier),
-            SeriesId::Unsettled => log(r.unsettled),
-            SeriesId::Reached => log(r.reached),
-            SeriesId::Delta => dist(r.delta),
-            SeriesId::DeltaMartin => dist(r.delta_martin),
-            SeriesId::DeltaCrauser => dist(r.delta_crauser),
-            SeriesId::Dummy => r.threads.map(|t| t.dummy_ratio()),
-            SeriesId::Attempted => log(r.relax_attempted),
-            SeriesId::Improved => log(r.relax_improved),
-        }
-    }
-}
 
 #[derive(Clone, Copy, Debug)]
 struct Bucket {
@@ -82,6 +28,8 @@ impl Bucket {
 #[derive(Debug, Default)]
 pub struct PlotSeries {
     run_id: u64,
+    /// The series of the run's algorithm, parallel to `buckets`.
+    series: Vec<SeriesRef>,
     /// Records consumed so far.
     consumed: usize,
     /// Iterations per bucket (a power of two).
@@ -93,19 +41,20 @@ pub struct PlotSeries {
 
 impl PlotSeries {
     /// Takes in the records not seen yet; starts over for a new run.
-    pub fn update(&mut self, run_id: u64, records: &[IterationRecord]) {
+    pub fn update(&mut self, run_id: u64, algo: Algorithm, records: &[IterationRecord]) {
         if run_id != self.run_id || records.len() < self.consumed || self.buckets.is_empty() {
-            *self =
-                PlotSeries { run_id, bucket: 1, buckets: vec![Vec::new(); SeriesId::ALL.len()], ..Default::default() };
+            let series = series_of(algo);
+            let buckets = vec![Vec::new(); series.len()];
+            *self = PlotSeries { run_id, series, bucket: 1, buckets, ..Default::default() };
         }
         for (i, r) in records.iter().enumerate().skip(self.consumed) {
             let b = i / self.bucket;
             self.modelled |= r.threads.is_some_and(|t| t.modelled);
-            for (s, series) in SeriesId::ALL.iter().zip(&mut self.buckets) {
+            for (s, series) in self.series.iter().zip(&mut self.buckets) {
                 if series.len() <= b {
                     series.resize(b + 1, None);
                 }
-                let v = s.value(r).map(|v| Bucket { min: v, max: v });
+                let v = plotted(s, r).map(|v| Bucket { min: v, max: v });
                 series[b] = Bucket::merge(series[b], v);
             }
             if self.buckets[0].len() > MAX_BUCKETS {
@@ -122,9 +71,15 @@ impl PlotSeries {
         self.bucket *= 2;
     }
 
-    /// Points of `id`: x = iteration (1-based), two points (min, max) per bucket.
-    pub fn points(&self, id: SeriesId) -> Vec<[f64; 2]> {
-        let Some(series) = SeriesId::ALL.iter().position(|s| *s == id).and_then(|i| self.buckets.get(i)) else {
+    /// The series of the current run, in plot order.
+    pub fn series(&self) -> &[SeriesRef] {
+        &self.series
+    }
+
+    /// Points of the series with key `key`: x = iteration (1-based), two points (min, max) per
+    /// bucket; y is log₁₀ for counts.
+    pub fn points(&self, key: &str) -> Vec<[f64; 2]> {
+        let Some(series) = self.series.iter().position(|s| s.spec.key == key).and_then(|i| self.buckets.get(i)) else {
             return Vec::new();
         };
         let half = (self.bucket as f64 - 1.0) / 2.0;
@@ -146,33 +101,46 @@ impl PlotSeries {
     }
 }
 
+/// The plotted value: log₁₀ of a positive count, a finite distance, a ratio or ms; `None` for
+/// what cannot be drawn (∞, log of 0, unset).
+fn plotted(s: &SeriesRef, r: &IterationRecord) -> Option<f64> {
+    let v = s.value(r)?;
+    match s.spec.unit {
+        SeriesUnit::Count => (v > 0.0).then(|| v.log10()),
+        _ => v.is_finite().then_some(v),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    use crate::algo::{MARTIN_SUCC, Thresholds, frontier_values};
+
     fn rec(i: u32, frontier: u64) -> IterationRecord {
-        IterationRecord { iteration: i, frontier, delta: i as u64, ..Default::default() }
+        let t = Thresholds { martin: i as u64, crauser: i as u64, delta: i as u64 };
+        IterationRecord { iteration: i, frontier, values: frontier_values(&t, 0), ..Default::default() }
     }
 
     #[test]
     fn long_runs_stay_within_the_bucket_limit_and_keep_extremes() {
         let records: Vec<_> = (1..=100_000u32).map(|i| rec(i, if i == 77_777 { 1000 } else { 1 })).collect();
         let mut s = PlotSeries::default();
-        s.update(1, &records[..50_000]);
-        s.update(1, &records);
-        let pts = s.points(SeriesId::Frontier);
+        s.update(1, MARTIN_SUCC, &records[..50_000]);
+        s.update(1, MARTIN_SUCC, &records);
+        let pts = s.points("frontier");
         assert!(pts.len() <= 2 * MAX_BUCKETS, "{}", pts.len());
         let max = pts.iter().map(|p| p[1]).fold(f64::MIN, f64::max);
         assert_eq!(max, 3.0, "the single |F| = 1000 spike survives decimation");
-        let last = s.points(SeriesId::Delta).last().map(|p| p[1]);
+        let last = s.points("delta").last().map(|p| p[1]);
         assert_eq!(last, Some(100_000.0));
     }
 
     #[test]
     fn a_new_run_starts_the_series_over() {
         let mut s = PlotSeries::default();
-        s.update(1, &[rec(1, 5), rec(2, 6)]);
-        s.update(2, &[rec(1, 10)]);
-        assert_eq!(s.points(SeriesId::Frontier), vec![[1.0, 1.0]]);
+        s.update(1, MARTIN_SUCC, &[rec(1, 5), rec(2, 6)]);
+        s.update(2, MARTIN_SUCC, &[rec(1, 10)]);
+        assert_eq!(s.points("frontier"), vec![[1.0, 1.0]]);
     }
 }

@@ -2,7 +2,7 @@
 //! runtime part (the graph, the run, its trace, background jobs, error banners).
 
 use super::jobs::Job;
-use crate::algo::{Algorithm, BlockSizes, IterationRecord, Step, Stepper, VertexStatus, fmt_distance};
+use crate::algo::{AlgoChoice, BlockSizes, IterationRecord, Step, Stepper, VertexStatus, fmt_distance};
 use crate::device::{DeviceId, DeviceInfo};
 use crate::formats::Format;
 use crate::generate::GeneratorSpec;
@@ -22,7 +22,8 @@ pub struct Settings {
     pub format: Option<Format>,
     /// The generator dialog's current spec.
     pub generator: GeneratorSpec,
-    pub algorithm: Algorithm,
+    /// The algorithm and its parameter values (`martin-succ:relax=non-atomic`).
+    pub algorithm: AlgoChoice,
     pub device: DeviceId,
     pub block: BlockSizes,
     /// Playback speed, iterations per second.
@@ -35,7 +36,7 @@ impl Default for Settings {
             weight_rule: "file".into(),
             format: None,
             generator: GeneratorSpec::Grid { width: 64, height: 48, max_weight: 10, seed: 1 },
-            algorithm: Algorithm::CrauserSucc,
+            algorithm: AlgoChoice::new(crate::algo::CRAUSER_SUCC),
             device: DeviceId::Cpu,
             block: BlockSizes::default(),
             speed: 20.0,

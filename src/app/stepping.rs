@@ -58,8 +58,14 @@ impl AppState {
             return false;
         }
         let Some(g) = self.graph().cloned() else { return false };
-        let opts = SolveOptions { block: self.settings.block, record_deltas: true, ..Default::default() };
-        let algo = self.settings.algorithm;
+        let choice = &self.settings.algorithm;
+        let opts = SolveOptions {
+            params: choice.params.clone(),
+            block: self.settings.block,
+            record_deltas: true,
+            ..Default::default()
+        };
+        let algo = choice.algorithm;
         match device::make_stepper(self.settings.device, g, algo, self.source, &opts) {
             Ok(s) => {
                 self.stepper = Some(s);

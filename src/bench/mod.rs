@@ -75,10 +75,10 @@ impl Default for BenchOptions {
             rmat_scales: vec![20, 21],
             rmat_edge_factor: 16,
             algorithms: vec![
-                Algorithm::CrauserSucc,
-                Algorithm::MartinSucc,
-                Algorithm::CrauserPred,
-                Algorithm::MartinPred,
+                crate::algo::CRAUSER_SUCC,
+                crate::algo::MARTIN_SUCC,
+                crate::algo::CRAUSER_PRED,
+                crate::algo::MARTIN_PRED,
             ],
             block: BlockSizes::default(),
             cache: CachePreference::Default,
@@ -210,7 +210,13 @@ fn run_cell(
     oracle: &[crate::graph::Distance],
     opts: &BenchOptions,
 ) -> Cell {
-    let solve = SolveOptions { block: opts.block, cache: opts.cache, instrument: false, record_deltas: false };
+    let solve = SolveOptions {
+        block: opts.block,
+        cache: opts.cache,
+        instrument: false,
+        record_deltas: false,
+        ..Default::default()
+    };
     let mut cell = Cell {
         graph: g.name.clone(),
         family: job.family.into(),
@@ -431,8 +437,8 @@ pub fn markdown(r: &BenchReport) -> String {
     graphs.dedup();
     for &gpu in &gpus {
         for (crauser, martin, label) in [
-            (Algorithm::CrauserSucc, Algorithm::MartinSucc, "successors"),
-            (Algorithm::CrauserPred, Algorithm::MartinPred, "predecessors"),
+            (crate::algo::CRAUSER_SUCC, crate::algo::MARTIN_SUCC, "successors"),
+            (crate::algo::CRAUSER_PRED, crate::algo::MARTIN_PRED, "predecessors"),
         ] {
             if !r.cells.iter().any(|c| c.device == gpu && c.algorithm == crauser) {
                 continue;

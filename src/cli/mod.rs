@@ -1,7 +1,7 @@
 //! The command line: `solve`, `info`, `gen`, `check`, and the app when no subcommand is given.
 //! Errors print as `error: path:line: what` and exit non-zero.
 
-use crate::algo::{Algorithm, BlockSizes, CachePreference, SolveOptions, fmt_distance};
+use crate::algo::{AlgoChoice, BlockSizes, CachePreference, SolveOptions, fmt_distance};
 use crate::device::{DeviceId, devices, make_stepper};
 use crate::formats::{self, Format, LoadOptions};
 use crate::generate::GeneratorSpec;
@@ -100,8 +100,16 @@ struct SolveArgs {
     /// Source vertex, as numbered in the file (1-based for DIMACS / METIS / MatrixMarket).
     #[arg(long, short)]
     source: u64,
-    #[arg(long, short, default_value = "dijkstra")]
-    algo: Algorithm,
+    /// Algorithm id with optional parameters, e.g. `crauser-succ`, `martin-succ:relax=non-atomic`
+    /// (alias `racy`); `sssp-lab solve --help` lists them.
+    #[arg(long, short, default_value = "dijkstra", long_help = crate::algo::registry::cli_help())]
+    algo: AlgoChoice,
+    /// CUDA fast path: blocks per multiprocessor of the persistent kernel (default: as many as fit).
+    #[arg(long)]
+    blocks_per_sm: Option<u32>,
+    /// CUDA fast path: work under which one block runs an iteration alone (0 = off).
+    #[arg(long)]
+    solo_work: Option<u64>,
     /// cpu, cuda[:N] or wgpu[:N].
     #[arg(long, short, default_value = "cpu")]
     device: DeviceId,
@@ -270,19 +278,22 @@ fn solve(args: &SolveArgs) -> Result<()> {
     let graph = Arc::new(graph);
     let source = source_index(&graph, args.source)?;
     let opts = SolveOptions {
+        params: args.algo.params.clone(),
         block: BlockSizes {
             relax: args.block_relax.unwrap_or(args.block),
             minimum: args.block_minimum.unwrap_or(args.block),
             update: args.block_update.unwrap_or(args.block),
         },
         cache: cache_preference(&args.cache)?,
+        blocks_per_sm: args.blocks_per_sm,
+        solo_work: args.solo_work,
         instrument: false,
         record_deltas: false,
     };
     let cancel = AtomicBool::new(false);
     let mut times = Vec::new();
     let (mut stepper, mut run) = loop {
-        let mut stepper = make_stepper(args.device, Arc::clone(&graph), args.algo, source, &opts)?;
+        let mut stepper = make_stepper(args.device, Arc::clone(&graph), args.algo.algorithm, source, &opts)?;
         let run = stepper.run_to_end(&cancel, &mut |_| {})?;
         times.push(run.total_ms);
         if times.len() >= args.repeat.max(1) {

@@ -1,7 +1,15 @@
 //! Devices a solver can run on: the CPU, CUDA GPUs (through `cudarc`, loaded at run time) and
 //! any GPU wgpu finds. A device that cannot be used is listed with the reason, never a crash.
+//!
+//! The device contract: [`devices`] lists every device once per process as a [`DeviceInfo`],
+//! which declares what the device runs ([`DeviceInfo::supports`]: algorithm families and
+//! options, with the reason when not) and which graphs it takes ([`DeviceInfo::fits`]: e.g.
+//! 32-bit distances on wgpu, device memory on CUDA); [`make_stepper`] checks the same and builds
+//! a [`Stepper`]. What the GPU devices share (request checks, block sizes, run headers, records
+//! rebuilt from counters or from state copies) is in [`gpu`].
 
 pub mod cuda;
+pub mod gpu;
 pub mod wgpu;
 
 use crate::algo::{Algorithm, SolveError, SolveOptions, Stepper};
@@ -63,37 +71,72 @@ pub struct DeviceInfo {
     /// `Err(reason)` when the device exists in the list but cannot run solvers, e.g.
     /// "CUDA unavailable: libcuda.so not found".
     pub status: Result<(), String>,
-    /// Algorithms it runs.
+    /// Algorithms it runs (the registry filtered by [`DeviceInfo::supports`]; empty when the
+    /// device is unavailable).
     pub algorithms: Vec<Algorithm>,
+}
+
+impl DeviceInfo {
+    /// A listed device with the algorithms it supports filled in from the registry.
+    pub fn new(id: DeviceId, name: String, status: Result<(), String>) -> DeviceInfo {
+        let mut info = DeviceInfo { id, name, status, algorithms: Vec::new() };
+        info.algorithms =
+            Algorithm::all().iter().copied().filter(|&a| info.supports(a, &SolveOptions::default()).is_ok()).collect();
+        info
+    }
+
+    /// Whether the device runs `algo` with `opts`' parameters; `Err` says why not (device
+    /// unavailable, no kernels for that algorithm family, an option it cannot honour).
+    pub fn supports(&self, algo: Algorithm, opts: &SolveOptions) -> Result<(), String> {
+        self.status.clone()?;
+        algo.validate(&opts.params)?;
+        match self.id {
+            DeviceId::Cpu => Ok(()),
+            DeviceId::CpuParallel(_) => match algo.spec().cpu_parallel {
+                Some(_) => Ok(()),
+                None => Err(format!("{algo} has no multi-core version; it runs on one CPU thread")),
+            },
+            DeviceId::Cuda(_) | DeviceId::Wgpu(_) => gpu::supports(&self.name, algo),
+        }
+    }
+
+    /// Whether `graph` fits the device (distance width, memory); `Err` says why not.
+    pub fn fits(&self, graph: &Graph, algo: Algorithm, opts: &SolveOptions) -> Result<(), String> {
+        match self.id {
+            DeviceId::Cpu | DeviceId::CpuParallel(_) => Ok(()),
+            DeviceId::Cuda(i) => cuda::fits(i, graph, algo, opts),
+            DeviceId::Wgpu(_) => wgpu::check_distance_range(graph).map_err(|e| e.to_string()),
+        }
+    }
 }
 
 /// Every device, probed once per process (CUDA and wgpu probing takes ~0.1–1 s).
 pub fn devices() -> &'static [DeviceInfo] {
     static LIST: OnceLock<Vec<DeviceInfo>> = OnceLock::new();
     LIST.get_or_init(|| {
-        let mut list = vec![DeviceInfo {
-            id: DeviceId::Cpu,
-            name: "CPU (1 thread)".into(),
-            status: Ok(()),
-            algorithms: Algorithm::ALL.to_vec(),
-        }];
+        let mut list = vec![DeviceInfo::new(DeviceId::Cpu, "CPU (1 thread)".into(), Ok(()))];
         let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-        list.push(DeviceInfo {
-            id: DeviceId::CpuParallel(0),
-            name: format!("CPU (all {cores} cores)"),
-            status: Ok(()),
-            algorithms: Algorithm::ALL.into_iter().filter(|a| a.threshold().is_some()).collect(),
-        });
+        list.push(DeviceInfo::new(DeviceId::CpuParallel(0), format!("CPU (all {cores} cores)"), Ok(())));
         list.extend(cuda::list());
         list.extend(wgpu::list());
         list
     })
 }
 
+/// The listed device with id `device` (for `cpu-par:T`, the all-cores entry), if any.
+pub fn find(device: DeviceId) -> Option<&'static DeviceInfo> {
+    let key = match device {
+        DeviceId::CpuParallel(_) => DeviceId::CpuParallel(0),
+        d => d,
+    };
+    devices().iter().find(|d| d.id == key)
+}
+
 /// Creates a stepper for `algo` from `source` on `device`.
 ///
-/// Errors: bad source, device unavailable, algorithm not supported there, graph too large for
-/// the device, kernel build or upload failures.
+/// Errors: bad source ([`SolveError::BadSource`]), bad parameters or block sizes
+/// ([`SolveError::Options`]), device unavailable, algorithm not supported there, graph too large
+/// for the device, kernel build or upload failures ([`SolveError::Device`]).
 pub fn make_stepper(
     device: DeviceId,
     graph: Arc<Graph>,
@@ -101,19 +144,15 @@ pub fn make_stepper(
     source: VertexId,
     opts: &SolveOptions,
 ) -> Result<Box<dyn Stepper>, SolveError> {
-    if source as usize >= graph.n() {
-        return Err(SolveError::BadSource(source as u64, graph.n()));
-    }
+    crate::algo::check_source(&graph, source)?;
+    algo.validate(&opts.params).map_err(SolveError::Options)?;
     opts.block.validate().map_err(SolveError::Options)?;
     match device {
         DeviceId::Cpu => crate::algo::cpu_stepper(graph, algo, source, opts),
-        DeviceId::CpuParallel(threads) => Ok(Box::new(crate::algo::ParallelFrontierStepper::new(
-            graph,
-            algo,
-            source,
-            threads as usize,
-            opts.clone(),
-        )?)),
+        DeviceId::CpuParallel(threads) => match algo.spec().cpu_parallel {
+            Some(build) => build(graph, algo, source, threads as usize, opts),
+            None => Err(SolveError::Device(format!("{algo} has no multi-core version; it runs on one CPU thread"))),
+        },
         DeviceId::Cuda(i) => cuda::stepper(i, graph, algo, source, opts),
         DeviceId::Wgpu(i) => wgpu::stepper(i, graph, algo, source, opts),
     }

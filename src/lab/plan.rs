@@ -193,21 +193,21 @@ pub fn device_status(d: LabDevice) -> (String, Result<Vec<Algorithm>, String>) {
     let id = match d {
         LabDevice::Boost => {
             let name = "Boost dijkstra_shortest_paths (CSR)".to_string();
-            return (name, super::boost::harness().map(|_| vec![Algorithm::Dijkstra]));
+            return (name, super::boost::harness().map(|_| vec![crate::algo::DIJKSTRA]));
         }
         LabDevice::Solver(id) => id,
     };
     // The CPU devices as `devices()` lists them, without probing CUDA and wgpu (slow, noisy)
     // for experiments that use none.
     match id {
-        DeviceId::Cpu => return ("CPU (1 thread)".into(), Ok(Algorithm::ALL.to_vec())),
+        DeviceId::Cpu => return ("CPU (1 thread)".into(), Ok(Algorithm::all().to_vec())),
         DeviceId::CpuParallel(t) => {
             let name = match threads(d) {
                 Some(k) if t > 0 => format!("CPU ({k} threads)"),
                 Some(k) => format!("CPU (all {k} cores)"),
                 None => "CPU".into(),
             };
-            return (name, Ok(Algorithm::ALL.into_iter().filter(|a| a.threshold().is_some()).collect()));
+            return (name, Ok(Algorithm::all().iter().copied().filter(|a| a.spec().cpu_parallel.is_some()).collect()));
         }
         _ => {}
     }

@@ -168,6 +168,7 @@ impl<'a> Worker<'a> {
             cache: cell.cache,
             instrument: self.exp.instrument,
             record_deltas: false,
+            ..Default::default()
         };
         let mut st = make_stepper(device, Arc::clone(g), algo, s, &opts)?;
         let (iterations, total_ms, times, records) = if self.exp.is_stepped() {
@@ -257,6 +258,7 @@ impl<'a> Worker<'a> {
                                 cache: cell.cache,
                                 instrument: self.exp.instrument,
                                 record_deltas: false,
+                                ..Default::default()
                             };
                             r.device_bytes = Some(crate::device::cuda::device_bytes(g, a, &opts));
                         }

@@ -18,13 +18,13 @@ pub fn default_experiment() -> Experiment {
         description: "Crauser vs Martín on random fan-out graphs (seed 000 §4.3), one CPU thread.".into(),
         kind: ExperimentKind::Sweep,
         graphs: vec![GraphEntry { generate: Some(fanout), degrees: vec![2, 20], ..Default::default() }],
-        algorithms: vec![Algorithm::CrauserSucc, Algorithm::MartinSucc],
+        algorithms: vec![crate::algo::CRAUSER_SUCC, crate::algo::MARTIN_SUCC],
         devices: vec![LabDevice::Solver(DeviceId::Cpu)],
         block: BlockSpec { all: vec![256], ..Default::default() },
         cache: vec![CachePreference::Default],
         repetitions: 1,
         sources: SourceSpec::Random { count: 3, seed: 1 },
-        baseline: Some(Baseline { algorithm: Algorithm::CrauserSucc, device: LabDevice::Solver(DeviceId::Cpu) }),
+        baseline: Some(Baseline { algorithm: crate::algo::CRAUSER_SUCC, device: LabDevice::Solver(DeviceId::Cpu) }),
         instrument: false,
         stepped: None,
         check: true,
@@ -141,7 +141,7 @@ impl Editor {
         ui.separator();
         ui.strong("Algorithms");
         ui.horizontal_wrapped(|ui| {
-            for a in Algorithm::ALL {
+            for &a in Algorithm::all() {
                 changed |= toggle(ui, &mut exp.algorithms, a, a.id(), a.describe());
             }
         });

@@ -23,7 +23,7 @@ fn tiny() -> Experiment {
         degrees: vec![2, 20],
         ..Default::default()
     }];
-    exp.algorithms = vec![Algorithm::CrauserSucc, Algorithm::MartinSucc, Algorithm::Dijkstra];
+    exp.algorithms = vec![crate::algo::CRAUSER_SUCC, crate::algo::MARTIN_SUCC, crate::algo::DIJKSTRA];
     exp.devices = vec![LabDevice::Solver(DeviceId::Cpu)];
     exp.sources = SourceSpec::Random { count: 2, seed: 1 };
     exp

@@ -153,7 +153,7 @@ fn raster_mode_hover_click_and_order_by_distance() {
     // A finished Dijkstra run so that distances are known.
     let mut s = crate::algo::cpu_stepper(
         g.clone(),
-        crate::algo::Algorithm::Dijkstra,
+        crate::algo::DIJKSTRA,
         0,
         &crate::algo::SolveOptions { record_deltas: true, ..Default::default() },
     )
@@ -276,7 +276,7 @@ fn ny_timing() {
     }
     // Vertex layer with a run half-way: Crauser to iteration 3000 of 7502.
     let opts = crate::algo::SolveOptions { record_deltas: true, ..Default::default() };
-    let mut s = crate::algo::cpu_stepper(g.clone(), crate::algo::Algorithm::CrauserSucc, 0, &opts).unwrap();
+    let mut s = crate::algo::cpu_stepper(g.clone(), crate::algo::CRAUSER_SUCC, 0, &opts).unwrap();
     let mut trace = Trace::new(g.n(), 0);
     for _ in 0..3000 {
         match s.step().unwrap() {
@@ -373,7 +373,7 @@ fn ny_render() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/USA-road-d.NY.gr.gz");
     let g = Arc::new(crate::formats::load(&path, &Default::default()).expect("NY loads"));
     let opts = crate::algo::SolveOptions { record_deltas: true, ..Default::default() };
-    let mut s = crate::algo::cpu_stepper(g.clone(), crate::algo::Algorithm::CrauserSucc, 0, &opts).unwrap();
+    let mut s = crate::algo::cpu_stepper(g.clone(), crate::algo::CRAUSER_SUCC, 0, &opts).unwrap();
     let mut trace = Trace::new(g.n(), 0);
     for _ in 0..3000 {
         match s.step().unwrap() {
@@ -496,7 +496,7 @@ fn small_graphs_render() {
     ];
     for (name, g) in cases {
         let opts = crate::algo::SolveOptions { record_deltas: true, ..Default::default() };
-        let mut s = crate::algo::cpu_stepper(g.clone(), crate::algo::Algorithm::CrauserSucc, 0, &opts).unwrap();
+        let mut s = crate::algo::cpu_stepper(g.clone(), crate::algo::CRAUSER_SUCC, 0, &opts).unwrap();
         let mut trace = Trace::new(g.n(), 0);
         for _ in 0..3 {
             if let Some(step) = s.step().unwrap() {
@@ -608,7 +608,7 @@ fn cells_timing() {
     view.set_graph(g.clone());
     println!("set_graph: {:.1} ms, mode {:?}", t.elapsed().as_secs_f64() * 1e3, view.mode());
     let opts = crate::algo::SolveOptions { record_deltas: true, ..Default::default() };
-    let mut s = crate::algo::cpu_stepper(g.clone(), crate::algo::Algorithm::CrauserSucc, 0, &opts).unwrap();
+    let mut s = crate::algo::cpu_stepper(g.clone(), crate::algo::CRAUSER_SUCC, 0, &opts).unwrap();
     let mut trace = Trace::new(g.n(), 0);
     for _ in 0..20 {
         if let Some(step) = s.step().unwrap() {

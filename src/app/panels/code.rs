@@ -1,60 +1,17 @@
 //! Pseudo-code of the selected algorithm with the phase that runs next highlighted, and the
 //! record of the current iteration as a small table.
 
-use crate::algo::{Algorithm, IterationRecord, RelaxVariant, Threshold, fmt_distance};
+use crate::algo::{Algorithm, COMMON_SERIES, IterationRecord, Phase, SeriesUnit, fmt_distance};
 use crate::app::state::AppState;
 use egui::RichText;
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Phase {
-    Init,
-    Loop,
-    Relax,
-    Minimum,
-    Update,
-}
 
 const HIGHLIGHT_HELP: &str = "Highlighted: the phase that runs next. One step runs relax, minimum and update \
 together, so at the start and after every step the next phase is relax; once the minimum finds no reached \
 vertex (Δ = ∞) the loop test fails and the run is over.";
 
-fn pseudo_code(algo: Algorithm) -> Vec<(Phase, &'static str)> {
-    use Phase::*;
-    let Some(threshold) = algo.threshold() else {
-        return vec![
-            (Init, "δ(s) ← 0; δ(v) ← ∞ (v ≠ s); u ← s; Q ← ∅"),
-            (Loop, "while u ≠ none do"),
-            (Relax, "  relax:   for (u,v,w): if δ(u)+w < δ(v):"),
-            (Relax, "             δ(v) ← δ(u)+w; push v on Q"),
-            (Minimum, "  minimum: u ← pop-min(Q), skip stale"),
-            (Update, "  update:  settle u  (F = {u})"),
-        ];
-    };
-    let mut lines = vec![(Init, "δ(s) ← 0; δ(v) ← ∞ (v ≠ s); F ← {s}; U ← V − {s}"), (Loop, "while Δ ≠ ∞ do")];
-    match (algo, algo.variant()) {
-        (Algorithm::Racy, _) => lines.extend([
-            (Relax, "  relax:   for f ∈ F, (f,u,w), u ∈ U, in parallel"),
-            (Relax, "             if δ(f)+w < δ(u): δ(u) ← δ(f)+w (race!)"),
-        ]),
-        (_, Some(RelaxVariant::Predecessors)) => lines.extend([
-            (Relax, "  relax:   for u ∈ U in parallel (pull):"),
-            (Relax, "             δ(u) ← min(δ(u), min{δ(f)+w : f ∈ F})"),
-        ]),
-        _ => lines.extend([
-            (Relax, "  relax:   for f ∈ F, (f,u,w), u ∈ U, in parallel"),
-            (Relax, "             atomicMin(δ(u), δ(f)+w)"),
-        ]),
-    }
-    lines.push(match threshold {
-        Threshold::Martin => (Minimum, "  minimum: Δ ← min{δ(u) : u ∈ U}"),
-        Threshold::Crauser => (Minimum, "  minimum: Δ ← min{δ(u)+ω(u) : u ∈ U}"),
-    });
-    lines.push((Update, "  update:  F ← {u ∈ U : δ(u) ≤ Δ}; U ← U − F"));
-    lines
-}
-
 pub fn code_panel(ui: &mut egui::Ui, state: &AppState) {
-    let algo = state.settings.algorithm;
+    let choice = &state.settings.algorithm;
+    let algo = choice.algorithm;
     ui.horizontal(|ui| {
         ui.heading("Pseudo-code");
         ui.label(RichText::new("(?)").weak()).on_hover_text(HIGHLIGHT_HELP);
@@ -62,7 +19,7 @@ pub fn code_panel(ui: &mut egui::Ui, state: &AppState) {
     let next = if state.at_end() { Phase::Loop } else { Phase::Relax };
     let highlight = ui.visuals().selection.bg_fill;
     egui::Frame::group(ui.style()).show(ui, |ui| {
-        for (phase, line) in pseudo_code(algo) {
+        for (phase, line) in (algo.spec().code)(&choice.params) {
             let mut text = RichText::new(line).monospace();
             if phase == next {
                 text = text.background_color(highlight).strong();
@@ -73,7 +30,7 @@ pub fn code_panel(ui: &mut egui::Ui, state: &AppState) {
             ui.label(RichText::new("Δ = ∞: the run is over").monospace().strong());
         }
     });
-    if let Some(Threshold::Crauser) = algo.threshold() {
+    if let Some(crate::algo::Threshold::Crauser) = algo.threshold() {
         ui.label(RichText::new("ω(u) = weight of u's lightest out-arc (∞ for a sink)").small().weak());
     }
     road_note(ui, state);
@@ -90,17 +47,13 @@ fn road_note(ui: &mut egui::Ui, state: &AppState) {
     let short = "Road networks: frontier solvers are bound by the iteration count, not bandwidth.";
     let detail = "On NY from vertex 1, Martín needs 227 575 iterations (mean |F| 1.2) and Crauser 7 502 \
 (mean |F| 35). Every iteration costs a few kernel launches and a read-back, so on a GPU the run time is \
-iterations × launch latency, whatever the memory bandwidth (design.md §8).";
-    let r = if road_like && algo_is_frontier(state.settings.algorithm) {
+iterations × launch latency, whatever the memory bandwidth (docs/references.md [terms-peers]).";
+    let r = if road_like && state.settings.algorithm.algorithm.threshold().is_some() {
         ui.colored_label(ui.visuals().warn_fg_color, short)
     } else {
         ui.label(RichText::new(short).small().weak())
     };
     r.on_hover_text(detail);
-}
-
-fn algo_is_frontier(a: Algorithm) -> bool {
-    a.threshold().is_some()
 }
 
 fn record_table(ui: &mut egui::Ui, state: &AppState) {
@@ -110,7 +63,7 @@ fn record_table(ui: &mut egui::Ui, state: &AppState) {
         ui.label("No iteration yet: F = {s}, δ(s) = 0. Step to run the first one.");
         return;
     };
-    let (left, right) = rows(r);
+    let (left, right) = rows(r, state.settings.algorithm.algorithm);
     let cell = |ui: &mut egui::Ui, row: Option<&String>| match row {
         Some(text) => ui.label(RichText::new(text).monospace().size(11.0)),
         None => ui.label(""),
@@ -126,17 +79,24 @@ fn record_table(ui: &mut egui::Ui, state: &AppState) {
     });
 }
 
-/// The table rows of a record, two columns of "name value" lines.
-fn rows(r: &IterationRecord) -> (Vec<String>, Vec<String>) {
-    let left = [
-        ("|F| frontier", r.frontier.to_string()),
-        ("|U| unsettled", r.unsettled.to_string()),
-        ("reached in U", r.reached.to_string()),
-        ("Δ used", fmt_distance(r.delta)),
-        ("min δ (Martín)", fmt_distance(r.delta_martin)),
-        ("min δ+ω (Crauser)", fmt_distance(r.delta_crauser)),
-        ("settled → next F", format!("{} → {}", r.settled, r.next_frontier)),
-    ];
+/// The table rows of a record, two columns of "name value" lines: the set sizes and the
+/// algorithm's declared values (from its spec) on the left, arcs, threads and times on the right.
+fn rows(r: &IterationRecord, algo: Algorithm) -> (Vec<String>, Vec<String>) {
+    let mut left: Vec<(&str, String)> = COMMON_SERIES[..3]
+        .iter()
+        .map(|(spec, get)| (spec.label, get(r).map_or("–".into(), |v| format!("{v:.0}"))))
+        .collect();
+    for (i, spec) in algo.spec().series.iter().enumerate() {
+        let text = match (spec.unit, r.values.get(i)) {
+            (_, None) => "–".to_string(),
+            (SeriesUnit::Distance, Some(_)) => fmt_distance(r.values.distance(i)),
+            (SeriesUnit::Count, Some(v)) => format!("{v:.0}"),
+            (SeriesUnit::Ratio, Some(v)) => format!("{:.1} %", v * 100.0),
+            (SeriesUnit::Ms, Some(v)) => format!("{v:.3} ms"),
+        };
+        left.push((spec.label, text));
+    }
+    left.push(("settled", r.settled.to_string()));
     let mut right = vec![
         ("arcs", format!("{} scanned", r.edges_scanned)),
         ("relax", format!("{} tried, {} improved", r.relax_attempted, r.relax_improved)),

@@ -1,10 +1,12 @@
 //! Per-iteration plots: |F| / |U| / reached (log), Δ with Martín's and Crauser's thresholds,
-//! the dummy-thread ratio, relaxations (log). A vertical line marks the cursor; clicking or
+//! the dummy-thread ratio, relaxations (log) — one plot per [`PlotGroup`], each showing the
+//! series of the run's algorithm that belong to it. A vertical line marks the cursor; clicking or
 //! dragging in a plot moves the cursor there.
 
+use crate::algo::PlotGroup;
 use crate::app::command::Command;
 use crate::app::palette;
-use crate::app::series::{PlotSeries, SeriesId};
+use crate::app::series::PlotSeries;
 use crate::app::state::AppState;
 use egui::Color32;
 use egui_plot::{Corner, GridInput, GridMark, Legend, Line, Plot, PlotPoints, VLine};
@@ -13,57 +15,53 @@ use std::ops::RangeInclusive;
 struct PlotSpec {
     id: &'static str,
     title: &'static str,
+    group: PlotGroup,
     log: bool,
     /// Where the legend covers the least data.
     legend: Corner,
-    lines: &'static [(SeriesId, &'static str, Color32)],
+    /// Colours of the plot's lines in declaration order.
+    colors: &'static [Color32],
 }
 
+/// The plots, one per [`PlotGroup`]; which lines each shows comes from the algorithm's series.
 const PLOTS: [PlotSpec; 4] = [
     PlotSpec {
         id: "plot-sets",
+        group: PlotGroup::Sets,
         legend: Corner::RightTop,
         title: "Vertex sets per iteration (log scale)",
         log: true,
-        lines: &[
-            (SeriesId::Frontier, "|F| frontier", palette::PLOT_FRONTIER),
-            (SeriesId::Unsettled, "|U| unsettled", palette::PLOT_UNSETTLED),
-            (SeriesId::Reached, "reached in U", palette::PLOT_REACHED),
-        ],
+        colors: &[palette::PLOT_FRONTIER, palette::PLOT_UNSETTLED, palette::PLOT_REACHED, palette::PLOT_MARTIN],
     },
     PlotSpec {
         id: "plot-thresholds",
+        group: PlotGroup::Thresholds,
         legend: Corner::LeftTop,
         title: "Threshold Δ: used, Martín's min δ, Crauser's min δ+ω",
         log: false,
-        lines: &[
-            (SeriesId::Delta, "Δ used", palette::PLOT_DELTA),
-            (SeriesId::DeltaMartin, "min δ (Martín)", palette::PLOT_MARTIN),
-            (SeriesId::DeltaCrauser, "min δ+ω (Crauser)", palette::PLOT_CRAUSER),
-        ],
+        colors: &[palette::PLOT_DELTA, palette::PLOT_MARTIN, palette::PLOT_CRAUSER, palette::PLOT_REACHED],
     },
     PlotSpec {
         id: "plot-dummy",
+        group: PlotGroup::Threads,
         legend: Corner::RightBottom,
         title: "Dummy-thread ratio of the relax kernel",
         log: false,
-        lines: &[(SeriesId::Dummy, "dummy ratio", palette::PLOT_FRONTIER)],
+        colors: &[palette::PLOT_FRONTIER, palette::PLOT_MARTIN],
     },
     PlotSpec {
         id: "plot-relax",
+        group: PlotGroup::Work,
         legend: Corner::RightTop,
         title: "Relaxations (log scale)",
         log: true,
-        lines: &[
-            (SeriesId::Attempted, "attempted", palette::PLOT_MARTIN),
-            (SeriesId::Improved, "improved", palette::PLOT_REACHED),
-        ],
+        colors: &[palette::PLOT_MARTIN, palette::PLOT_REACHED, palette::PLOT_CRAUSER, palette::PLOT_FRONTIER],
     },
 ];
 
 pub fn plots(ui: &mut egui::Ui, state: &AppState, series: &mut PlotSeries, cmds: &mut Vec<Command>) {
     let Some(trace) = &state.trace else { return };
-    series.update(state.run_id, trace.records());
+    series.update(state.run_id, state.settings.algorithm.algorithm, trace.records());
     let per_point = series.bucket_size();
     let heading = if per_point > 1 {
         format!("Per iteration ({per_point} iterations per point, min/max)")
@@ -113,12 +111,14 @@ pub fn plots(ui: &mut egui::Ui, state: &AppState, series: &mut PlotSeries, cmds:
             plot = plot.include_y(1.0).y_axis_formatter(|m, _| format!("{:.0}%", m.value * 100.0));
         }
         let response = plot.show(ui, |pui| {
-            for (id, name, color) in spec.lines {
-                let pts = series.points(*id);
+            let lines = series.series().iter().filter(|s| s.spec.group == spec.group);
+            for (k, s) in lines.enumerate() {
+                let pts = series.points(s.spec.key);
                 if !pts.is_empty() {
                     // Δ used coincides with one of the thresholds: drawn wide underneath them.
-                    let width = if *id == SeriesId::Delta { 5.0 } else { 1.5 };
-                    pui.line(Line::new(*name, PlotPoints::new(pts)).color(*color).width(width));
+                    let width = if s.spec.key == "delta" { 5.0 } else { 1.5 };
+                    let color = spec.colors.get(k).copied().unwrap_or(palette::PLOT_CURSOR);
+                    pui.line(Line::new(s.spec.label, PlotPoints::new(pts)).color(color).width(width));
                 }
             }
             pui.vline(VLine::new("", cursor).color(palette::PLOT_CURSOR).width(1.5));

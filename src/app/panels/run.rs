@@ -1,6 +1,6 @@
 //! Run panel: algorithm, device, block sizes, source, the step controls and their shortcuts.
 
-use crate::algo::{Algorithm, BlockSizes};
+use crate::algo::{AlgoChoice, Algorithm, BlockSizes, ParamKind};
 use crate::app::command::{Command, SHORTCUTS};
 use crate::app::state::{AppState, Verification};
 use crate::device::DeviceId;
@@ -11,33 +11,75 @@ const BLOCKS: [u32; 10] = [32, 64, 96, 128, 192, 256, 384, 512, 768, 1024];
 /// Sets one kernel's block size.
 type SetBlock = fn(BlockSizes, u32) -> BlockSizes;
 
+/// One row per parameter of the chosen algorithm, from its spec; a change re-chooses the
+/// algorithm with the new value (and resets the run).
+fn param_rows(ui: &mut egui::Ui, choice: &AlgoChoice, cmds: &mut Vec<Command>) {
+    let algo = choice.algorithm;
+    for p in algo.spec().params {
+        let label = ui.label(p.label).on_hover_text(p.help);
+        match &p.kind {
+            ParamKind::Choice { values, .. } => {
+                let current = algo.choice(&choice.params, p.key);
+                egui::ComboBox::from_id_salt(p.key)
+                    .selected_text(current)
+                    .show_ui(ui, |ui| {
+                        for v in values.iter() {
+                            if ui.selectable_label(*v == current, *v).clicked() && *v != current {
+                                let params = choice.params.clone().with(p.key, v);
+                                cmds.push(Command::SetAlgorithm(AlgoChoice { algorithm: algo, params }));
+                            }
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id)
+                    .on_hover_text(p.help);
+            }
+            ParamKind::Int { min, max, .. } => {
+                let mut v = algo.int(&choice.params, p.key);
+                let r = ui.add(egui::DragValue::new(&mut v).range(*min..=*max)).labelled_by(label.id);
+                if r.changed() {
+                    let params = choice.params.clone().with(p.key, &v.to_string());
+                    cmds.push(Command::SetAlgorithm(AlgoChoice { algorithm: algo, params }));
+                }
+            }
+        }
+        ui.end_row();
+    }
+}
+
 pub fn run_panel(ui: &mut egui::Ui, state: &mut AppState, cmds: &mut Vec<Command>) {
     ui.heading("Run");
     egui::Grid::new("run-settings").num_columns(2).show(ui, |ui| {
         let label = ui.label("Algorithm");
-        let algo = state.settings.algorithm;
+        let choice = state.settings.algorithm.clone();
+        let algo = choice.algorithm;
+        let device = state.devices.unwrap_or_default().iter().find(|d| d.id == state.settings.device);
         egui::ComboBox::from_id_salt("algorithm")
             .selected_text(algo.id())
             .width(170.0)
             .show_ui(ui, |ui| {
-                let device = state.devices.unwrap_or_default().iter().find(|d| d.id == state.settings.device);
-                for a in Algorithm::ALL {
-                    let runs_here = device.is_none_or(|d| d.algorithms.contains(&a));
-                    let r = ui.add_enabled(runs_here, egui::Button::selectable(a == algo, a.id()));
-                    let r = r.on_hover_text(a.describe()).on_disabled_hover_text(format!(
-                        "{}: not available on {}",
-                        a.describe(),
-                        device.map_or("this device", |d| d.name.as_str())
-                    ));
+                for &a in Algorithm::all() {
+                    let why_not = device.and_then(|d| d.supports(a, &Default::default()).err());
+                    let r = ui.add_enabled(why_not.is_none(), egui::Button::selectable(a == algo, a.id()));
+                    let hover = format!("{}\n{}", a.describe(), a.spec().reference);
+                    let r = r
+                        .on_hover_text(&hover)
+                        .on_disabled_hover_text(format!("{hover}\n{}", why_not.unwrap_or_default()));
                     if r.clicked() {
-                        cmds.push(Command::SetAlgorithm(a));
+                        cmds.push(Command::SetAlgorithm(AlgoChoice::new(a)));
                     }
                 }
             })
             .response
             .labelled_by(label.id)
-            .on_hover_text(algo.describe());
+            .on_hover_text(format!(
+                "{}\n{}\nOne iteration: {}",
+                algo.describe(),
+                algo.spec().reference,
+                algo.spec().iteration
+            ));
         ui.end_row();
+        param_rows(ui, &choice, cmds);
 
         let label = ui.label("Device");
         device_combo(ui, state, cmds).labelled_by(label.id);

@@ -31,14 +31,9 @@ use super::{DeviceId, DeviceInfo};
 use crate::algo::{Algorithm, SolveError, SolveOptions, Stepper};
 use crate::graph::{Graph, VertexId};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub use solver::device_bytes;
-
-/// The algorithms a CUDA device runs.
-pub const ALGORITHMS: [Algorithm; 5] =
-    [Algorithm::MartinSucc, Algorithm::MartinPred, Algorithm::CrauserSucc, Algorithm::CrauserPred, Algorithm::Racy];
 
 /// One device as the probe found it.
 #[derive(Clone, Debug)]
@@ -88,19 +83,28 @@ pub fn list() -> Vec<DeviceInfo> {
         Ok(devs) => devs
             .iter()
             .enumerate()
-            .map(|(i, d)| DeviceInfo {
-                id: DeviceId::Cuda(i as u32),
-                name: format!("CUDA: {}", d.name),
-                status: Ok(()),
-                algorithms: ALGORITHMS.to_vec(),
-            })
+            .map(|(i, d)| DeviceInfo::new(DeviceId::Cuda(i as u32), format!("CUDA: {}", d.name), Ok(())))
             .collect(),
-        Err(reason) => vec![DeviceInfo {
-            id: DeviceId::Cuda(0),
-            name: "CUDA unavailable".into(),
-            status: Err(format!("CUDA unavailable: {reason}")),
-            algorithms: Vec::new(),
-        }],
+        Err(reason) => vec![DeviceInfo::new(
+            DeviceId::Cuda(0),
+            "CUDA unavailable".into(),
+            Err(format!("CUDA unavailable: {reason}")),
+        )],
+    }
+}
+
+/// Whether `graph` fits device `index`'s total memory for `algo` (the free memory is checked
+/// again when a stepper is built).
+pub fn fits(index: u32, graph: &Graph, algo: Algorithm, opts: &SolveOptions) -> Result<(), String> {
+    let need = device_bytes(graph, algo, opts);
+    match total_memory(index) {
+        Some(total) if need > total as u64 => Err(format!(
+            "graph `{}` needs {:.1} MiB of device memory for {algo}; cuda:{index} has {:.1} MiB",
+            graph.name,
+            need as f64 / 1048576.0,
+            total as f64 / 1048576.0
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -122,9 +126,7 @@ pub fn stepper(
     source: VertexId,
     opts: &SolveOptions,
 ) -> Result<Box<dyn Stepper>, SolveError> {
-    if source as usize >= graph.n() {
-        return Err(SolveError::BadSource(source as u64, graph.n()));
-    }
+    let run = super::gpu::check_request("CUDA", &graph, algo, source, opts, 1024, true)?;
     let devs = probe().as_ref().map_err(|r| SolveError::Device(format!("CUDA unavailable: {r}")))?;
     if index as usize >= devs.len() {
         return Err(SolveError::Device(format!(
@@ -133,21 +135,8 @@ pub fn stepper(
             devs.len() - 1
         )));
     }
-    if !ALGORITHMS.contains(&algo) {
-        return Err(SolveError::Device(format!(
-            "`{algo}` does not run on CUDA devices; they run {}",
-            ALGORITHMS.iter().map(|a| a.id()).collect::<Vec<_>>().join(", ")
-        )));
-    }
-    for (kernel, b) in [("relax", opts.block.relax), ("minimum", opts.block.minimum), ("update", opts.block.update)] {
-        if !(32..=1024).contains(&b) || b % 32 != 0 {
-            return Err(SolveError::Device(format!(
-                "{kernel} block size {b}: CUDA needs a multiple of 32 (the warp) in 32…1024"
-            )));
-        }
-    }
     let gpu = kernels::gpu(index)?;
-    guarded(|| solver::new_stepper(gpu, graph, algo, source, opts))?
+    guarded(|| solver::new_stepper(gpu, graph, algo, run, source, opts))?
 }
 
 /// What benchmarks print about a CUDA device.
@@ -182,45 +171,6 @@ pub fn details(index: u32) -> Result<CudaDetails, SolveError> {
         cooperative_launch: g.cooperative,
         nvrtc_compile_ms: g.compile_ms,
     })
-}
-
-/// Overrides the number of blocks per multiprocessor of the persistent fast-path kernel (`None`:
-/// as many as fit, the default; also settable with env `SSSP_LAB_CUDA_BLOCKS_PER_SM`). For
-/// tuning sweeps.
-pub fn set_persistent_blocks_per_sm(blocks: Option<u32>) {
-    PERSISTENT_BLOCKS_PER_SM.store(blocks.unwrap_or(0), Ordering::Relaxed);
-}
-
-static PERSISTENT_BLOCKS_PER_SM: AtomicU32 = AtomicU32::new(u32::MAX);
-
-fn persistent_blocks_per_sm() -> Option<u32> {
-    let v = PERSISTENT_BLOCKS_PER_SM.load(Ordering::Relaxed);
-    if v == u32::MAX {
-        let env = std::env::var("SSSP_LAB_CUDA_BLOCKS_PER_SM").ok().and_then(|s| s.parse::<u32>().ok()).unwrap_or(0);
-        PERSISTENT_BLOCKS_PER_SM.store(env, Ordering::Relaxed);
-        (env > 0).then_some(env)
-    } else {
-        (v > 0).then_some(v)
-    }
-}
-
-/// Overrides the work limit under which one block of the persistent successors kernel runs
-/// iterations alone (|R| + |F| · mean degree; `Some(0)` turns solo mode off; `None`: 4 × the
-/// relax block size, the default; also env `SSSP_LAB_CUDA_SOLO`). For tuning sweeps.
-pub fn set_solo_work(limit: Option<u64>) {
-    SOLO_WORK.store(limit.map_or(u64::MAX - 1, |l| l), Ordering::Relaxed);
-}
-
-/// u64::MAX: not read yet; u64::MAX − 1: default.
-static SOLO_WORK: AtomicU64 = AtomicU64::new(u64::MAX);
-
-fn solo_work() -> Option<u64> {
-    let mut v = SOLO_WORK.load(Ordering::Relaxed);
-    if v == u64::MAX {
-        v = std::env::var("SSSP_LAB_CUDA_SOLO").ok().and_then(|s| s.parse::<u64>().ok()).unwrap_or(u64::MAX - 1);
-        SOLO_WORK.store(v, Ordering::Relaxed);
-    }
-    (v != u64::MAX - 1).then_some(v)
 }
 
 /// Text of a driver error: `CUDA_ERROR_X (description)`.
@@ -286,10 +236,11 @@ mod tests {
     fn stepper_errors_are_device_errors() {
         let g = Arc::new(crate::generate::teaching());
         let opts = SolveOptions::default();
-        assert!(matches!(stepper(0, Arc::clone(&g), Algorithm::MartinSucc, 99, &opts), Err(SolveError::BadSource(..))));
-        let r = stepper(0, Arc::clone(&g), Algorithm::Dijkstra, 0, &opts);
+        let martin = crate::algo::MARTIN_SUCC;
+        assert!(matches!(stepper(0, Arc::clone(&g), martin, 99, &opts), Err(SolveError::BadSource(..))));
+        let r = stepper(0, Arc::clone(&g), crate::algo::DIJKSTRA, 0, &opts);
         assert!(matches!(r, Err(SolveError::Device(_))));
         let bad = SolveOptions { block: crate::algo::BlockSizes::uniform(100), ..Default::default() };
-        assert!(matches!(stepper(0, g, Algorithm::MartinSucc, 0, &bad), Err(SolveError::Device(_))));
+        assert!(matches!(stepper(0, g, martin, 0, &bad), Err(SolveError::Device(_))));
     }
 }

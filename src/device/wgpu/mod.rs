@@ -1,5 +1,5 @@
-//! wgpu device (issue 4): the frontier solvers of design.md §2 (`martin-*`, `crauser-*`,
-//! `racy`) as WGSL compute kernels on every adapter wgpu finds (Vulkan, GL, Metal, DX12).
+//! wgpu device: the frontier solvers (`martin-*`, `crauser-*`, each successors variant also
+//! with the non-atomic relax, `relax=non-atomic` / `racy`) as WGSL compute kernels on every adapter wgpu finds (Vulkan, GL, Metal, DX12).
 //!
 //! - [`list`] names every adapter as `wgpu <backend>: <adapter>` in a stable order (index i of
 //!   `DeviceId::Wgpu(i)` = position in that list); an adapter that cannot run the kernels, or no
@@ -40,10 +40,6 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 /// What wgpu distances can hold, for device strings and UI text.
 pub const DISTANCE_RANGE: &str = "u32 distances < 2³²−1";
-
-/// Algorithms the wgpu device runs.
-pub const ALGORITHMS: [Algorithm; 5] =
-    [Algorithm::MartinSucc, Algorithm::MartinPred, Algorithm::CrauserSucc, Algorithm::CrauserPred, Algorithm::Racy];
 
 /// Knobs for tests and experiments; `Default` is what [`stepper`] uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -97,18 +93,11 @@ pub fn stepper_with(
     opts: &SolveOptions,
     tuning: WgpuTuning,
 ) -> Result<WgpuStepper, SolveError> {
-    if source as usize >= graph.n() {
-        return Err(SolveError::BadSource(source as u64, graph.n()));
-    }
-    if !ALGORITHMS.contains(&algo) {
-        return Err(SolveError::Device(format!(
-            "{algo} does not run on wgpu (it runs: {})",
-            ALGORITHMS.map(|a| a.id()).join(", ")
-        )));
-    }
+    // Adapter limits on block sizes are checked by the stepper, which knows the adapter.
+    let run = super::gpu::check_request("wgpu", &graph, algo, source, opts, u32::MAX, false)?;
     check_distance_range(&graph)?;
     let gpu = gpu(index)?;
-    WgpuStepper::new(gpu, graph, algo, source, opts.clone(), tuning)
+    WgpuStepper::new(gpu, graph, algo, run, source, opts.clone(), tuning)
 }
 
 /// Refuses graphs whose arithmetic could reach the u32 ∞ sentinel (2³²−1).
@@ -180,16 +169,7 @@ fn registry() -> &'static Registry {
 }
 
 fn unavailable(reason: String) -> Entry {
-    Entry {
-        info: DeviceInfo {
-            id: DeviceId::Wgpu(0),
-            name: "wgpu".into(),
-            status: Err(reason),
-            algorithms: ALGORITHMS.to_vec(),
-        },
-        adapter: None,
-        gpu: OnceLock::new(),
-    }
+    Entry { info: DeviceInfo::new(DeviceId::Wgpu(0), "wgpu".into(), Err(reason)), adapter: None, gpu: OnceLock::new() }
 }
 
 /// The instance lives as long as the process (adapters and devices keep it alive anyway).
@@ -249,11 +229,7 @@ fn probe() -> Result<Vec<Entry>, String> {
                 let _ = gpu.set(Ok(g));
                 checked
             });
-            Entry {
-                info: DeviceInfo { id: DeviceId::Wgpu(i as u32), name, status, algorithms: ALGORITHMS.to_vec() },
-                adapter: Some(adapter),
-                gpu,
-            }
+            Entry { info: DeviceInfo::new(DeviceId::Wgpu(i as u32), name, status), adapter: Some(adapter), gpu }
         })
         .collect())
 }

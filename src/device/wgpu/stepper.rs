@@ -28,11 +28,12 @@
 
 use super::kernels::{self, ArcLayout, Compiled, FastShape, Kernel, PipelineKey, bind};
 use super::{DISTANCE_RANGE, Gpu, WgpuTuning};
-use crate::algo::model::{SparseWarpCounter, WARP, launched_threads};
+use crate::algo::model::SparseWarpCounter;
 use crate::algo::{
-    Algorithm, IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, StepDelta,
-    Stepper, ThreadCounts, Threshold,
+    Algorithm, IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, Stepper,
+    Threshold, Thresholds, frontier_values,
 };
+use crate::device::gpu::{self, Counters, FrontierRun, HostState, UNSET};
 use crate::graph::{Csr, Distance, Graph, INF, VertexId};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -47,8 +48,6 @@ const LOG_WORDS: usize = 16;
 const TS_PER_ITER: u32 = 6;
 
 const U_INF: u32 = u32::MAX;
-/// status of an unsettled vertex (else the iteration in which it is a frontier vertex).
-const UNSET: u32 = u32::MAX;
 /// Most relax workgroups of the fast path (its teams loop over longer lists).
 const FAST_RELAX_CAP: u32 = 1024;
 /// Most update workgroups of the fast path (it strides over the vertices, four per step).
@@ -139,13 +138,6 @@ struct Fast {
     _keep: [wgpu::Buffer; 3],
 }
 
-/// Host copy of the GPU state.
-#[derive(Clone)]
-struct HostState {
-    dist: Vec<u32>,
-    status: Vec<u32>,
-}
-
 /// What one batch read back.
 struct BatchOut {
     /// Log words of each finished iteration.
@@ -159,7 +151,7 @@ pub struct WgpuStepper {
     gpu: Arc<Gpu>,
     graph: Arc<Graph>,
     algo: Algorithm,
-    variant: RelaxVariant,
+    run: FrontierRun,
     opts: SolveOptions,
     tuning: WgpuTuning,
     source: VertexId,
@@ -198,7 +190,7 @@ fn grid(groups: u32, max_dim: u32) -> (u32, u32) {
 }
 
 fn to_distance(d: u32) -> Distance {
-    if d == U_INF { INF } else { d as Distance }
+    gpu::widen_u32(d)
 }
 
 /// Creates a bind group for `kernel` from the stepper's buffers (`extra` adds the fast path's).
@@ -237,13 +229,12 @@ impl WgpuStepper {
         gpu: Arc<Gpu>,
         graph: Arc<Graph>,
         algo: Algorithm,
+        run: FrontierRun,
         source: VertexId,
         opts: SolveOptions,
         tuning: WgpuTuning,
     ) -> Result<WgpuStepper, SolveError> {
-        let (Some(_), Some(variant)) = (algo.threshold(), algo.variant()) else {
-            return Err(dev(format!("{algo} is not a frontier solver")));
-        };
+        let variant = run.variant;
         let limits = &gpu.limits;
         let n = graph.n();
         let max_binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
@@ -314,14 +305,14 @@ impl WgpuStepper {
             kernel,
             wg,
             instrument: opts.instrument,
-            crauser: algo.threshold() == Some(Threshold::Crauser),
+            crauser: run.threshold == Threshold::Crauser,
             arcs,
             fast: FastShape::default(),
             bounds_checks: tuning.bounds_checks,
         };
-        let relax_kernel = match algo {
-            Algorithm::Racy => Kernel::RelaxRacy,
-            _ if variant == RelaxVariant::Predecessors => Kernel::RelaxPred,
+        let relax_kernel = match (run.racy, variant) {
+            (true, _) => Kernel::RelaxRacy,
+            (_, RelaxVariant::Predecessors) => Kernel::RelaxPred,
             _ => Kernel::RelaxSucc,
         };
         let c_init = kernels::get(&gpu, key(Kernel::Init, opts.block.update))?;
@@ -428,10 +419,10 @@ impl WgpuStepper {
             (lo, hi) if lo == hi => device_name.push_str(&format!(" · 32-thread warp model (subgroup {lo})")),
             (lo, hi) => device_name.push_str(&format!(" · 32-thread warp model (subgroup {lo}–{hi})")),
         }
-        let mut dist = vec![U_INF; n];
-        let mut status = vec![UNSET; n];
+        let mut dist = vec![INF; n];
+        let mut stamp = vec![UNSET; n];
         dist[source as usize] = 0;
-        status[source as usize] = 1;
+        stamp[source as usize] = 1;
         Ok(WgpuStepper {
             relax: Pass { compiled: c_relax, group: g_relax, grid: relax_grid },
             minimum1: Pass { compiled: c_min1, group: g_min1, grid: min1_grid },
@@ -440,7 +431,7 @@ impl WgpuStepper {
             fast: None,
             gpu,
             algo,
-            variant,
+            run,
             tuning,
             source,
             n: n32,
@@ -448,7 +439,7 @@ impl WgpuStepper {
             b,
             iteration: 0,
             done: false,
-            host: Some(HostState { dist, status }),
+            host: Some(HostState { dist, stamp }),
             settled: Some(1),
             warps: SparseWarpCounter::new(n),
             device_name,
@@ -475,7 +466,7 @@ impl WgpuStepper {
 
     /// Whether `run_to_end` uses the fast path (lists, teams, fused minimum).
     pub fn uses_fast_path(&self) -> bool {
-        !self.opts.instrument && self.algo != Algorithm::Racy && self.gpu.indirect && !self.tuning.vertex_parallel
+        !self.opts.instrument && !self.run.racy && self.gpu.indirect && !self.tuning.vertex_parallel
     }
 
     /// Builds the fast path's pipelines and buffers.
@@ -488,7 +479,7 @@ impl WgpuStepper {
         let team = mean_degree.max(1).next_power_of_two().min(32).min(1 << relax_wg.trailing_zeros());
         let chunk = 64 * team;
         let max_dim = self.tuning.max_workgroups_per_dim.unwrap_or(gpu.limits.max_compute_workgroups_per_dimension);
-        let pred = self.variant == RelaxVariant::Predecessors;
+        let pred = self.run.variant == RelaxVariant::Predecessors;
         let items_of = |deg: usize| (deg as u32).div_ceil(chunk).max(1);
         // Successors: each vertex's items by out-degree; predecessors: the fixed item list over
         // every vertex's in-arcs.
@@ -518,7 +509,7 @@ impl WgpuStepper {
             kernel,
             wg,
             instrument: false,
-            crauser: self.algo.threshold() == Some(Threshold::Crauser),
+            crauser: self.run.threshold == Threshold::Crauser,
             arcs: self.arcs,
             fast: shape,
             bounds_checks: self.tuning.bounds_checks,
@@ -906,110 +897,41 @@ impl WgpuStepper {
         })?;
         let bytes = self.read(rb, 2 * n * 4, index, "reading δ and status")?;
         let words: &[u32] = bytemuck::cast_slice(&bytes);
-        Ok(HostState { dist: words[..n as usize].to_vec(), status: words[n as usize..].to_vec() })
+        Ok(HostState {
+            dist: words[..n as usize].iter().map(|&d| to_distance(d)).collect(),
+            stamp: words[n as usize..].to_vec(),
+        })
     }
 
-    fn delta_used(&self, martin: Distance, crauser: Distance) -> Distance {
-        match self.algo.threshold() {
-            _ if martin == INF => INF,
-            Some(Threshold::Crauser) => crauser.max(martin),
-            _ => martin,
-        }
+    fn thresholds(&self, l: &[u32; LOG_WORDS]) -> Thresholds {
+        gpu::thresholds(self.run, to_distance(l[L_DELTA_MARTIN]), to_distance(l[L_DELTA_CRAUSER]))
     }
 
-    /// The record of a vertex-parallel iteration from its log (counters only when instrumented).
+    /// The record of a vertex-parallel iteration from its log: every count when instrumented,
+    /// else the thresholds and times only.
     fn record_from_log(&self, iteration: u32, l: &[u32; LOG_WORDS], times: PhaseTimes) -> IterationRecord {
-        let martin = to_distance(l[L_DELTA_MARTIN]);
-        let crauser = to_distance(l[L_DELTA_CRAUSER]);
-        let mut r = IterationRecord {
-            iteration,
-            delta: self.delta_used(martin, crauser),
-            delta_martin: martin,
-            delta_crauser: crauser,
-            times,
-            ..Default::default()
+        let t = self.thresholds(l);
+        if !self.opts.instrument {
+            return IterationRecord { iteration, times, values: frontier_values(&t, 0), ..Default::default() };
+        }
+        let c = Counters {
+            frontier: l[L_FRONTIER] as u64,
+            unsettled: l[L_UNSETTLED] as u64,
+            reached: l[L_REACHED] as u64,
+            next_frontier: l[L_NEXT_FRONTIER] as u64,
+            scanned: l[L_EDGES] as u64,
+            attempted: l[L_ATTEMPTED] as u64,
+            improved: l[L_IMPROVED] as u64,
+            working: None,
+            warps_full: l[L_WARPS_FULL] as u64,
+            warps_mixed: l[L_WARPS_MIXED] as u64,
+            warps_dummy: None,
         };
-        if self.opts.instrument {
-            let n = self.n as u64;
-            r.frontier = l[L_FRONTIER] as u64;
-            r.unsettled = l[L_UNSETTLED] as u64;
-            r.reached = l[L_REACHED] as u64;
-            r.next_frontier = l[L_NEXT_FRONTIER] as u64;
-            r.settled = n - r.unsettled + r.next_frontier;
-            r.edges_scanned = l[L_EDGES] as u64;
-            r.relax_attempted = l[L_ATTEMPTED] as u64;
-            r.relax_improved = l[L_IMPROVED] as u64;
-            let block = self.opts.block.relax;
-            let launched = launched_threads(n, block);
-            let full = l[L_WARPS_FULL] as u64;
-            let mixed = l[L_WARPS_MIXED] as u64;
-            r.threads = Some(ThreadCounts {
-                block_size: block,
-                launched,
-                working: if self.variant == RelaxVariant::Successors { r.frontier } else { r.unsettled },
-                warps_all_dummy: (launched / WARP).saturating_sub(full + mixed),
-                warps_mixed: mixed,
-                warps_all_working: full,
-                modelled: false,
-            });
-        }
-        r
-    }
-
-    /// Fills the set sizes, arc counts and modelled thread figures of iteration `i` from the
-    /// state before and after it (stepping without instrumentation).
-    fn record_from_states(&mut self, i: u32, prev: &HostState, new: &HostState, r: &mut IterationRecord) {
-        let n = self.n as usize;
-        let succ = self.graph.successors();
-        let mut frontier = Vec::new();
-        let mut unsettled = Vec::new();
-        let (mut reached, mut improved, mut next) = (0u64, 0u64, 0u64);
-        for v in 0..n {
-            let st = prev.status[v];
-            if st == i {
-                frontier.push(v as VertexId);
-            } else if st == UNSET {
-                unsettled.push(v as VertexId);
-                reached += u64::from(new.dist[v] != U_INF);
-            }
-            improved += u64::from(new.dist[v] < prev.dist[v]);
-            next += u64::from(new.status[v] == i + 1);
-        }
-        let mut scanned = 0u64;
-        let mut attempted = 0u64;
-        for &f in &frontier {
-            scanned += succ.degree(f) as u64;
-            attempted += succ.arcs(f).filter(|&(u, _)| prev.status[u as usize] == UNSET).count() as u64;
-        }
-        let working = match self.variant {
-            RelaxVariant::Successors => &frontier,
-            RelaxVariant::Predecessors => {
-                let pred = self.graph.predecessors();
-                scanned = unsettled.iter().map(|&u| pred.degree(u) as u64).sum();
-                &unsettled
-            }
-        };
-        r.threads = Some(self.warps.count(n as u64, self.opts.block.relax, working));
-        r.frontier = frontier.len() as u64;
-        r.unsettled = unsettled.len() as u64;
-        r.reached = reached;
-        r.next_frontier = next;
-        r.settled = (n - unsettled.len()) as u64 + next;
-        r.edges_scanned = scanned;
-        r.relax_attempted = attempted;
-        r.relax_improved = improved;
+        gpu::counted_record(iteration, self.run, self.n as u64, self.opts.block.relax, &t, &c, times)
     }
 
     fn run_header(&self) -> RunRecord {
-        RunRecord {
-            algorithm: self.algo.id().into(),
-            device: self.device(),
-            graph: self.graph.name.clone(),
-            n: self.graph.n(),
-            m: self.graph.m(),
-            source: self.source,
-            ..Default::default()
-        }
+        gpu::run_header(self.algo, &self.opts, &self.device(), &self.graph, self.source)
     }
 
     /// Vertices settled so far (reads the state back when unknown).
@@ -1018,7 +940,7 @@ impl WgpuStepper {
             return Ok(s);
         }
         let st = self.read_state()?;
-        let s = st.status.iter().filter(|&&x| x != UNSET).count() as u64;
+        let s = st.stamp.iter().filter(|&&x| x != UNSET).count() as u64;
         self.host = Some(st);
         self.settled = Some(s);
         Ok(s)
@@ -1134,21 +1056,16 @@ impl WgpuStepper {
         let n = self.n as u64;
         for (j, (l, times)) in logs.iter().enumerate() {
             let next = logs.get(j + 1).map_or(0, |(x, _)| x[L_FRONTIER] as u64);
-            let martin = to_distance(l[L_DELTA_MARTIN]);
-            let crauser = to_distance(l[L_DELTA_CRAUSER]);
-            let r = IterationRecord {
-                iteration: i0 + j as u32,
-                frontier: l[L_FRONTIER] as u64,
-                unsettled: n - settled,
-                reached: l[L_REACHED] as u64,
-                settled: settled + next,
-                delta: self.delta_used(martin, crauser),
-                delta_martin: martin,
-                delta_crauser: crauser,
-                next_frontier: next,
-                times: *times,
-                ..Default::default()
-            };
+            let mut r = gpu::sizes_record(
+                i0 + j as u32,
+                &self.thresholds(l),
+                l[L_FRONTIER] as u64,
+                n - settled,
+                l[L_REACHED] as u64,
+                settled + next,
+                next,
+            );
+            r.times = *times;
             settled += next;
             run.times.add(&r.times);
             run.records.push(r);
@@ -1164,6 +1081,10 @@ impl WgpuStepper {
 impl Stepper for WgpuStepper {
     fn algorithm(&self) -> Algorithm {
         self.algo
+    }
+
+    fn label(&self) -> String {
+        crate::algo::run_label(self.algo, &self.opts.params)
     }
 
     fn device(&self) -> String {
@@ -1193,21 +1114,17 @@ impl Stepper for WgpuStepper {
         let i = self.iteration + 1;
         self.iteration = i;
         self.done = out.done;
-        let mut record = self.record_from_log(i, l, times);
         let t0 = Instant::now();
         let new = self.read_state()?;
-        record.times.copy_ms = t0.elapsed().as_secs_f64() * 1e3;
-        if !self.opts.instrument {
-            self.record_from_states(i, &prev, &new, &mut record);
-        }
+        let copy_ms = t0.elapsed().as_secs_f64() * 1e3;
+        let th = self.thresholds(l);
+        let block = self.opts.block.relax;
+        let (diffed, delta) =
+            gpu::diffed_record(&self.graph, self.run, block, &mut self.warps, i, &th, &prev, &new, times);
+        let mut record = if self.opts.instrument { self.record_from_log(i, l, times) } else { diffed };
+        record.times.copy_ms = copy_ms;
         self.settled = Some(record.settled);
-        let delta = self.opts.record_deltas.then(|| StepDelta {
-            lowered: (0..self.n as usize)
-                .filter(|&v| new.dist[v] < prev.dist[v])
-                .map(|v| (v as VertexId, to_distance(prev.dist[v]), to_distance(new.dist[v])))
-                .collect(),
-            settled: (0..self.n as usize).filter(|&v| new.status[v] == i + 1).map(|v| v as VertexId).collect(),
-        });
+        let delta = self.opts.record_deltas.then_some(delta);
         self.host = Some(new);
         Ok(Some(Step { record, delta }))
     }
@@ -1217,7 +1134,7 @@ impl Stepper for WgpuStepper {
             let s = self.read_state()?;
             self.host = Some(s);
         }
-        Ok(self.host.as_ref().map(|h| h.dist.iter().map(|&d| to_distance(d)).collect()).unwrap_or_default())
+        Ok(self.host.as_ref().map(|h| h.dist.clone()).unwrap_or_default())
     }
 
     fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {

@@ -1,0 +1,477 @@
+//! The algorithm registry: [`ALGORITHMS`] is the one table of every algorithm the project runs.
+//!
+//! Each algorithm lives in one module (`dijkstra.rs`, `frontier.rs`, …) that declares an
+//! [`AlgorithmSpec`]: its command-line id, display name, the paper and section it comes from
+//! (entries of `docs/references.md`), what one iteration means, its parameters, the
+//! per-iteration series it records, its pseudo-code, the [`Family`] devices key their kernels on
+//! and the CPU reference stepper. The app's menus and pseudo-code panel, the CLI's `--algo`
+//! values and help, `sssp-lab check`, experiment validation and the conformance tests
+//! (`tests/conformance.rs`) all read this table; nothing else lists the algorithms.
+//!
+//! [`Algorithm`] is a copyable handle to a spec. An algorithm together with its parameter
+//! values is an [`AlgoChoice`], written `id[:key=value,…]` on the command line and in files
+//! (`martin-succ:relax=non-atomic`); [`ALIASES`] keep older names (`racy`) working.
+
+use super::{CodeLine, SeriesSpec, SolveError, SolveOptions, Stepper};
+use crate::graph::{Graph, VertexId};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+pub use super::threshold::{RelaxVariant, Threshold};
+
+/// Builds a CPU stepper: `(graph, algorithm, source, options)`. The caller has checked the
+/// source and validated the parameters. `threads` (parallel builders only): 0 = every core.
+pub type CpuBuilder = fn(Arc<Graph>, Algorithm, VertexId, &SolveOptions) -> Result<Box<dyn Stepper>, SolveError>;
+/// Builds a multi-core CPU stepper with `threads` threads (0 = every core).
+pub type ParallelBuilder =
+    fn(Arc<Graph>, Algorithm, VertexId, usize, &SolveOptions) -> Result<Box<dyn Stepper>, SolveError>;
+
+/// What a device needs to know to pick its kernels: the algorithm's shape. GPU devices run the
+/// families they have kernels for and say so through [`crate::device::DeviceInfo::check`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// One vertex settled per iteration from a priority queue (sequential Dijkstra).
+    Sequential,
+    /// Settle-based frontier solver: relax F, threshold Δ over U, settle U ∩ {δ ≤ Δ}
+    /// ([seed000] §3, [seed004] §4).
+    Frontier { threshold: Threshold, variant: RelaxVariant },
+}
+
+/// An algorithm's description. See the module docs; every field is read by some view.
+pub struct AlgorithmSpec {
+    /// Command-line and result-file id, e.g. `crauser-pred`.
+    pub id: &'static str,
+    /// Display name for menus and reports.
+    pub name: &'static str,
+    /// One line for menus and `--help`.
+    pub summary: &'static str,
+    /// Where it comes from: `docs/references.md` entries with sections.
+    pub reference: &'static str,
+    /// What one iteration (one `Stepper::step`) does.
+    pub iteration: &'static str,
+    pub family: Family,
+    /// Parameters with defaults and ranges; values travel in [`SolveOptions::params`].
+    pub params: &'static [ParamSpec],
+    /// Per-iteration values this algorithm records besides the common ones
+    /// ([`super::COMMON_SERIES`]), in the order of `IterationRecord::values`.
+    pub series: &'static [SeriesSpec],
+    /// Pseudo-code lines, each with the phase it belongs to.
+    pub code: fn(&Params) -> Vec<CodeLine>,
+    /// Whether runs with these parameter values must equal the oracle (false for the
+    /// non-atomic relax on parallel devices, whose races are the lesson).
+    pub exact: fn(&Params) -> bool,
+    /// The CPU reference stepper (one thread).
+    pub cpu: CpuBuilder,
+    /// The multi-core CPU stepper, if there is one.
+    pub cpu_parallel: Option<ParallelBuilder>,
+}
+
+/// Every algorithm, in menu order. Adding an algorithm: one line here (see docs/architecture.md).
+pub static ALGORITHMS: [Algorithm; 5] = [
+    super::dijkstra::DIJKSTRA,
+    super::frontier::MARTIN_SUCC,
+    super::frontier::MARTIN_PRED,
+    super::frontier::CRAUSER_SUCC,
+    super::frontier::CRAUSER_PRED,
+];
+
+/// Older or teaching names for an algorithm with parameter values: `(alias, id, params)`.
+pub static ALIASES: [(&str, &str, &[(&str, &str)]); 1] = [("racy", "martin-succ", &[("relax", "non-atomic")])];
+
+/// A handle to a registered [`AlgorithmSpec`]; compares, hashes, orders and serializes by id.
+#[derive(Clone, Copy)]
+pub struct Algorithm(pub(super) &'static AlgorithmSpec);
+
+impl Algorithm {
+    /// Every algorithm, in menu order (the registry table).
+    pub fn all() -> &'static [Algorithm] {
+        &ALGORITHMS
+    }
+
+    /// The algorithm with id `id`, if registered (aliases are not ids: see [`AlgoChoice`]).
+    pub fn by_id(id: &str) -> Option<Algorithm> {
+        ALGORITHMS.iter().copied().find(|a| a.0.id == id)
+    }
+
+    /// Its description.
+    pub fn spec(self) -> &'static AlgorithmSpec {
+        self.0
+    }
+
+    /// The id used on the command line and in result files, e.g. `crauser-pred`.
+    pub fn id(self) -> &'static str {
+        self.0.id
+    }
+
+    /// One-line description for menus and help.
+    pub fn describe(self) -> &'static str {
+        self.0.summary
+    }
+
+    /// Δ policy of a frontier solver; `None` for other families.
+    pub fn threshold(self) -> Option<Threshold> {
+        match self.0.family {
+            Family::Frontier { threshold, .. } => Some(threshold),
+            Family::Sequential => None,
+        }
+    }
+
+    /// Relax variant of a frontier solver; `None` for other families.
+    pub fn variant(self) -> Option<RelaxVariant> {
+        match self.0.family {
+            Family::Frontier { variant, .. } => Some(variant),
+            Family::Sequential => None,
+        }
+    }
+
+    /// Position in [`ALGORITHMS`] (menu order).
+    fn index(self) -> usize {
+        ALGORITHMS.iter().position(|a| std::ptr::eq(a.0, self.0)).unwrap_or(usize::MAX)
+    }
+
+    /// Checks `params` against the declared parameters: unknown keys and values out of range
+    /// are errors that name the accepted ones.
+    pub fn validate(self, params: &Params) -> Result<(), String> {
+        for (key, value) in &params.0 {
+            let Some(p) = self.0.params.iter().find(|p| p.key == key) else {
+                let known: Vec<&str> = self.0.params.iter().map(|p| p.key).collect();
+                return Err(if known.is_empty() {
+                    format!("{} has no parameters (got `{key}`)", self.id())
+                } else {
+                    format!("{} has no parameter `{key}`; it has: {}", self.id(), known.join(", "))
+                });
+            };
+            p.kind.check(value).map_err(|e| format!("{} {key}: {e}", self.id()))?;
+        }
+        Ok(())
+    }
+
+    /// The value of choice parameter `key` (its default when unset). `""` for an unknown key.
+    pub fn choice(self, params: &Params, key: &str) -> &'static str {
+        let Some(ParamSpec { kind: ParamKind::Choice { values, default }, .. }) =
+            self.0.params.iter().find(|p| p.key == key)
+        else {
+            return "";
+        };
+        params.get(key).and_then(|v| values.iter().copied().find(|c| *c == v)).unwrap_or(default)
+    }
+
+    /// The value of integer parameter `key` (its default when unset); 0 for an unknown key.
+    pub fn int(self, params: &Params, key: &str) -> i64 {
+        let Some(ParamSpec { kind: ParamKind::Int { default, .. }, .. }) = self.0.params.iter().find(|p| p.key == key)
+        else {
+            return 0;
+        };
+        params.get(key).and_then(|v| v.parse().ok()).unwrap_or(*default)
+    }
+
+    /// Whether a run with `params` must equal the oracle.
+    pub fn exact(self, params: &Params) -> bool {
+        (self.0.exact)(params)
+    }
+
+    /// Index of declared series `key` in `IterationRecord::values`.
+    pub fn series_index(self, key: &str) -> Option<usize> {
+        self.0.series.iter().position(|s| s.key == key)
+    }
+
+    /// Every parameter combination worth testing: the defaults, then each other value of each
+    /// choice parameter alone (the conformance tests and `check` run them all).
+    pub fn test_params(self) -> Vec<Params> {
+        let mut out = vec![Params::default()];
+        for p in self.0.params {
+            if let ParamKind::Choice { values, default } = p.kind {
+                for v in values.iter().filter(|v| **v != default) {
+                    out.push(Params::default().with(p.key, v));
+                }
+            }
+        }
+        out
+    }
+}
+
+impl PartialEq for Algorithm {
+    fn eq(&self, o: &Self) -> bool {
+        self.0.id == o.0.id
+    }
+}
+impl Eq for Algorithm {}
+impl std::hash::Hash for Algorithm {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.id.hash(h)
+    }
+}
+impl PartialOrd for Algorithm {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Algorithm {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        (self.index(), self.0.id).cmp(&(o.index(), o.0.id))
+    }
+}
+impl fmt::Debug for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.id)
+    }
+}
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.id)
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+    /// A registered id; the error lists them.
+    fn from_str(s: &str) -> Result<Self, String> {
+        Algorithm::by_id(s).ok_or_else(|| format!("unknown algorithm `{s}`; expected one of: {}", ids_help()))
+    }
+}
+
+impl Serialize for Algorithm {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0.id)
+    }
+}
+impl<'de> Deserialize<'de> for Algorithm {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// `dijkstra, martin-succ, …` (and the aliases), for help and error texts.
+pub fn ids_help() -> String {
+    let mut ids: Vec<&str> = ALGORITHMS.iter().map(|a| a.id()).collect();
+    ids.extend(ALIASES.iter().map(|a| a.0));
+    ids.join(", ")
+}
+
+/// `--help` text of `--algo`: one line per algorithm with its parameters.
+pub fn cli_help() -> String {
+    let mut s = String::from("Algorithm, written ID[:KEY=VALUE,…]:\n");
+    for a in &ALGORITHMS {
+        s += &format!("  {:<14} {}\n", a.id(), a.describe());
+        for p in a.0.params {
+            s += &format!("  {:<14}   :{}={}  {}\n", "", p.key, p.kind.range(), p.help);
+        }
+    }
+    for (alias, id, params) in &ALIASES {
+        let kv: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        s += &format!("  {alias:<14} = {id}:{}\n", kv.join(","));
+    }
+    s
+}
+
+/// One parameter of an algorithm.
+#[derive(Debug)]
+pub struct ParamSpec {
+    /// Key in `id:key=value`, e.g. `relax`.
+    pub key: &'static str,
+    /// Label in the app.
+    pub label: &'static str,
+    /// One line of help: what it changes and where it comes from.
+    pub help: &'static str,
+    pub kind: ParamKind,
+}
+
+/// Type, range and default of a parameter.
+#[derive(Debug)]
+pub enum ParamKind {
+    /// One of `values`.
+    Choice { values: &'static [&'static str], default: &'static str },
+    /// An integer in `min..=max`.
+    Int { min: i64, max: i64, default: i64 },
+}
+
+impl ParamKind {
+    fn check(&self, v: &str) -> Result<(), String> {
+        match self {
+            ParamKind::Choice { values, .. } if values.contains(&v) => Ok(()),
+            ParamKind::Choice { values, .. } => Err(format!("`{v}` is not one of {}", values.join(", "))),
+            ParamKind::Int { min, max, .. } => match v.parse::<i64>() {
+                Ok(x) if (*min..=*max).contains(&x) => Ok(()),
+                _ => Err(format!("`{v}`: use a whole number in {min}…{max}")),
+            },
+        }
+    }
+
+    /// `atomic|non-atomic` or `1..=64`.
+    pub fn range(&self) -> String {
+        match self {
+            ParamKind::Choice { values, .. } => values.join("|"),
+            ParamKind::Int { min, max, .. } => format!("{min}..={max}"),
+        }
+    }
+
+    /// The default, as written.
+    pub fn default_text(&self) -> String {
+        match self {
+            ParamKind::Choice { default, .. } => (*default).to_string(),
+            ParamKind::Int { default, .. } => default.to_string(),
+        }
+    }
+}
+
+/// Parameter values by key, as written (`relax` → `non-atomic`); unset keys take the spec's
+/// default. Validated against an algorithm by [`Algorithm::validate`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Params(BTreeMap<String, String>);
+
+impl Params {
+    /// The value set for `key`, if any.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.0.get(key).map(String::as_str)
+    }
+
+    /// Sets `key` to `value`.
+    pub fn set(&mut self, key: &str, value: &str) {
+        self.0.insert(key.to_string(), value.to_string());
+    }
+
+    /// `self` with `key` set to `value`.
+    pub fn with(mut self, key: &str, value: &str) -> Params {
+        self.set(key, value);
+        self
+    }
+
+    /// True when nothing is set.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `key=value,…` in key order.
+    pub fn to_text(&self) -> String {
+        self.0.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",")
+    }
+
+    /// Drops values equal to the algorithm's defaults, so equal choices print alike.
+    pub fn normalized(&self, algo: Algorithm) -> Params {
+        let mut out = Params::default();
+        for (k, v) in &self.0 {
+            let default = algo.0.params.iter().find(|p| p.key == k).map(|p| p.kind.default_text());
+            if default.as_deref() != Some(v.as_str()) {
+                out.set(k, v);
+            }
+        }
+        out
+    }
+}
+
+/// An algorithm with parameter values: what the CLI's `--algo`, experiment files and the app's
+/// settings hold. Written `id[:key=value,…]`, or an alias; prints as the alias when one matches.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AlgoChoice {
+    pub algorithm: Algorithm,
+    pub params: Params,
+}
+
+impl AlgoChoice {
+    /// `algorithm` with default parameters.
+    pub fn new(algorithm: Algorithm) -> AlgoChoice {
+        AlgoChoice { algorithm, params: Params::default() }
+    }
+
+    /// Whether a run must equal the oracle (see [`AlgorithmSpec::exact`]).
+    pub fn exact(&self) -> bool {
+        self.algorithm.exact(&self.params)
+    }
+}
+
+impl From<Algorithm> for AlgoChoice {
+    fn from(a: Algorithm) -> AlgoChoice {
+        AlgoChoice::new(a)
+    }
+}
+
+impl fmt::Display for AlgoChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let params = self.params.normalized(self.algorithm);
+        for (alias, id, kv) in &ALIASES {
+            let p = kv.iter().fold(Params::default(), |p, (k, v)| p.with(k, v));
+            if *id == self.algorithm.id() && p == params {
+                return f.write_str(alias);
+            }
+        }
+        if params.is_empty() {
+            f.write_str(self.algorithm.id())
+        } else {
+            write!(f, "{}:{}", self.algorithm, params.to_text())
+        }
+    }
+}
+
+impl FromStr for AlgoChoice {
+    type Err = String;
+    /// `id`, `id:key=value,…` or an alias; parameters are validated.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let s = s.trim();
+        let (head, rest) = s.split_once(':').unwrap_or((s, ""));
+        let mut choice = match ALIASES.iter().find(|a| a.0 == head) {
+            Some((_, id, kv)) => AlgoChoice {
+                algorithm: id.parse()?,
+                params: kv.iter().fold(Params::default(), |p, (k, v)| p.with(k, v)),
+            },
+            None => AlgoChoice::new(head.parse()?),
+        };
+        for kv in rest.split(',').filter(|kv| !kv.trim().is_empty()) {
+            let (k, v) = kv.split_once('=').ok_or_else(|| format!("`{kv}` in `{s}`: write parameters as key=value"))?;
+            choice.params.set(k.trim(), v.trim());
+        }
+        choice.algorithm.validate(&choice.params)?;
+        Ok(choice)
+    }
+}
+
+impl Serialize for AlgoChoice {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+impl<'de> Deserialize<'de> for AlgoChoice {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_parse_back() {
+        for (i, a) in ALGORITHMS.iter().enumerate() {
+            assert_eq!(a.id().parse::<Algorithm>(), Ok(*a));
+            assert!(ALGORITHMS[..i].iter().all(|b| b.id() != a.id()), "duplicate id {a}");
+            assert!(ALIASES.iter().all(|al| al.0 != a.id()), "alias shadows {a}");
+        }
+    }
+
+    #[test]
+    fn racy_is_an_alias_of_the_non_atomic_successors_relax() {
+        let c: AlgoChoice = "racy".parse().unwrap();
+        assert_eq!(c.algorithm.id(), "martin-succ");
+        assert_eq!(c.algorithm.choice(&c.params, "relax"), "non-atomic");
+        assert_eq!(c.to_string(), "racy");
+        assert!(!c.exact());
+        let c: AlgoChoice = "crauser-succ:relax=non-atomic".parse().unwrap();
+        assert_eq!(c.to_string(), "crauser-succ:relax=non-atomic");
+        assert_eq!("martin-succ:relax=atomic".parse::<AlgoChoice>().unwrap().to_string(), "martin-succ");
+    }
+
+    #[test]
+    fn bad_parameters_name_what_is_accepted() {
+        let e = "martin-succ:relax=maybe".parse::<AlgoChoice>().unwrap_err();
+        assert!(e.contains("atomic, non-atomic"), "{e}");
+        let e = "dijkstra:relax=atomic".parse::<AlgoChoice>().unwrap_err();
+        assert!(e.contains("no parameters"), "{e}");
+        let e = "bogus".parse::<AlgoChoice>().unwrap_err();
+        assert!(e.contains("crauser-pred") && e.contains("racy"), "{e}");
+    }
+}

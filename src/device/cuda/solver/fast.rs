@@ -1,0 +1,168 @@
+//! `run_to_end` on the persistent kernel of `kernels/fast.cu` (cooperative launch): the whole
+//! solve stays on the GPU; records hold thresholds and set sizes only.
+
+use super::super::dev_err;
+use super::{CTL_DONE, CTL_ITER, CTL_WORDS, CudaStepper, Dist, FIRST_CHUNK, cfg};
+use crate::algo::{RelaxVariant, RunRecord, SolveError};
+use crate::device::gpu;
+use cudarc::driver::{CudaFunction, PushKernelArg};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+impl<D: Dist> CudaStepper<D> {
+    /// Blocks of the persistent kernel: as many as can be co-resident (cooperative launch),
+    /// optionally capped per multiprocessor, never more than the vertices need.
+    fn persistent_grid(&self, f: &CudaFunction) -> Result<u32, SolveError> {
+        let block = self.opts.block.relax;
+        let occ = f
+            .occupancy_max_active_blocks_per_multiprocessor(block, 0, None)
+            .map_err(dev_err("cannot compute the occupancy of the fast kernel"))?;
+        if occ == 0 {
+            return Err(SolveError::Device(format!("the fast kernel cannot run {block} threads per block here")));
+        }
+        // Successors: ~1024 threads per multiprocessor (bench/results/cuda-tune.md: fewer blocks make
+        // the grid barrier cheaper, too few starve R-MAT of loads in flight); predecessors pull
+        // over all of U and want every thread the GPU can hold.
+        let default = if self.run.variant == RelaxVariant::Successors { (1024 / block).clamp(1, occ) } else { occ };
+        let per_sm = self.opts.blocks_per_sm.filter(|&p| p > 0).map_or(default, |p| p.clamp(1, occ));
+        Ok((self.gpu.multiprocessors * per_sm).min(self.n.div_ceil(block)).max(1))
+    }
+
+    /// `run_to_end` on the persistent kernel.
+    pub(super) fn run_fast(
+        &mut self,
+        cancel: &AtomicBool,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<RunRecord, SolveError> {
+        if let Some(fb) = &mut self.fast {
+            self.stream.memset_zeros(&mut fb.rec_r).map_err(dev_err("cannot clear the records"))?;
+        }
+        let (Some(fk), Some(fb)) = (&self.k.fast, &self.fast) else {
+            return Err(SolveError::Device("internal: fast kernels missing".into()));
+        };
+        self.apply_cache()?;
+        let s = &self.stream;
+        let n = self.n;
+        let block = self.opts.block.relax;
+        let start_iter = self.iteration + 1;
+        let grid = self.persistent_grid(&fk.run)?;
+        let avg_deg: u64 = (self.graph.m() as u64).div_ceil(n.max(1) as u64);
+        let solo: u64 = self.opts.solo_work.unwrap_or(4 * block as u64);
+        let start = Instant::now();
+        if self.lists_for != Some(start_iter) {
+            let mut l = s.launch_builder(&fk.reset);
+            l.arg(&fb.ctl).arg(&start_iter);
+            // SAFETY: matches fast_reset(Ctl*, u32); ctl has 32 words ≥ sizeof(Ctl).
+            unsafe { l.launch(cfg(1, 32)) }.map_err(dev_err("fast reset kernel launch failed"))?;
+            let [l0, l1, l2, l3] = &fb.lists;
+            let mut l = s.launch_builder(&fk.setup);
+            l.arg(&n).arg(&self.dist).arg(&self.stamp).arg(&self.omega).arg(&start_iter);
+            l.arg(l0).arg(l1).arg(l2).arg(l3).arg(&fb.ctl).arg(&fb.packed);
+            // SAFETY: matches fast_setup_{succ,pred}_*; lists hold n entries each.
+            unsafe { l.launch(cfg(n.div_ceil(block), block)) }.map_err(dev_err("fast setup kernel launch failed"))?;
+        }
+        let rec_base = start_iter;
+        let mut i_begin = start_iter;
+        let mut chunk = FIRST_CHUNK;
+        let mut ctl = [0u32; CTL_WORDS];
+        let mut rec_f_host: Vec<u32> = Vec::new();
+        let mut settled_progress = self.settled_count;
+        loop {
+            let i_end = i_begin.saturating_add(chunk);
+            let mut l = s.launch_builder(&fk.run);
+            l.arg(&n);
+            match (&self.pred, self.run.variant) {
+                (Some([po, ps, pw]), RelaxVariant::Predecessors) => {
+                    l.arg(po).arg(ps).arg(pw).arg(&self.omega).arg(&self.dist).arg(&self.stamp);
+                    l.arg(&fb.lists[2]).arg(&fb.lists[3]);
+                }
+                _ => {
+                    l.arg(&self.off).arg(&self.tgt).arg(&self.wgt).arg(&self.omega).arg(&self.dist).arg(&fb.packed);
+                    l.arg(&self.stamp).arg(&fb.mark).arg(&fb.lists[0]).arg(&fb.lists[2]).arg(&fb.lists[3]);
+                }
+            }
+            l.arg(&fb.ctl).arg(&fb.rec_m).arg(&fb.rec_c).arg(&fb.rec_f).arg(&fb.rec_r);
+            l.arg(&rec_base).arg(&fb.cap).arg(&i_begin).arg(&i_end);
+            if self.run.variant == RelaxVariant::Successors {
+                l.arg(&avg_deg).arg(&solo);
+            }
+            // SAFETY: matches fast_{succ,pred}_{martin,crauser}_*; grid ≤ co-resident blocks
+            // (cooperative launch checks it), records hold n + 1 ≥ iterations entries.
+            unsafe { l.launch_cooperative(cfg(grid, block)) }
+                .map_err(dev_err("fast (persistent) kernel launch failed"))?;
+            s.memcpy_dtoh(&fb.ctl, &mut ctl[..]).map_err(dev_err("cannot read the fast kernel's state"))?;
+            self.sync("the fast kernel failed")?;
+            let last = ctl[CTL_ITER];
+            let done = ctl[CTL_DONE] != 0;
+            // Records of this chunk (frontier sizes give the settled count for progress).
+            let have = rec_f_host.len();
+            let upto = (last + 1 - rec_base) as usize;
+            if upto > have {
+                rec_f_host.resize(upto, 0);
+                s.memcpy_dtoh(&fb.rec_f.slice(have..upto), &mut rec_f_host[have..upto])
+                    .map_err(dev_err("cannot read the records"))?;
+                self.sync("reading the records failed")?;
+                settled_progress += rec_f_host[have.max(1)..upto].iter().map(|&x| x as u64).sum::<u64>();
+            }
+            self.iteration = last;
+            self.lists_for = Some(last + 1);
+            self.host = None;
+            let stop = done || {
+                progress(settled_progress);
+                cancel.load(Ordering::Relaxed)
+            };
+            if stop && let Some(f) = &fb.unpack {
+                // δ lives in the packed words during the run; give it back to `dist`.
+                let mut l = s.launch_builder(f);
+                l.arg(&n).arg(&fb.packed).arg(&self.dist);
+                // SAFETY: matches fast_unpack_u32(n, packed, dist); n threads guarded.
+                unsafe { l.launch(cfg(n.div_ceil(256), 256)) }.map_err(dev_err("unpack kernel launch failed"))?;
+            }
+            if done {
+                break;
+            }
+            if stop {
+                // δ and the stamps are consistent after iteration `last` (for successors the relax
+                // of the next iteration is already applied, which a later step re-runs harmlessly);
+                // stepping can go on from there (ensure_host recounts from the stamps).
+                return Err(SolveError::Cancelled);
+            }
+            i_begin = last + 1;
+            chunk = chunk.saturating_mul(4).min(1 << 20);
+        }
+        let iters = (self.iteration + 1 - rec_base) as usize;
+        let mut rec_m = vec![0u64; iters];
+        let mut rec_c = vec![0u64; iters];
+        let mut rec_r = vec![0u32; iters];
+        s.memcpy_dtoh(&fb.rec_m.slice(0..iters), &mut rec_m[..]).map_err(dev_err("cannot read the records"))?;
+        s.memcpy_dtoh(&fb.rec_c.slice(0..iters), &mut rec_c[..]).map_err(dev_err("cannot read the records"))?;
+        s.memcpy_dtoh(&fb.rec_r.slice(0..iters), &mut rec_r[..]).map_err(dev_err("cannot read the records"))?;
+        self.sync("reading the records failed")?;
+        let total_ms = start.elapsed().as_secs_f64() * 1e3;
+
+        let mut run = self.run_header();
+        let mut settled = self.settled_count;
+        for k in 0..iters {
+            let next = if k + 1 < iters { rec_f_host[k + 1] as u64 } else { 0 };
+            let unsettled = n as u64 - settled;
+            settled += next;
+            let t = gpu::thresholds(self.run, rec_m[k], rec_c[k]);
+            run.records.push(gpu::sizes_record(
+                rec_base + k as u32,
+                &t,
+                rec_f_host[k] as u64,
+                unsettled,
+                rec_r[k] as u64,
+                settled,
+                next,
+            ));
+        }
+        self.settled_count = settled;
+        self.frontier_len = 0;
+        self.done = true;
+        run.total_ms = total_ms;
+        run.iterations = self.iteration;
+        run.reached = settled;
+        Ok(run)
+    }
+}

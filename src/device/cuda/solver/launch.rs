@@ -1,0 +1,198 @@
+//! One vertex-parallel iteration on CUDA (relax, two-pass minimum, update of
+//! `kernels/frontier.cu` / `racy.cu`), stepping with state copies, and running to the end by
+//! such launches. Records come from [`crate::device::gpu`].
+
+use super::super::dev_err;
+use super::{C_ATTEMPTED, C_COUNT, C_IMPROVED, C_NEXT_FRONTIER, C_REACHED, C_SCANNED, C_WARPS_DUMMY, C_WARPS_FULL};
+use super::{C_WARPS_MIXED, C_WORKING, CudaStepper, Dist, IterOut, RACY_SPIN_CYCLES, cfg};
+use crate::algo::{IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, Step, Threshold, Thresholds};
+use crate::device::gpu::{self, Counters, HostState};
+use cudarc::driver::{CudaEvent, PushKernelArg};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+impl<D: Dist> CudaStepper<D> {
+    /// Launches relax, minimum (two passes) and update of iteration `i`, timing each with
+    /// events, and reads back the thresholds (and counters when instrumented or `count_update`).
+    pub(super) fn launch_iteration(&mut self, i: u32, count_update: bool) -> Result<IterOut, SolveError> {
+        let instr = self.opts.instrument;
+        if instr || count_update {
+            self.stream.memset_zeros(&mut self.ctr).map_err(dev_err("cannot clear the counters"))?;
+        }
+        if let Some(prev) = &mut self.prev {
+            self.stream.memcpy_dtod(&self.dist, prev).map_err(dev_err("cannot snapshot δ"))?;
+        }
+        let s = &self.stream;
+        let n = self.n;
+        let b = self.opts.block;
+        let e0 = self.event()?;
+        {
+            let mut l = s.launch_builder(&self.k.relax);
+            l.arg(&n);
+            match (&self.pred, self.run.variant) {
+                (Some([po, ps, pw]), RelaxVariant::Predecessors) => {
+                    l.arg(po).arg(ps).arg(pw);
+                }
+                _ => {
+                    l.arg(&self.off).arg(&self.tgt).arg(&self.wgt);
+                }
+            }
+            l.arg(&self.dist).arg(&self.stamp).arg(&i).arg(&self.ctr);
+            let spin = RACY_SPIN_CYCLES;
+            if self.run.racy {
+                l.arg(&spin);
+            }
+            // SAFETY: arguments match relax_{succ,pred,racy}[_instr]_* (n, csr×3, dist, stamp, iter,
+            // ctr[, spin]); threads past n only vote in the warp ballot.
+            unsafe { l.launch(cfg(n.div_ceil(b.relax), b.relax)) }.map_err(dev_err("relax kernel launch failed"))?;
+        }
+        let e1 = self.event()?;
+        let parts = n.div_ceil(2 * b.minimum);
+        {
+            let prev = self.prev.as_ref().unwrap_or(&self.dist);
+            let mut l = s.launch_builder(&self.k.min1);
+            l.arg(&n).arg(&self.dist).arg(prev).arg(&self.stamp).arg(&self.omega);
+            l.arg(&self.part_m).arg(&self.part_c).arg(&self.ctr);
+            // SAFETY: matches min1[_instr]_*; part_* hold ⌈n/64⌉+1 ≥ `parts` entries.
+            unsafe { l.launch(cfg(parts, b.minimum)) }.map_err(dev_err("minimum kernel launch failed"))?;
+            let crauser = u32::from(self.run.threshold == Threshold::Crauser);
+            let mut l = s.launch_builder(&self.k.min2);
+            l.arg(&parts).arg(&self.part_m).arg(&self.part_c).arg(&crauser).arg(&self.out);
+            // SAFETY: matches sssp_min2; one block.
+            unsafe { l.launch(cfg(1, b.minimum)) }.map_err(dev_err("minimum (second pass) kernel launch failed"))?;
+        }
+        let e2 = self.event()?;
+        {
+            let f = if count_update && !instr { &self.k.update_counting } else { &self.k.update };
+            let mut l = s.launch_builder(f);
+            l.arg(&n).arg(&self.dist).arg(&self.stamp).arg(&i).arg(&self.out).arg(&self.ctr);
+            // SAFETY: matches update[_instr]_*.
+            unsafe { l.launch(cfg(n.div_ceil(b.update), b.update)) }.map_err(dev_err("update kernel launch failed"))?;
+        }
+        let e3 = self.event()?;
+        let mut deltas = [0u64; 3];
+        s.memcpy_dtoh(&self.out, &mut deltas[..]).map_err(dev_err("cannot read Δ from the GPU"))?;
+        let mut ctr = [0u64; C_COUNT];
+        if instr || count_update {
+            s.memcpy_dtoh(&self.ctr, &mut ctr[..]).map_err(dev_err("cannot read the counters from the GPU"))?;
+        }
+        self.sync("an iteration on the GPU failed")?;
+        let ms = |a: &CudaEvent, z: &CudaEvent| -> Result<f64, SolveError> {
+            Ok(a.elapsed_ms(z).map_err(dev_err("cannot read CUDA event times"))? as f64)
+        };
+        let times =
+            PhaseTimes { relax_ms: ms(&e0, &e1)?, minimum_ms: ms(&e1, &e2)?, update_ms: ms(&e2, &e3)?, copy_ms: 0.0 };
+        Ok(IterOut { times, deltas, ctr })
+    }
+
+    /// Thresholds of an iteration from the Δ words the minimum wrote.
+    fn thresholds(&self, out: &IterOut) -> Thresholds {
+        gpu::thresholds(self.run, out.deltas[0], out.deltas[1])
+    }
+
+    /// Record of an instrumented iteration, from the kernels' counters.
+    fn counted_record(&self, i: u32, out: &IterOut) -> IterationRecord {
+        let c = &out.ctr;
+        let counters = Counters {
+            frontier: self.frontier_len,
+            unsettled: self.n as u64 - self.settled_count,
+            reached: c[C_REACHED],
+            next_frontier: c[C_NEXT_FRONTIER],
+            scanned: c[C_SCANNED],
+            attempted: c[C_ATTEMPTED],
+            improved: c[C_IMPROVED],
+            working: Some(c[C_WORKING]),
+            warps_full: c[C_WARPS_FULL],
+            warps_mixed: c[C_WARPS_MIXED],
+            warps_dummy: Some(c[C_WARPS_DUMMY]),
+        };
+        gpu::counted_record(
+            i,
+            self.run,
+            self.n as u64,
+            self.opts.block.relax,
+            &self.thresholds(out),
+            &counters,
+            out.times,
+        )
+    }
+
+    pub(super) fn step_inner(&mut self) -> Result<Option<Step>, SolveError> {
+        if self.done {
+            return Ok(None);
+        }
+        self.apply_cache()?;
+        self.ensure_host()?;
+        let i = self.iteration + 1;
+        let out = self.launch_iteration(i, false)?;
+        let t = Instant::now();
+        let (dist, stamp) = self.copy_state()?;
+        let copy_ms = t.elapsed().as_secs_f64() * 1e3;
+        self.lists_for = None;
+
+        let Some(prev) = self.host.take() else {
+            return Err(SolveError::Device("internal: host state missing".into()));
+        };
+        let new = HostState { dist, stamp };
+        let th = self.thresholds(&out);
+        let block = self.opts.block.relax;
+        let (diffed, delta) =
+            gpu::diffed_record(&self.graph, self.run, block, &mut self.warps, i, &th, &prev, &new, out.times);
+        let mut record = if self.opts.instrument { self.counted_record(i, &out) } else { diffed };
+        record.times.copy_ms = copy_ms;
+        let next = delta.settled.len() as u64;
+        self.iteration = i;
+        self.settled_count += next;
+        self.frontier_len = next;
+        self.done = th.finished();
+        self.host = Some(new);
+        Ok(Some(Step { record, delta: self.opts.record_deltas.then_some(delta) }))
+    }
+
+    /// `run_to_end` by vertex-parallel launches (instrumented runs, the non-atomic relax,
+    /// devices without cooperative launch): one Δ read-back per iteration, no state copies.
+    pub(super) fn run_kernels(
+        &mut self,
+        cancel: &AtomicBool,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<RunRecord, SolveError> {
+        self.apply_cache()?;
+        if self.host.is_none() {
+            self.ensure_host()?;
+        }
+        let start = Instant::now();
+        let mut run = self.run_header();
+        while !self.done {
+            if run.records.len().is_multiple_of(256) {
+                if cancel.load(Ordering::Relaxed) {
+                    return Err(SolveError::Cancelled);
+                }
+                progress(self.settled_count);
+            }
+            let i = self.iteration + 1;
+            let out = self.launch_iteration(i, true)?;
+            self.host = None;
+            self.lists_for = None;
+            let mut rec = self.counted_record(i, &out);
+            if !self.opts.instrument {
+                // Only the update counted: keep what was measured.
+                rec.threads = None;
+                rec.reached = 0;
+            }
+            run.times.add(&rec.times);
+            self.iteration = i;
+            self.settled_count = rec.settled;
+            self.frontier_len = out.ctr[C_NEXT_FRONTIER];
+            self.done = self.thresholds(&out).finished();
+            run.records.push(rec);
+        }
+        run.total_ms = start.elapsed().as_secs_f64() * 1e3;
+        run.iterations = self.iteration;
+        run.reached = self.settled_count;
+        Ok(run)
+    }
+
+    pub(super) fn run_header(&self) -> RunRecord {
+        gpu::run_header(self.algo, &self.opts, &self.device, &self.graph, self.source)
+    }
+}

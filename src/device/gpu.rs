@@ -1,0 +1,247 @@
+//! What the GPU devices (CUDA, wgpu) share, written once: which algorithms they run, the checks
+//! of a request (source, parameters, block sizes), the run header, and the iteration records
+//! rebuilt either from the kernels' counters (instrumented runs) or from two copies of the
+//! state (stepping without instrumentation). Both devices run the frontier family of
+//! [seed000] §3 / [seed004] §4 with the kernels in `kernels/`; the Δ rule is
+//! [`crate::algo::Thresholds`].
+
+use crate::algo::model::{SparseWarpCounter, WARP, launched_threads};
+use crate::algo::{
+    Algorithm, Family, IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, StepDelta,
+    ThreadCounts, Threshold, Thresholds, frontier_values, run_label,
+};
+use crate::graph::{Distance, Graph, INF, VertexId};
+
+/// Stamp of a vertex that is not settled (`kernels/common.*` `UNSET`).
+pub const UNSET: u32 = u32::MAX;
+
+/// Whether a GPU device (named `device`) has kernels for `algo`: the frontier family.
+pub fn supports(device: &str, algo: Algorithm) -> Result<(), String> {
+    match algo.spec().family {
+        Family::Frontier { .. } => Ok(()),
+        Family::Sequential => Err(format!(
+            "{algo} does not run on {device}: the GPU kernels are the frontier solvers ({})",
+            Algorithm::all().iter().filter(|a| a.threshold().is_some()).map(|a| a.id()).collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
+
+/// The shape of a frontier run on a GPU, from the algorithm and its parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrontierRun {
+    pub threshold: Threshold,
+    pub variant: RelaxVariant,
+    /// The successors relax without atomics (`relax=non-atomic`, [seed004] §4.3).
+    pub racy: bool,
+}
+
+/// Checks a request for a GPU stepper and returns its shape. `max_block`: the largest block the
+/// device takes; `warp_multiple`: whether every kernel's block must be a multiple of 32 (CUDA).
+///
+/// Errors: [`SolveError::BadSource`]; [`SolveError::Options`] for parameters;
+/// [`SolveError::Device`] for an algorithm the GPU does not run or an impossible block size.
+pub fn check_request(
+    device: &str,
+    graph: &Graph,
+    algo: Algorithm,
+    source: VertexId,
+    opts: &SolveOptions,
+    max_block: u32,
+    warp_multiple: bool,
+) -> Result<FrontierRun, SolveError> {
+    crate::algo::check_source(graph, source)?;
+    algo.validate(&opts.params).map_err(SolveError::Options)?;
+    supports(device, algo).map_err(SolveError::Device)?;
+    let Family::Frontier { threshold, variant } = algo.spec().family else {
+        return Err(SolveError::Device(format!("{algo} is not a frontier solver")));
+    };
+    for (kernel, b) in [("relax", opts.block.relax), ("minimum", opts.block.minimum), ("update", opts.block.update)] {
+        if warp_multiple && (!(32..=max_block).contains(&b) || b % 32 != 0) {
+            return Err(SolveError::Device(format!(
+                "{kernel} block size {b}: {device} needs a multiple of 32 (the warp) in 32…{max_block}"
+            )));
+        }
+        if b == 0 || b > max_block {
+            return Err(SolveError::Device(format!(
+                "{device}: block size {b} for {kernel} is not possible: workgroups hold 1 to {max_block} invocations"
+            )));
+        }
+    }
+    let racy = variant == RelaxVariant::Successors && algo.choice(&opts.params, "relax") == "non-atomic";
+    Ok(FrontierRun { threshold, variant, racy })
+}
+
+/// The header of a run's record: label, device, graph, source; times and records follow.
+pub fn run_header(algo: Algorithm, opts: &SolveOptions, device: &str, graph: &Graph, source: VertexId) -> RunRecord {
+    RunRecord {
+        algorithm: run_label(algo, &opts.params),
+        device: device.to_string(),
+        graph: graph.name.clone(),
+        n: graph.n(),
+        m: graph.m(),
+        source,
+        ..Default::default()
+    }
+}
+
+/// What an instrumented iteration counted on the GPU (the `C_*` / `L_*` slots of the kernels).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Counters {
+    pub frontier: u64,
+    pub unsettled: u64,
+    pub reached: u64,
+    pub next_frontier: u64,
+    pub scanned: u64,
+    pub attempted: u64,
+    pub improved: u64,
+    /// Relax threads with work; `None`: |F| for successors, |U| for predecessors.
+    pub working: Option<u64>,
+    pub warps_full: u64,
+    pub warps_mixed: u64,
+    /// All-dummy warps; `None`: the launched warps minus full and mixed.
+    pub warps_dummy: Option<u64>,
+}
+
+/// The record of iteration `i` from the kernels' counters (`modelled = false`).
+pub fn counted_record(
+    i: u32,
+    run: FrontierRun,
+    n: u64,
+    block: u32,
+    t: &Thresholds,
+    c: &Counters,
+    times: PhaseTimes,
+) -> IterationRecord {
+    let launched = launched_threads(n, block);
+    let working = c.working.unwrap_or(match run.variant {
+        RelaxVariant::Successors => c.frontier,
+        RelaxVariant::Predecessors => c.unsettled,
+    });
+    IterationRecord {
+        iteration: i,
+        frontier: c.frontier,
+        unsettled: c.unsettled,
+        reached: c.reached,
+        settled: n - c.unsettled + c.next_frontier,
+        edges_scanned: c.scanned,
+        relax_attempted: c.attempted,
+        relax_improved: c.improved,
+        threads: Some(ThreadCounts {
+            block_size: block,
+            launched,
+            working,
+            warps_all_dummy: c.warps_dummy.unwrap_or((launched / WARP).saturating_sub(c.warps_full + c.warps_mixed)),
+            warps_mixed: c.warps_mixed,
+            warps_all_working: c.warps_full,
+            modelled: false,
+        }),
+        times,
+        values: frontier_values(t, c.next_frontier),
+    }
+}
+
+/// A copy of the device state: δ per vertex ([`INF`] = ∞) and the stamp (the iteration in
+/// which the vertex is the frontier, i.e. settled by the update before it; [`UNSET`] if not).
+#[derive(Clone, Debug, Default)]
+pub struct HostState {
+    pub dist: Vec<Distance>,
+    pub stamp: Vec<u32>,
+}
+
+/// The record and the step delta of iteration `i` from the state before (`prev`) and after
+/// (`new`) it, with the thread figures a vertex-parallel launch has (`modelled = true`): what
+/// a stepper reports when the kernels did not count. O(n + arcs of Fᵢ [+ in-arcs of U]).
+#[allow(clippy::too_many_arguments)]
+pub fn diffed_record(
+    graph: &Graph,
+    run: FrontierRun,
+    block: u32,
+    warps: &mut SparseWarpCounter,
+    i: u32,
+    t: &Thresholds,
+    prev: &HostState,
+    new: &HostState,
+    times: PhaseTimes,
+) -> (IterationRecord, StepDelta) {
+    let n = graph.n();
+    let succ = graph.successors();
+    let mut frontier = Vec::new();
+    let mut unsettled = Vec::new();
+    let mut delta = StepDelta::default();
+    let mut reached = 0u64;
+    for v in 0..n {
+        let st = prev.stamp[v];
+        if st == i {
+            frontier.push(v as VertexId);
+        } else if st == UNSET {
+            unsettled.push(v as VertexId);
+            if new.stamp[v] != UNSET {
+                delta.settled.push(v as VertexId);
+            }
+            reached += u64::from(new.dist[v] != INF);
+        }
+        if new.dist[v] != prev.dist[v] {
+            delta.lowered.push((v as VertexId, prev.dist[v], new.dist[v]));
+        }
+    }
+    let mut scanned = 0u64;
+    let mut attempted = 0u64;
+    for &f in &frontier {
+        scanned += succ.degree(f) as u64;
+        attempted += succ.arcs(f).filter(|&(u, _)| prev.stamp[u as usize] == UNSET).count() as u64;
+    }
+    let working = match run.variant {
+        RelaxVariant::Successors => &frontier,
+        RelaxVariant::Predecessors => {
+            let pred = graph.predecessors();
+            scanned = unsettled.iter().map(|&u| pred.degree(u) as u64).sum();
+            &unsettled
+        }
+    };
+    let next = delta.settled.len() as u64;
+    let record = IterationRecord {
+        iteration: i,
+        frontier: frontier.len() as u64,
+        unsettled: unsettled.len() as u64,
+        reached,
+        settled: (n - unsettled.len()) as u64 + next,
+        edges_scanned: scanned,
+        relax_attempted: attempted,
+        relax_improved: delta.lowered.len() as u64,
+        threads: Some(warps.count(n as u64, block, working)),
+        times,
+        values: frontier_values(t, next),
+    };
+    (record, delta)
+}
+
+/// The record of a fast-path iteration: thresholds and set sizes, no arc or thread counts.
+pub fn sizes_record(
+    i: u32,
+    t: &Thresholds,
+    frontier: u64,
+    unsettled: u64,
+    reached: u64,
+    settled: u64,
+    next: u64,
+) -> IterationRecord {
+    IterationRecord {
+        iteration: i,
+        frontier,
+        unsettled,
+        reached,
+        settled,
+        values: frontier_values(t, next),
+        ..Default::default()
+    }
+}
+
+/// Thresholds from a device's two minima, with the device's ∞ already mapped to [`INF`].
+pub fn thresholds(run: FrontierRun, martin: Distance, crauser: Distance) -> Thresholds {
+    Thresholds::from_minima(run.threshold, martin, crauser)
+}
+
+/// `INF` for the u32 ∞ marker of 32-bit device distances.
+pub fn widen_u32(d: u32) -> Distance {
+    if d == u32::MAX { INF } else { Distance::from(d) }
+}
