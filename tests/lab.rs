@@ -52,10 +52,14 @@ fn small(devices: Vec<LabDevice>, algorithms: Vec<Algorithm>) -> Experiment {
 #[test]
 fn every_bundled_experiment_round_trips_through_json_and_validates() {
     let files = experiments();
-    assert!(files.len() >= 7, "expected the bundled experiments, found {files:?}");
+    // The paper's tables and figures, Boost, smoke, and gpu-table2 (the old bench-gpu sweep).
+    assert!(files.len() >= 10, "expected the bundled experiments, found {files:?}");
     for path in files {
         let exp = Experiment::load(&path).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
         assert!(!exp.description.is_empty(), "{} has no description", path.display());
+        // `sssp-lab bench` writes to bench/results/<file stem>, the report is titled by name.
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+        assert_eq!(Some(&exp.name), stem.as_ref(), "{}: name and file name differ", path.display());
         let text = serde_json::to_string_pretty(&exp).expect("serialize");
         let back: Experiment = serde_json::from_str(&text).expect("parse back");
         assert_eq!(back, exp, "{}", path.display());
