@@ -3,11 +3,11 @@
 
 pub mod algo;
 pub mod app;
-pub mod bench;
 pub mod cli;
 pub mod device;
 pub mod formats;
 pub mod generate;
 pub mod graph;
+pub mod jobs;
 pub mod lab;
 pub mod trace;

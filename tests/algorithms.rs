@@ -5,7 +5,10 @@
 use petgraph::algo::dijkstra as petgraph_dijkstra;
 use petgraph::graph::{DiGraph, NodeIndex};
 use proptest::prelude::*;
-use sssp_lab::algo::{Algorithm, RunRecord, SolveOptions, cpu_stepper, dijkstra_distances};
+use sssp_lab::algo::{
+    Algorithm, CRAUSER_PRED, CRAUSER_SUCC, DIJKSTRA, MARTIN_PRED, MARTIN_SUCC, RunRecord, SolveOptions, cpu_stepper,
+    dijkstra_distances,
+};
 use sssp_lab::device::{DeviceId, make_stepper};
 use sssp_lab::formats::{LoadOptions, load};
 use sssp_lab::generate::GeneratorSpec;
@@ -51,7 +54,7 @@ fn check_all(g: Graph) {
     for s in sources(g.n()) {
         let want = petgraph_distances(&g, s);
         assert_eq!(dijkstra_distances(&g, s), want, "{} from {s}: dijkstra", g.name);
-        for algo in Algorithm::ALL {
+        for &algo in Algorithm::all() {
             let (got, _) = solve(&g, algo, s);
             assert_eq!(got, want, "{} from {s}: {algo}", g.name);
         }
@@ -124,10 +127,7 @@ fn crauser_never_needs_more_iterations_than_martin() {
     for g in graphs {
         let g = Arc::new(g);
         for s in sources(g.n()) {
-            for (c, m) in [
-                (sssp_lab::algo::CRAUSER_SUCC, sssp_lab::algo::MARTIN_SUCC),
-                (sssp_lab::algo::CRAUSER_PRED, sssp_lab::algo::MARTIN_PRED),
-            ] {
+            for (c, m) in [(CRAUSER_SUCC, MARTIN_SUCC), (CRAUSER_PRED, MARTIN_PRED)] {
                 let (_, ci) = solve(&g, c, s);
                 let (_, mi) = solve(&g, m, s);
                 assert!(ci <= mi, "{} from {s}: {c} took {ci} iterations, {m} {mi}", g.name);
@@ -139,18 +139,12 @@ fn crauser_never_needs_more_iterations_than_martin() {
 #[test]
 fn successors_and_predecessors_variants_record_the_same_iterations() {
     let g = Arc::new(GeneratorSpec::Fanout { n: 2000, d: 5, max_weight: 100, seed: 5 }.generate().expect("gen"));
-    for (a, b) in [
-        (sssp_lab::algo::MARTIN_SUCC, sssp_lab::algo::MARTIN_PRED),
-        (sssp_lab::algo::CRAUSER_SUCC, sssp_lab::algo::CRAUSER_PRED),
-    ] {
+    for (a, b) in [(MARTIN_SUCC, MARTIN_PRED), (CRAUSER_SUCC, CRAUSER_PRED)] {
         let ra = run_records(&g, a, 3);
         let rb = run_records(&g, b, 3);
         assert_eq!(ra.len(), rb.len());
         for (x, y) in ra.iter().zip(&rb) {
-            assert_eq!(
-                (x.frontier, x.delta, x.next_frontier, x.relax_improved),
-                (y.frontier, y.delta, y.next_frontier, y.relax_improved)
-            );
+            assert_eq!((x.frontier, x.values, x.relax_improved), (y.frontier, y.values, y.relax_improved));
         }
     }
 }
@@ -163,7 +157,7 @@ fn run_records(g: &Arc<Graph>, algo: Algorithm, s: VertexId) -> Vec<sssp_lab::al
 #[test]
 fn trace_steps_back_to_exactly_the_earlier_state() {
     let g = Arc::new(GeneratorSpec::Grid { width: 30, height: 20, max_weight: 9, seed: 4 }.generate().expect("gen"));
-    for algo in Algorithm::ALL {
+    for &algo in Algorithm::all() {
         let opts = SolveOptions { record_deltas: true, ..Default::default() };
         let mut st = cpu_stepper(Arc::clone(&g), algo, 7, &opts).expect("valid source");
         let mut trace = Trace::new(g.n(), 7);
@@ -196,19 +190,19 @@ fn distances_beyond_32_bits_are_exact_and_stepping_then_finishing_agrees() {
     assert_eq!(petgraph_distances(&g, 0), want);
     assert_eq!(dijkstra_distances(&g, 0), want);
     // Two steps first: run_to_end then resumes the stepper's own loop, not the from-scratch one.
-    let mut st = cpu_stepper(Arc::clone(&g), sssp_lab::algo::DIJKSTRA, 0, &SolveOptions::default()).expect("source");
+    let mut st = cpu_stepper(Arc::clone(&g), DIJKSTRA, 0, &SolveOptions::default()).expect("source");
     st.step().expect("step");
     st.step().expect("step");
     let run = st.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("solve");
     assert_eq!(st.distances().expect("distances"), want);
     assert_eq!(run.iterations, 5);
-    assert_eq!(solve(&g, sssp_lab::algo::DIJKSTRA, 0), (want, 5));
+    assert_eq!(solve(&g, DIJKSTRA, 0), (want, 5));
 }
 
 #[test]
 fn a_source_out_of_range_is_an_error_not_a_panic() {
     let g = Arc::new(GeneratorSpec::Teaching.generate().expect("gen"));
-    for algo in Algorithm::ALL {
+    for &algo in Algorithm::all() {
         assert!(cpu_stepper(Arc::clone(&g), algo, 5, &SolveOptions::default()).is_err());
     }
 }
@@ -236,7 +230,7 @@ proptest! {
         let g = Arc::new(g);
         let want = petgraph_distances(&g, s);
         prop_assert_eq!(&dijkstra_distances(&g, s), &want);
-        for algo in Algorithm::ALL {
+        for &algo in Algorithm::all() {
             let (got, _) = solve(&g, algo, s);
             prop_assert_eq!(&got, &want, "{}", algo);
         }
@@ -265,12 +259,7 @@ fn all_cores_solvers_match_petgraph_and_the_sequential_records() {
         let g = Arc::new(g);
         for s in sources(g.n()) {
             let want = petgraph_distances(&g, s);
-            for algo in [
-                sssp_lab::algo::MARTIN_SUCC,
-                sssp_lab::algo::MARTIN_PRED,
-                sssp_lab::algo::CRAUSER_SUCC,
-                sssp_lab::algo::CRAUSER_PRED,
-            ] {
+            for algo in [MARTIN_SUCC, MARTIN_PRED, CRAUSER_SUCC, CRAUSER_PRED] {
                 let (seq, _) = solve_on(DeviceId::Cpu, &g, algo, s);
                 for threads in [0, 3] {
                     let (par, dist) = solve_on(DeviceId::CpuParallel(threads), &g, algo, s);
@@ -288,7 +277,9 @@ fn all_cores_solvers_match_petgraph_and_the_sequential_records() {
 #[test]
 fn all_cores_racy_terminates_on_the_counterexample() {
     let g = Arc::new(GeneratorSpec::Counterexample { n: 1024 }.generate().expect("gen"));
-    let (run, _) = solve_on(DeviceId::CpuParallel(0), &g, Algorithm::Racy, 0);
+    let opts = SolveOptions::for_choice(&"racy".parse().expect("alias"));
+    let mut st = make_stepper(DeviceId::CpuParallel(0), Arc::clone(&g), MARTIN_SUCC, 0, &opts).expect("stepper");
+    let run = st.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("solve");
     assert!(run.iterations >= 2);
 }
 
@@ -298,7 +289,7 @@ proptest! {
     fn all_cores_solvers_equal_petgraph_on_random_graphs((g, s) in arb_graph()) {
         let g = Arc::new(g);
         let want = petgraph_distances(&g, s);
-        for algo in [sssp_lab::algo::MARTIN_SUCC, sssp_lab::algo::MARTIN_PRED, sssp_lab::algo::CRAUSER_SUCC, sssp_lab::algo::CRAUSER_PRED] {
+        for algo in [MARTIN_SUCC, MARTIN_PRED, CRAUSER_SUCC, CRAUSER_PRED] {
             prop_assert_eq!(&solve_on(DeviceId::CpuParallel(2), &g, algo, s).1, &want, "{}", algo);
         }
     }
@@ -310,14 +301,15 @@ proptest! {
 #[test]
 fn all_cores_pool_and_caller_paths_give_the_sequential_records() {
     use sssp_lab::algo::{ParallelFrontierStepper, Stepper};
-    let run = |g: &Arc<Graph>, algo: Algorithm, s: VertexId, cutoff: usize| {
-        let mut st = ParallelFrontierStepper::new(Arc::clone(g), algo, s, 3, SolveOptions::default())
+    let run_with = |g: &Arc<Graph>, algo: Algorithm, s: VertexId, cutoff: usize, opts: SolveOptions| {
+        let mut st = ParallelFrontierStepper::new(Arc::clone(g), algo, s, 3, opts)
             .expect("stepper")
             .with_cutoffs(cutoff, cutoff);
         let mut run = st.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("solve");
         run.records.iter_mut().for_each(|r| r.times = Default::default());
         (run, st.distances().expect("distances"))
     };
+    let run = |g: &Arc<Graph>, algo, s, cutoff| run_with(g, algo, s, cutoff, SolveOptions::default());
     let graphs = [
         load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rome99.gr.gz"), &LoadOptions::default())
             .expect("rome99"),
@@ -330,12 +322,7 @@ fn all_cores_pool_and_caller_paths_give_the_sequential_records() {
         let g = Arc::new(g);
         let s = (g.n() / 3) as VertexId;
         let want = petgraph_distances(&g, s);
-        for algo in [
-            sssp_lab::algo::MARTIN_SUCC,
-            sssp_lab::algo::MARTIN_PRED,
-            sssp_lab::algo::CRAUSER_SUCC,
-            sssp_lab::algo::CRAUSER_PRED,
-        ] {
+        for algo in [MARTIN_SUCC, MARTIN_PRED, CRAUSER_SUCC, CRAUSER_PRED] {
             let (seq, _) = solve_on(DeviceId::Cpu, &g, algo, s);
             for cutoff in [0, usize::MAX] {
                 let (par, dist) = run(&g, algo, s, cutoff);
@@ -346,7 +333,8 @@ fn all_cores_pool_and_caller_paths_give_the_sequential_records() {
     }
     let g = Arc::new(GeneratorSpec::Counterexample { n: 4096 }.generate().expect("gen"));
     let want = petgraph_distances(&g, 0);
-    let (racy, dist) = run(&g, Algorithm::Racy, 0, 0);
+    let racy_opts = SolveOptions::for_choice(&"racy".parse().expect("alias"));
+    let (racy, dist) = run_with(&g, MARTIN_SUCC, 0, 0, racy_opts);
     assert!(racy.iterations >= 2);
     assert!(dist.iter().zip(&want).all(|(d, w)| d >= w));
     assert_eq!(dist[..g.n() - 1], want[..g.n() - 1], "only the sink is raced on");

@@ -177,7 +177,7 @@ fn typing_a_source_id_picks_that_vertex_and_a_bad_id_changes_nothing() {
 fn run_to_end_finishes_and_matches_dijkstra() {
     let spec = GeneratorSpec::Grid { width: 40, height: 30, max_weight: 10, seed: 7 };
     let mut h = start(generated(spec));
-    h.state_mut().apply(Command::SetAlgorithm(sssp_lab::algo::sssp_lab::algo::MARTIN_PRED));
+    h.state_mut().apply(Command::SetAlgorithm(sssp_lab::algo::MARTIN_PRED.into()));
     h.state_mut().apply(Command::SetSourceId("17".into()));
     h.run_steps(2);
     click(&mut h, "Run to end");
@@ -248,7 +248,7 @@ fn snapshot_of_the_teaching_graph_after_two_steps() {
 fn playing_runs_several_steps_per_frame_and_space_pauses() {
     let spec = GeneratorSpec::Grid { width: 100, height: 100, max_weight: 10, seed: 7 };
     let mut h = start(generated(spec));
-    h.state_mut().apply(Command::SetAlgorithm(sssp_lab::algo::sssp_lab::algo::MARTIN_SUCC));
+    h.state_mut().apply(Command::SetAlgorithm(sssp_lab::algo::MARTIN_SUCC.into()));
     h.state_mut().apply(Command::SetSpeed(300.0));
     click(&mut h, "Play");
     assert!(st(&h).playing);

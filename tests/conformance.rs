@@ -121,9 +121,12 @@ fn sources(n: usize) -> Vec<VertexId> {
 /// Usable devices, after enforcing `SSSP_LAB_REQUIRE_GPU`.
 fn usable_devices() -> Vec<DeviceInfo> {
     let require = std::env::var("SSSP_LAB_REQUIRE_GPU").unwrap_or_default();
-    for (backend, is) in
-        [("wgpu", |d: DeviceId| matches!(d, DeviceId::Wgpu(_))), ("cuda", |d| matches!(d, DeviceId::Cuda(_)))]
-    {
+    for backend in ["wgpu", "cuda"] {
+        let is = |d: DeviceId| match d {
+            DeviceId::Wgpu(_) => backend == "wgpu",
+            DeviceId::Cuda(_) => backend == "cuda",
+            _ => false,
+        };
         let of_kind: Vec<&DeviceInfo> = devices().iter().filter(|d| is(d.id)).collect();
         if !of_kind.iter().any(|d| d.status.is_ok()) {
             let why: Vec<String> = of_kind.iter().filter_map(|d| d.status.clone().err()).collect();

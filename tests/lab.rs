@@ -2,8 +2,10 @@
 //! function and Boost as a pseudo-device.
 
 use sssp_lab::algo::{Algorithm, BlockSizes, CachePreference};
+use sssp_lab::cli::bench;
 use sssp_lab::device::DeviceId;
 use sssp_lab::generate::GeneratorSpec;
+use sssp_lab::jobs::no_repaint;
 use sssp_lab::lab::{self, BlockSpec, Experiment, GraphEntry, LabDevice, LabEvent, LabOutcome, LabRun, SourceSpec};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -50,16 +52,20 @@ fn small(devices: Vec<LabDevice>, algorithms: Vec<Algorithm>) -> Experiment {
 #[test]
 fn every_bundled_experiment_round_trips_through_json_and_validates() {
     let files = experiments();
-    assert!(files.len() >= 7, "expected the bundled experiments, found {files:?}");
+    // The paper's tables and figures, Boost, smoke, and gpu-table2 (the old bench-gpu sweep).
+    assert!(files.len() >= 10, "expected the bundled experiments, found {files:?}");
     for path in files {
         let exp = Experiment::load(&path).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
         assert!(!exp.description.is_empty(), "{} has no description", path.display());
+        // `sssp-lab bench` writes to bench/results/<file stem>, the report is titled by name.
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+        assert_eq!(Some(&exp.name), stem.as_ref(), "{}: name and file name differ", path.display());
         let text = serde_json::to_string_pretty(&exp).expect("serialize");
         let back: Experiment = serde_json::from_str(&text).expect("parse back");
         assert_eq!(back, exp, "{}", path.display());
         for g in lab::plan::plan_graphs(&exp).expect("plan") {
-            if let lab::plan::GraphOrigin::File { path: file, .. } = &g.origin {
-                let found = lab::plan::resolve_path(file, path.parent().unwrap_or(root()));
+            if let lab::graphs::GraphOrigin::File { path: file, .. } = &g.origin {
+                let found = lab::graphs::resolve_path(file, path.parent().unwrap_or(root()));
                 assert!(found.exists(), "{}: {} is missing", path.display(), file.display());
             }
         }
@@ -81,7 +87,7 @@ fn block_spec_expands_uniform_and_per_kernel_lists_without_duplicates() {
 #[test]
 fn sizes_and_degrees_expand_a_family() {
     let entry = GraphEntry { sizes: vec![1000, 2000, 4000], degrees: vec![2, 20], ..fanout(10, 1) };
-    let plans = lab::plan::expand(&entry).expect("expand");
+    let plans = lab::graphs::expand(&entry).expect("expand");
     assert_eq!(plans.len(), 6);
     assert_eq!((plans[5].size_label.as_str(), plans[5].degree_label.as_str()), ("4k", "deg20"));
     let bad = GraphEntry {
@@ -89,7 +95,7 @@ fn sizes_and_degrees_expand_a_family() {
         generate: Some(GeneratorSpec::Martin { n: 100, seed: 1 }),
         ..Default::default()
     };
-    assert!(lab::plan::expand(&bad).is_err());
+    assert!(lab::graphs::expand(&bad).is_err());
 }
 
 #[test]
@@ -99,7 +105,7 @@ fn smoke_experiment_runs_headless_and_every_row_matches_dijkstra() {
     let keep = std::env::var_os("LAB_SMOKE_OUT").map(PathBuf::from);
     let dir = keep.as_deref().unwrap_or(out.path());
     let t = Instant::now();
-    lab::run_experiment_cli(&root().join("experiments/smoke.json"), dir, &lab::Overrides::default())
+    bench::run_experiment(&root().join("experiments/smoke.json"), dir, &bench::Overrides::default())
         .expect("smoke run");
     eprintln!("smoke took {:.1} s", t.elapsed().as_secs_f64());
     let res = lab::result::read_json(&dir.join("results.json")).expect("results.json");
@@ -137,29 +143,21 @@ fn cancel_stops_a_run_early() {
     exp.graphs = vec![fanout(20_000, 20)];
     exp.sources = SourceSpec::Random { count: 50, seed: 3 };
     exp.repetitions = 5;
-    let run = LabRun::start(exp, root().to_path_buf(), Box::new(|| {}));
-    let (mut rows, mut outcome) = (0, None);
+    let mut run: LabRun = lab::start_run(exp, root().to_path_buf(), no_repaint());
+    let mut rows = 0;
     let t = Instant::now();
-    while let Ok(ev) = run.events().recv_timeout(Duration::from_secs(60)) {
-        match ev {
-            LabEvent::Row(_) => {
-                rows += 1;
-                if rows == 2 {
-                    run.cancel();
-                }
+    while let Ok(ev) = run.recv_timeout(Duration::from_secs(60)) {
+        if let LabEvent::Row(_) = ev {
+            rows += 1;
+            if rows == 2 {
+                run.cancel();
             }
-            LabEvent::Finished(o) => {
-                outcome = Some(o);
-                break;
-            }
-            _ => {}
         }
     }
-    assert_eq!(outcome, Some(LabOutcome::Cancelled));
+    assert!(run.is_finished());
+    assert_eq!(run.wait(), Ok(LabOutcome::Cancelled));
     assert!(rows < 10, "{rows} rows after cancel");
     assert!(t.elapsed() < Duration::from_secs(60));
-    std::thread::sleep(Duration::from_millis(50));
-    assert!(run.is_finished());
 }
 
 #[test]
@@ -194,9 +192,9 @@ fn a_cell_budget_keeps_the_first_source_and_drops_the_rest() {
     exp.sources = SourceSpec::Random { count: 4, seed: 1 };
     exp.repetitions = 2;
     // Command-line overrides go through validation: a zero budget is refused.
-    let zero = lab::Overrides { cell_budget: Some(0.0), ..Default::default() };
+    let zero = bench::Overrides { cell_budget: Some(0.0), ..Default::default() };
     assert!(zero.apply(&mut exp.clone()).is_err());
-    lab::Overrides { cell_budget: Some(1e-9), ..Default::default() }.apply(&mut exp).expect("valid");
+    bench::Overrides { cell_budget: Some(1e-9), ..Default::default() }.apply(&mut exp).expect("valid");
     let mut last = None;
     let res = lab::run_blocking(&exp, root(), &mut |_, r| last = Some(r.rows.len()));
     assert_eq!(res.outcome, "completed");
@@ -243,7 +241,8 @@ fn boost_distances_match_dijkstra_when_boost_is_installed() {
 #[ignore = "a benchmark: run explicitly, in release mode"]
 fn boost_vs_dijkstra() {
     let path = root().join("experiments/boost-vs-dijkstra.json");
-    lab::run_experiment_cli(&path, &root().join(lab::default_out_dir(&path)), &lab::Overrides::default()).expect("run");
+    bench::run_experiment(&path, &root().join(bench::default_out_dir(&path)), &bench::Overrides::default())
+        .expect("run");
 }
 
 /// Runs any experiment file headless until the lead wires `sssp-lab bench`:
@@ -255,8 +254,8 @@ fn run_experiment_from_env() {
         eprintln!("set LAB_EXPERIMENT");
         return;
     };
-    let out = std::env::var_os("LAB_OUT").map_or_else(|| lab::default_out_dir(&path), PathBuf::from);
-    lab::run_experiment_cli(&path, &out, &lab::Overrides::default()).expect("run");
+    let out = std::env::var_os("LAB_OUT").map_or_else(|| bench::default_out_dir(&path), PathBuf::from);
+    bench::run_experiment(&path, &out, &bench::Overrides::default()).expect("run");
 }
 
 #[test]

@@ -498,6 +498,16 @@ fn unsupported_inputs_are_refused_with_a_reason() {
     ));
 }
 
+/// Martín's and Crauser's thresholds of a record.
+fn thresholds(algo: Algorithm, r: &IterationRecord) -> (Distance, Distance) {
+    (r.distance(algo, "delta_martin"), r.distance(algo, "delta_crauser"))
+}
+
+/// Options of the teaching variant: the successors relax without atomics.
+fn racy() -> SolveOptions {
+    SolveOptions::for_choice(&"racy".parse().expect("the racy alias"))
+}
+
 /// The racy relax (no atomics) terminates; whether the races show on this adapter is reported.
 #[test]
 fn racy_runs_terminate_and_mismatches_are_reported() {
@@ -508,8 +518,8 @@ fn racy_runs_terminate_and_mismatches_are_reported() {
         let mut sink = Vec::new();
         for block in [32, 256] {
             for _ in 0..3 {
-                let opts = SolveOptions { block: BlockSizes::uniform(block), ..Default::default() };
-                let mut st = wgpu_stepper(i, &g, Algorithm::Racy, 0, &opts);
+                let opts = SolveOptions { block: BlockSizes::uniform(block), ..racy() };
+                let mut st = wgpu_stepper(i, &g, sssp_lab::algo::MARTIN_SUCC, 0, &opts);
                 let (run, d) = run_fast(st.as_mut());
                 assert!(run.iterations <= g.n() as u32 + 1);
                 let bad = d.iter().zip(&want).filter(|(a, b)| a != b).count();
@@ -531,7 +541,7 @@ fn racy_runs_terminate_and_mismatches_are_reported() {
             }
             Arc::new(b.build("path", None, VertexLabels::Offset(0)).unwrap_or_else(|e| panic!("{e}")))
         };
-        let mut st = wgpu_stepper(i, &path, Algorithm::Racy, 0, &SolveOptions::default());
+        let mut st = wgpu_stepper(i, &path, sssp_lab::algo::MARTIN_SUCC, 0, &racy());
         assert_eq!(run_fast(st.as_mut()).1, oracle(&path, 0));
     }
 }
@@ -578,8 +588,8 @@ fn timed_fast_path_and_vertex_parallel_runs_match_the_oracle() {
                 let (run, d) = run_fast(&mut st);
                 assert_eq!(d, want, "{algo} {tuning:?}");
                 assert_eq!(run.iterations as usize, cpu.len(), "{algo} {tuning:?}");
-                let deltas: Vec<_> = run.records.iter().map(|r| (r.delta_martin, r.delta_crauser)).collect();
-                let want_deltas: Vec<_> = cpu.iter().map(|r| (r.delta_martin, r.delta_crauser)).collect();
+                let deltas: Vec<_> = run.records.iter().map(|r| thresholds(algo, r)).collect();
+                let want_deltas: Vec<_> = cpu.iter().map(|r| thresholds(algo, r)).collect();
                 assert_eq!(deltas, want_deltas, "{algo} {tuning:?}");
                 if st.gpu_timestamps() {
                     assert!(

@@ -78,8 +78,11 @@ pub static ALGORITHMS: [Algorithm; 5] = [
     super::frontier::CRAUSER_PRED,
 ];
 
-/// Older or teaching names for an algorithm with parameter values: `(alias, id, params)`.
-pub static ALIASES: [(&str, &str, &[(&str, &str)]); 1] = [("racy", "martin-succ", &[("relax", "non-atomic")])];
+/// An alias: `(alias, algorithm id, parameter values)`.
+pub type Alias = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+
+/// Older or teaching names for an algorithm with parameter values.
+pub static ALIASES: [Alias; 1] = [("racy", "martin-succ", &[("relax", "non-atomic")])];
 
 /// A handle to a registered [`AlgorithmSpec`]; compares, hashes, orders and serializes by id.
 #[derive(Clone, Copy)]

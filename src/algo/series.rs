@@ -59,7 +59,7 @@ pub struct SeriesRef {
 
 #[derive(Clone, Copy, Debug)]
 enum Source {
-    Common(fn(&IterationRecord) -> Option<f64>),
+    Common(Getter),
     Declared(usize),
 }
 
@@ -74,8 +74,11 @@ impl SeriesRef {
     }
 }
 
+/// Reads a common series' value from a record.
+pub type Getter = fn(&IterationRecord) -> Option<f64>;
+
 /// Measurements every algorithm records (the typed fields of [`IterationRecord`]).
-pub static COMMON_SERIES: [(SeriesSpec, fn(&IterationRecord) -> Option<f64>); 7] = [
+pub static COMMON_SERIES: [(SeriesSpec, Getter); 7] = [
     (
         SeriesSpec {
             key: "frontier",
@@ -162,7 +165,7 @@ pub const MAX_VALUES: usize = 8;
 /// An algorithm's declared per-iteration values, inline (no allocation per iteration), in the
 /// order of its [`super::AlgorithmSpec::series`]. Unset slots are NaN. Serialized as a list of
 /// numbers with `"inf"` for ∞ and `null` for unset.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Values {
     v: [f64; MAX_VALUES],
     len: u8,
@@ -171,6 +174,13 @@ pub struct Values {
 impl Default for Values {
     fn default() -> Self {
         Values { v: [f64::NAN; MAX_VALUES], len: 0 }
+    }
+}
+
+impl PartialEq for Values {
+    /// Slot by slot over the used slots; unset (NaN) equals unset.
+    fn eq(&self, o: &Values) -> bool {
+        self.len == o.len && (0..self.len()).all(|i| self.get(i) == o.get(i))
     }
 }
 

@@ -2,7 +2,7 @@
 //! generating, the file dialog, device probing) are started and collected here.
 
 use super::command::Command;
-use super::jobs::{Job, take_finished};
+use super::jobs::{Job, repaint, take_finished};
 use super::state::{AppState, LoadedGraph};
 use crate::formats::{self, Format, LoadOptions};
 use crate::generate::GeneratorSpec;
@@ -88,14 +88,14 @@ impl AppState {
 
     /// Starts probing devices (CUDA, wgpu) in the background.
     pub(crate) fn probe_devices(&mut self) {
-        self.jobs.devices = Some(Job::spawn(&self.egui, "probing devices", |_| crate::device::devices()));
+        self.jobs.devices = Some(Job::spawn("probing devices", repaint(&self.egui), |_| crate::device::devices()));
     }
 
     fn open_dialog(&mut self) {
         if self.jobs.dialog.is_some() {
             return;
         }
-        self.jobs.dialog = Some(Job::spawn(&self.egui, "choosing a file", |_| {
+        self.jobs.dialog = Some(Job::spawn("choosing a file", repaint(&self.egui), |_| {
             let mut all: Vec<String> = Vec::new();
             for f in Format::ALL {
                 for e in f.extensions() {
@@ -128,7 +128,7 @@ impl AppState {
             old.cancel();
         }
         let shown = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
-        self.jobs.graph = Some(Job::spawn(&self.egui, format!("loading {shown}"), move |jc| {
+        self.jobs.graph = Some(Job::spawn(format!("loading {shown}"), repaint(&self.egui), move |jc| {
             let graph = formats::load_with_progress(&path, &opts, &mut |f| {
                 jc.set_progress(f * 0.9);
                 !jc.cancelled()
@@ -146,7 +146,7 @@ impl AppState {
             old.cancel();
         }
         self.settings.generator = spec.clone();
-        self.jobs.graph = Some(Job::spawn(&self.egui, format!("generating {spec}"), move |jc| {
+        self.jobs.graph = Some(Job::spawn(format!("generating {spec}"), repaint(&self.egui), move |jc| {
             jc.set_progress(0.1);
             let graph = spec.generate()?;
             jc.set_progress(0.9);

@@ -11,7 +11,6 @@ use crate::trace::Trace;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::mpsc::Receiver;
 
 /// What the user chose; could be persisted as is.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -72,10 +71,9 @@ pub struct RunOutput {
     pub outcome: Result<bool, String>,
 }
 
-/// A run to the end in progress: its job and the channel its batches of steps arrive on.
+/// A run to the end in progress: its job, which streams batches of steps.
 pub struct RunJob {
-    pub job: Job<RunOutput>,
-    pub steps: Receiver<Vec<Step>>,
+    pub job: Job<RunOutput, Vec<Step>>,
     pub run_id: u64,
 }
 

@@ -4,15 +4,14 @@
 //! Stepping forward replays the trace's recorded deltas while the cursor is behind its end, and
 //! only then asks the solver for a new iteration (a CPU step is fast enough for the UI thread).
 //! Running to the end moves the solver to a worker thread that streams batches of steps back
-//! over a channel; the trace fills as they arrive and the solver comes back when done.
+//! through its job; the trace fills as they arrive and the solver comes back when done.
 
-use super::jobs::{Job, take_finished};
+use super::jobs::{Job, repaint, take_finished};
 use super::state::{AppState, RunJob, RunOutput, Verification};
 use crate::algo::{SolveOptions, dijkstra_distances};
 use crate::device;
 use crate::graph::VertexId;
 use crate::trace::Trace;
-use std::sync::mpsc::{self, TryRecvError};
 use std::time::{Duration, Instant};
 
 /// Most time per frame spent stepping while playing, or taking in streamed steps.
@@ -181,9 +180,8 @@ impl AppState {
         let (Some(mut stepper), Some(n)) = (self.stepper.take(), self.graph().map(|g| g.n().max(1))) else {
             return;
         };
-        let (tx, rx) = mpsc::channel();
         let name = format!("running {} to the end", self.settings.algorithm);
-        let job = Job::spawn(&self.egui, name, move |jc| {
+        let job = Job::streaming(name, repaint(&self.egui), move |jc| {
             let mut batch = Vec::new();
             let mut last_send = Instant::now();
             let outcome = loop {
@@ -195,7 +193,7 @@ impl AppState {
                         let settled = step.record.settled;
                         batch.push(step);
                         if batch.len() >= 8192 || last_send.elapsed() >= Duration::from_millis(20) {
-                            let _ = tx.send(std::mem::take(&mut batch));
+                            jc.send(std::mem::take(&mut batch));
                             last_send = Instant::now();
                             jc.set_progress(settled as f32 / n as f32);
                         }
@@ -208,11 +206,11 @@ impl AppState {
                 }
             };
             if !batch.is_empty() {
-                let _ = tx.send(batch);
+                jc.send(batch);
             }
             RunOutput { stepper, outcome }
         });
-        self.jobs.run = Some(RunJob { job, steps: rx, run_id: self.run_id });
+        self.jobs.run = Some(RunJob { job, run_id: self.run_id });
     }
 
     /// Takes in streamed steps (within the frame budget) and the solver when the job is done.
@@ -220,27 +218,18 @@ impl AppState {
         let Some(run) = &mut self.jobs.run else { return };
         let Some(trace) = &mut self.trace else { return };
         let start = Instant::now();
-        let mut drained = false;
         while start.elapsed() < FRAME_BUDGET {
-            match run.steps.try_recv() {
-                Ok(batch) => batch.into_iter().for_each(|s| trace.push(s)),
-                Err(TryRecvError::Empty) => break,
-                Err(TryRecvError::Disconnected) => {
-                    drained = true;
-                    break;
-                }
+            match run.job.try_event() {
+                Some(batch) => batch.into_iter().for_each(|s| trace.push(s)),
+                None => break,
             }
-        }
-        if !drained {
-            self.egui.request_repaint();
-            return;
         }
         let mut slot = self.jobs.run.take().map(|r| r.job);
         match take_finished(&mut slot) {
             None => {
-                // Sender gone but the result is not there yet: look again next frame.
+                // Still running, or steps left for the next frame.
                 if let Some(job) = slot {
-                    self.jobs.run = Some(RunJob { job, steps: mpsc::channel().1, run_id: self.run_id });
+                    self.jobs.run = Some(RunJob { job, run_id: self.run_id });
                 }
                 self.egui.request_repaint();
             }
@@ -265,7 +254,7 @@ impl AppState {
 
     /// Starts the oracle check once a run has finished; collects its result.
     pub(crate) fn poll_verify(&mut self) {
-        if let Some((run_id, out)) = self.jobs.verify.as_ref().and_then(|(id, j)| Some((*id, j.poll()?))) {
+        if let Some((run_id, out)) = self.jobs.verify.as_mut().and_then(|(id, j)| Some((*id, j.poll()?))) {
             self.jobs.verify = None;
             if run_id == self.run_id {
                 self.verification = match out.and_then(|r| r) {
@@ -287,7 +276,7 @@ impl AppState {
         };
         self.verification = Verification::Running;
         let source = self.source;
-        let job = Job::spawn(&self.egui, "checking against Dijkstra", move |_| {
+        let job = Job::spawn("checking against Dijkstra", repaint(&self.egui), move |_| {
             if dist.len() != g.n() {
                 return Err(format!("the solver returned {} distances for {} vertices", dist.len(), g.n()));
             }

@@ -1,4 +1,5 @@
-//! The command line: `solve`, `info`, `gen`, `check`, and the app when no subcommand is given.
+//! The command line: `solve`, `info`, `gen`, `check`, `bench`, `report`, and the app when no
+//! subcommand is given.
 //! Errors print as `error: path:line: what` and exit non-zero.
 
 use crate::algo::{AlgoChoice, BlockSizes, CachePreference, SolveOptions, fmt_distance};
@@ -15,7 +16,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-mod bench_gpu;
+pub mod bench;
 mod check;
 
 #[derive(Parser, Debug)]
@@ -59,7 +60,7 @@ enum Command {
         #[arg(long, short)]
         out: Option<PathBuf>,
         #[command(flatten)]
-        overrides: crate::lab::Overrides,
+        overrides: bench::Overrides,
     },
     /// Regenerate report.md and plots/*.png from a results.json without running anything (e.g.
     /// results brought back from a GPU machine).
@@ -73,8 +74,6 @@ enum Command {
         #[arg(long, short)]
         out: Option<PathBuf>,
     },
-    /// Seed 000 Table 2 on GPUs: random fan-out graphs, NY and R-MAT, GPU vs CPU, JSON + markdown.
-    BenchGpu(bench_gpu::BenchGpuArgs),
 }
 
 /// How to read an input file.
@@ -227,10 +226,9 @@ pub fn main() -> ExitCode {
             None => Err(anyhow!("gen needs --out FILE.gr")),
         },
         Some(Command::Check(args)) => check::run(&args),
-        Some(Command::BenchGpu(args)) => bench_gpu::run(&args),
         Some(Command::Bench { experiment, out, overrides }) => {
-            let out = out.unwrap_or_else(|| crate::lab::default_out_dir(&experiment));
-            crate::lab::run_experiment_cli(&experiment, &out, &overrides)
+            let out = out.unwrap_or_else(|| bench::default_out_dir(&experiment));
+            bench::run_experiment(&experiment, &out, &overrides)
         }
         Some(Command::Report { results, out }) => {
             let out = out.unwrap_or_else(|| match results[0].parent() {

@@ -1,15 +1,16 @@
-//! Boost's `dijkstra_shortest_paths` as a pseudo-device (seed 000 §5.2D and Fig. 11).
+//! Boost's `dijkstra_shortest_paths` as a baseline (seed 000 §5.2D and Fig. 11): the subprocess
+//! harness. This module knows nothing of experiments; the lab's device adapter
+//! ([`super::plan::device_status`]) and the worker's Boost cells use it.
 //!
 //! The harness `bench/boost/dijkstra_boost.cpp` (embedded here, so an installed binary can build
 //! it too) is compiled once per process with `g++ -O3` into `target/boost/` when the Boost Graph
 //! headers are installed (Debian `libboost-graph-dev`). The runner writes the graph as a plain
 //! DIMACS `.gr` with [`crate::formats::write_dimacs`], starts one harness process per graph for
-//! all its sources and repetitions, reads one JSON line per run and checks the distances file
-//! each run leaves against sequential Dijkstra.
+//! all its sources and repetitions, reads one JSON line per run, and the worker checks the
+//! distances file each run leaves against sequential Dijkstra.
 
-use super::result::LabResult;
-use super::worker::{Oracle, Worker};
-use crate::graph::{Distance, Graph, VertexId};
+use crate::graph::{Distance, Graph};
+use crate::jobs::{Job, NoEvent, no_repaint};
 use serde::Deserialize;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -17,7 +18,6 @@ use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
 /// The header whose presence means Boost.Graph is installed.
@@ -102,7 +102,9 @@ pub struct BoostRun {
 /// A running harness process.
 pub struct BoostSession {
     child: Child,
-    lines: Receiver<std::io::Result<String>>,
+    /// Reads the harness's stdout and streams its lines (a pipe read blocks, so it has a job
+    /// of its own).
+    lines: Job<(), std::io::Result<String>>,
 }
 
 impl BoostSession {
@@ -118,16 +120,14 @@ impl BoostSession {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()?;
-        let (tx, lines) = channel();
-        if let Some(out) = child.stdout.take() {
-            std::thread::spawn(move || {
-                for line in BufReader::new(out).lines() {
-                    if tx.send(line).is_err() {
-                        break;
-                    }
+        let out = child.stdout.take();
+        let lines = Job::streaming("reading the Boost harness", no_repaint(), move |jc| {
+            for line in out.into_iter().flat_map(|o| BufReader::new(o).lines()) {
+                if !jc.send(line) {
+                    break;
                 }
-            });
-        }
+            }
+        });
         Ok(BoostSession { child, lines })
     }
 
@@ -147,8 +147,8 @@ impl BoostSession {
                         .map_err(|e| format!("Boost harness printed `{line}`: {e}"));
                 }
                 Ok(Err(e)) => return Err(format!("reading the Boost harness's output: {e}")),
-                Err(RecvTimeoutError::Timeout) => continue,
-                Err(RecvTimeoutError::Disconnected) => break,
+                Err(NoEvent::Timeout) => continue,
+                Err(NoEvent::Finished) => break,
             }
         }
         let status = self.child.wait().map_err(|e| format!("waiting for the Boost harness: {e}"))?;
@@ -183,76 +183,6 @@ pub fn read_distances(path: &Path) -> std::io::Result<Vec<Distance>> {
         ));
     }
     Ok(bytes.chunks_exact(8).map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])).collect())
-}
-
-impl Worker<'_> {
-    /// Boost's Dijkstra on every source × repetition, in one harness process; false when
-    /// cancelled.
-    pub(super) fn boost_cell(
-        &mut self,
-        g: &Graph,
-        row: &LabResult,
-        sources: &[VertexId],
-        oracle: &mut Oracle,
-        gr: &mut Option<TempGr>,
-    ) -> bool {
-        let reps = self.exp.repetitions;
-        let work = sources.len() * reps as usize;
-        let fail = |w: &mut Self, e: String| {
-            w.row(LabResult { error: Some(e), ..row.clone() }, work);
-            true
-        };
-        let bin = match harness() {
-            Ok(b) => b,
-            Err(e) => return fail(self, e),
-        };
-        if gr.is_none() {
-            self.progress(format!("writing {} as DIMACS for Boost", g.name));
-            match TempGr::write(g) {
-                Ok(t) => *gr = Some(t),
-                Err(e) => return fail(self, e),
-            }
-        }
-        let Some(tmp) = gr.as_ref() else { return true };
-        let mut session = match BoostSession::start(&bin, &tmp.gr, &tmp.dir, reps, sources) {
-            Ok(s) => s,
-            Err(e) => return fail(self, format!("starting the Boost harness: {e}")),
-        };
-        let mut got = 0;
-        loop {
-            match session.next(self.cancel) {
-                Ok(Some(run)) => {
-                    got += 1;
-                    let mut r = LabResult {
-                        source: Some(run.source),
-                        repetition: Some(run.rep),
-                        device_name: format!(
-                            "Boost {} dijkstra_shortest_paths (CSR)",
-                            run.boost_version.replace('_', ".")
-                        ),
-                        total_ms: Some(run.ms),
-                        gteps: (run.ms > 0.0).then(|| g.m() as f64 / (run.ms * 1e-3) / 1e9),
-                        peak_host_bytes: Some(run.peak_rss_bytes),
-                        ..row.clone()
-                    };
-                    match read_distances(&run.dist_file) {
-                        Ok(dist) => oracle.check(&mut r, run.source, &dist),
-                        Err(e) => r.error = Some(format!("reading {}: {e}", run.dist_file.display())),
-                    }
-                    let _ = std::fs::remove_file(&run.dist_file);
-                    self.row(r, 1);
-                }
-                Ok(None) => break,
-                Err(_) if self.cancelled() => return false,
-                Err(e) => {
-                    let left = work.saturating_sub(got);
-                    self.row(LabResult { error: Some(e), ..row.clone() }, left);
-                    break;
-                }
-            }
-        }
-        true
-    }
 }
 
 /// A graph written as a plain DIMACS `.gr` in a fresh temporary folder, removed on drop.

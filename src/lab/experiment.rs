@@ -14,16 +14,15 @@
 //! Algorithms, devices, cache preferences and weight rules are written as the ids the command
 //! line uses (`crauser-succ`, `cpu-par:4`, `prefer-l1`, `uniform:100:1`).
 
-use super::report::paper::PaperFigure;
+use super::graphs::{self, GraphEntry};
 use super::serde_str;
 use crate::algo::{Algorithm, BlockSizes, CachePreference};
 use crate::device::DeviceId;
-use crate::generate::GeneratorSpec;
-use crate::graph::{VertexId, WeightRule};
+use crate::graph::VertexId;
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::str::FromStr;
 
 /// What the report summarises.
@@ -86,33 +85,21 @@ pub fn parse_cache(s: &str) -> Result<CachePreference, String> {
     }
 }
 
-/// One graph, or a family of generated graphs.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GraphEntry {
-    /// A graph file in any format [`crate::formats::load`] reads. Relative paths are tried
-    /// against the working directory, the experiment's folder, its parent and the crate root.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub file: Option<PathBuf>,
-    /// Weight rule for `file`: `file`, `unit` or `uniform:MAX:SEED`.
-    #[serde(default, with = "serde_str", skip_serializing_if = "is_file_rule")]
-    pub weights: WeightRule,
-    /// A generated graph (instead of `file`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub generate: Option<GeneratorSpec>,
-    /// One graph per size: n (martin, fanout, counterexample), scale (rmat), side (grid).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub sizes: Vec<usize>,
-    /// One graph per degree: d (fanout), edge factor (rmat).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub degrees: Vec<usize>,
-    /// Row label in the reports (e.g. `walshaw`); defaults to the generator family or `file`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub group: Option<String>,
-}
+/// Cache preferences as `default`, `prefer-l1`, `prefer-shared` in experiment files.
+mod cache_vec {
+    use super::{cache_id, parse_cache};
+    use crate::algo::CachePreference;
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serializer};
 
-fn is_file_rule(w: &WeightRule) -> bool {
-    *w == WeightRule::File
+    pub fn serialize<S: Serializer>(v: &[CachePreference], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(|c| cache_id(*c)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<CachePreference>, D::Error> {
+        let v = Vec::<String>::deserialize(d)?;
+        v.iter().map(|s| parse_cache(s).map_err(D::Error::custom)).collect()
+    }
 }
 
 /// Block sizes to try. `all` gives uniform configurations; `relax` × `minimum` × `update` gives
@@ -233,7 +220,7 @@ pub struct Experiment {
     #[serde(default)]
     pub block: BlockSpec,
     /// Cache preferences (CUDA only; other devices run the first one).
-    #[serde(default = "default_caches", with = "serde_str::cache_vec")]
+    #[serde(default = "default_caches", with = "cache_vec")]
     pub cache: Vec<CachePreference>,
     #[serde(default = "one")]
     /// Timed runs per source.
@@ -325,7 +312,7 @@ impl Experiment {
         }
         let mut names = Vec::new();
         for (i, g) in self.graphs.iter().enumerate() {
-            for p in super::plan::expand(g).with_context(|| format!("graph entry {}", i + 1))? {
+            for p in graphs::expand(g).with_context(|| format!("graph entry {}", i + 1))? {
                 let label = if p.degree_label.is_empty() { p.size_label } else { p.size_label + " " + &p.degree_label };
                 names.extend([format!("{label}.gz"), label, p.group]);
             }
@@ -335,6 +322,96 @@ impl Experiment {
             if let Some(g) = f.graphs.iter().find(|g| !names.contains(g)) {
                 bail!("paper figure `{}`: no graph, label or group `{g}` in this experiment", f.figure);
             }
+        }
+        Ok(())
+    }
+}
+
+/// What a quoted figure measures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PaperMetric {
+    /// Median over sources of t(over) / t(series), each at its best configuration (×).
+    #[default]
+    Speedup,
+    /// Time saved against `over`: (1 − t(series) / t(over)) · 100 (%), seed 000 §5.1's "gain".
+    Saving,
+    /// Gain of the best configuration over the default one (256 threads, default cache), % —
+    /// seed 000 Table 4.
+    Gain,
+    /// Best block size and L1 state of one kernel (`kernel`), e.g. `256-A` — seed 000 Table 1.
+    BestBlock,
+    /// Median iterations.
+    Iterations,
+    /// Median dummy-thread ratio of the relax kernel (%).
+    DummyPercent,
+    /// Median GTEPS.
+    Gteps,
+    /// Memory of `over` / memory of `series` (device bytes where measured, else peak host).
+    MemoryRatio,
+    /// Median ms at the best configuration.
+    Ms,
+}
+
+/// How several graphs' values become one cell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Aggregate {
+    /// `min–max` (a single value for one graph).
+    #[default]
+    Range,
+    /// The largest value.
+    Max,
+    /// The smallest value.
+    Min,
+    /// The median value.
+    Median,
+}
+
+/// One figure a paper reports, and how to compute ours.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaperFigure {
+    /// What is compared, e.g. `GPU Crauser over CPU Crauser, 98k deg2`.
+    pub figure: String,
+    /// The paper's number as printed, with its board, e.g. `18.42× (Fermi)`.
+    pub paper: String,
+    /// What our number measures.
+    #[serde(default)]
+    pub metric: PaperMetric,
+    /// The series (`algorithm @ device`) measured.
+    pub series: String,
+    /// The series compared against (speedup, saving, memory ratio); default: the baseline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub over: Option<String>,
+    /// Which graphs: labels (`98k deg2`), groups (`walshaw`) or graph names; empty: all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub graphs: Vec<String>,
+    /// How several graphs' values are combined.
+    #[serde(default)]
+    pub aggregate: Aggregate,
+    /// Kernel of `best-block`: `relax`, `min` or `update`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel: Option<String>,
+}
+
+impl PaperFigure {
+    /// Checks that `series` and `over` name an algorithm and a device of `exp` (Boost runs
+    /// `dijkstra`), and that `best-block` names a kernel. Errors: the figure and what is wrong.
+    pub fn validate(&self, exp: &Experiment) -> Result<()> {
+        for ser in std::iter::once(&self.series).chain(&self.over) {
+            let known = ser.split_once(" @ ").is_some_and(|(a, d)| {
+                exp.devices.iter().any(|x| x.to_string() == d)
+                    && (exp.algorithms.iter().any(|x| x.id() == a) || (a == "dijkstra" && d == "boost"))
+            });
+            if !known {
+                bail!("paper figure `{}`: series `{ser}` is not `algorithm @ device` of this experiment", self.figure);
+            }
+        }
+        if self.metric == PaperMetric::BestBlock
+            && !matches!(self.kernel.as_deref(), Some("relax" | "min" | "minimum" | "update"))
+        {
+            bail!("paper figure `{}`: best-block needs `kernel`: relax, min or update", self.figure);
         }
         Ok(())
     }

@@ -1,5 +1,7 @@
-//! What a lab run produces: one flat [`LabResult`] row per timed run (or skipped cell), and
-//! [`LabResults`], the whole run as written to `results.json`, `results.csv` and `report.md`.
+//! What a lab run produces: one flat [`LabResult`] row per timed run (or skipped cell),
+//! [`LabResults`], the whole run as written to `results.json`, `results.csv` and `report.md`,
+//! and what a run streams while it goes ([`LabEvent`]: rows, progress, log lines) and how it
+//! ends ([`LabOutcome`]).
 
 use super::experiment::Experiment;
 use anyhow::{Context, Result};
@@ -182,4 +184,93 @@ pub fn min_median_max(values: &[f64]) -> Option<(f64, f64, f64)> {
 /// Median of `values`; `None` when empty.
 pub fn median(values: &[f64]) -> Option<f64> {
     min_median_max(values).map(|t| t.1)
+}
+
+/// Progress of a run: runs (and skipped cells) done out of the total.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LabProgress {
+    /// Runs finished (a skipped cell counts as one).
+    pub done: usize,
+    /// Runs planned (shrinks when a graph has fewer usable sources).
+    pub total: usize,
+    /// Seconds since the start.
+    pub elapsed_s: f64,
+    /// Estimated seconds left (elapsed / done × remaining), once something is done.
+    pub eta_s: Option<f64>,
+    /// What runs now.
+    pub current: String,
+}
+
+impl LabProgress {
+    /// done / total in 0..=1.
+    pub fn fraction(&self) -> f32 {
+        if self.total == 0 { 0.0 } else { self.done as f32 / self.total as f32 }
+    }
+
+    /// `[12/60] 20%  ETA 1m05s  <current>`, for a progress line.
+    pub fn line(&self) -> String {
+        let eta = self.eta_s.map_or("ETA –".to_string(), |s| format!("ETA {}", fmt_secs(s)));
+        format!("[{}/{}] {:3.0}%  {eta}  {}", self.done, self.total, self.fraction() * 100.0, self.current)
+    }
+}
+
+/// `75.3` → `1m15s`.
+pub fn fmt_secs(s: f64) -> String {
+    let s = s.max(0.0).round() as u64;
+    if s >= 3600 { format!("{}h{:02}m", s / 3600, s % 3600 / 60) } else { format!("{}m{:02}s", s / 60, s % 60) }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LabOutcome {
+    Completed,
+    Cancelled,
+    /// The experiment could not be planned (the reason); per-run failures are rows instead.
+    Failed(String),
+}
+
+/// What the runner streams while it runs (the [`LabOutcome`] is the job's result).
+#[derive(Clone, Debug)]
+pub enum LabEvent {
+    /// A line for the log (graph built, warm-up failed, …).
+    Log(String),
+    /// A finished run or a skipped cell.
+    Row(Box<LabResult>),
+    Progress(LabProgress),
+}
+
+/// `completed`, `cancelled`, `failed: …`.
+pub fn outcome_text(o: &LabOutcome) -> String {
+    match o {
+        LabOutcome::Completed => "completed".into(),
+        LabOutcome::Cancelled => "cancelled".into(),
+        LabOutcome::Failed(e) => format!("failed: {e}"),
+    }
+}
+
+/// Today's date (UTC) as YYYY-MM-DD, from the system clock (the `date` of [`LabResults`]).
+pub fn today_utc() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let days = (secs / 86_400) as i64;
+    // Civil-from-days (H. Hinnant).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dates_look_like_dates() {
+        let d = super::today_utc();
+        assert_eq!(d.len(), 10);
+        assert!(d.starts_with("20"));
+    }
 }

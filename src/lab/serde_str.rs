@@ -47,21 +47,3 @@ pub mod vec {
         v.iter().map(|s| s.parse().map_err(D::Error::custom)).collect()
     }
 }
-
-/// Cache preferences as `default`, `prefer-l1`, `prefer-shared`.
-pub mod cache_vec {
-    use super::*;
-    use crate::algo::CachePreference;
-    use crate::lab::experiment::{cache_id, parse_cache};
-
-    /// Serializes the ids of [`cache_id`].
-    pub fn serialize<S: Serializer>(v: &[CachePreference], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(v.iter().map(|c| cache_id(*c)))
-    }
-
-    /// Parses the names [`parse_cache`] accepts.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<CachePreference>, D::Error> {
-        let v = Vec::<String>::deserialize(d)?;
-        v.iter().map(|s| parse_cache(s).map_err(D::Error::custom)).collect()
-    }
-}

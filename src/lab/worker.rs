@@ -1,28 +1,31 @@
-//! The runner's worker thread: builds each graph once, runs every cell on it, measures and
-//! checks every run, and sends rows and progress.
+//! The runner's worker (it runs inside the [`super::LabRun`] job): builds each graph once, runs
+//! every cell on it, measures and checks every run, and sends rows and progress.
+//!
+//! Solver devices run through [`crate::device::make_stepper`]; Boost runs all sources of a
+//! graph in one harness process ([`boost`]). The one place the two differ is the dispatch in
+//! `graph`.
 
-use super::experiment::{Experiment, LabDevice, SourceSpec, cache_id};
-use super::plan::{Cell, GraphPlan, cells, plan_graphs, threads};
-use super::result::LabResult;
-use super::runner::{LabEvent, LabProgress};
+use super::experiment::{Experiment, LabDevice, cache_id};
+use super::graphs::GraphPlan;
+use super::plan::{self, Cell, cells, plan_graphs, threads};
+use super::result::{LabEvent, LabProgress, LabResult};
 use super::{boost, memory};
 use crate::algo::{PhaseTimes, RelaxVariant, SolveError, SolveOptions, Stepper, dijkstra_distances};
 use crate::device::{DeviceId, make_stepper};
 use crate::graph::{Distance, Graph, VertexId};
+use crate::jobs::JobCtx;
 use anyhow::Result;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::Sender;
 use std::time::Instant;
 
 pub(super) struct Worker<'a> {
     pub(super) exp: &'a Experiment,
     pub(super) exp_dir: &'a Path,
-    pub(super) cancel: &'a AtomicBool,
-    pub(super) tx: Sender<LabEvent>,
-    pub(super) wake: Box<dyn Fn() + Send>,
+    pub(super) cancel: Arc<AtomicBool>,
+    pub(super) jc: &'a mut JobCtx<LabEvent>,
     pub(super) done: usize,
     pub(super) total: usize,
     pub(super) started: Instant,
@@ -38,29 +41,25 @@ struct Solved {
 }
 
 impl<'a> Worker<'a> {
-    pub(super) fn new(
-        exp: &'a Experiment,
-        exp_dir: &'a Path,
-        cancel: &'a AtomicBool,
-        tx: Sender<LabEvent>,
-        wake: Box<dyn Fn() + Send>,
-    ) -> Self {
-        Worker { exp, exp_dir, cancel, tx, wake, done: 0, total: 0, started: Instant::now() }
+    pub(super) fn new(exp: &'a Experiment, exp_dir: &'a Path, jc: &'a mut JobCtx<LabEvent>) -> Self {
+        Worker { exp, exp_dir, cancel: jc.cancel_token(), jc, done: 0, total: 0, started: Instant::now() }
     }
 
-    pub(super) fn send(&self, ev: LabEvent) {
-        let _ = self.tx.send(ev);
-        (self.wake)();
+    pub(super) fn send(&mut self, ev: LabEvent) {
+        self.jc.send(ev);
     }
 
     pub(super) fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
     }
 
-    pub(super) fn progress(&self, current: String) {
+    pub(super) fn progress(&mut self, current: String) {
         let elapsed_s = self.started.elapsed().as_secs_f64();
         let eta_s = (self.done > 0).then(|| elapsed_s / self.done as f64 * self.total.saturating_sub(self.done) as f64);
-        self.send(LabEvent::Progress(LabProgress { done: self.done, total: self.total, elapsed_s, eta_s, current }));
+        let p = LabProgress { done: self.done, total: self.total, elapsed_s, eta_s, current };
+        self.jc.set_progress(p.fraction());
+        self.jc.set_message(p.line());
+        self.send(LabEvent::Progress(p));
     }
 
     pub(super) fn row(&mut self, r: LabResult, work: usize) {
@@ -118,10 +117,7 @@ impl<'a> Worker<'a> {
         {
             g.predecessors();
         }
-        let sources: Vec<VertexId> = match &self.exp.sources {
-            SourceSpec::Random { count, seed } => crate::bench::pick_sources(&g, *count, *seed),
-            SourceSpec::Ids(ids) => ids.clone(),
-        };
+        let sources = plan::sources(&self.exp.sources, &g);
         let missing = self.exp.sources.count().saturating_sub(sources.len());
         let runnable = cells.iter().filter(|c| c.skip.is_none()).count();
         self.total -= missing * self.exp.repetitions as usize * runnable;
@@ -185,7 +181,7 @@ impl<'a> Worker<'a> {
             records.iter().for_each(|r| times.add(&r.times));
             (records.len() as u32, total_ms, times, records)
         } else {
-            let rec = st.run_to_end(self.cancel, &mut |_| {})?;
+            let rec = st.run_to_end(&self.cancel, &mut |_| {})?;
             (rec.iterations, rec.total_ms, rec.times, rec.records)
         };
         let ratios: Vec<f64> = records.iter().filter_map(|r| r.threads.map(|t| t.dummy_ratio())).collect();
@@ -271,6 +267,74 @@ impl<'a> Worker<'a> {
                     Err(e) => r.error = Some(e.to_string()),
                 }
                 self.row(r, 1);
+            }
+        }
+        true
+    }
+
+    /// Boost's Dijkstra on every source × repetition, in one harness process; false when
+    /// cancelled.
+    fn boost_cell(
+        &mut self,
+        g: &Graph,
+        row: &LabResult,
+        sources: &[VertexId],
+        oracle: &mut Oracle,
+        gr: &mut Option<boost::TempGr>,
+    ) -> bool {
+        let reps = self.exp.repetitions;
+        let work = sources.len() * reps as usize;
+        let fail = |w: &mut Self, e: String| {
+            w.row(LabResult { error: Some(e), ..row.clone() }, work);
+            true
+        };
+        let bin = match boost::harness() {
+            Ok(b) => b,
+            Err(e) => return fail(self, e),
+        };
+        if gr.is_none() {
+            self.progress(format!("writing {} as DIMACS for Boost", g.name));
+            match boost::TempGr::write(g) {
+                Ok(t) => *gr = Some(t),
+                Err(e) => return fail(self, e),
+            }
+        }
+        let Some(tmp) = gr.as_ref() else { return true };
+        let mut session = match boost::BoostSession::start(&bin, &tmp.gr, &tmp.dir, reps, sources) {
+            Ok(s) => s,
+            Err(e) => return fail(self, format!("starting the Boost harness: {e}")),
+        };
+        let mut got = 0;
+        loop {
+            match session.next(&self.cancel) {
+                Ok(Some(run)) => {
+                    got += 1;
+                    let mut r = LabResult {
+                        source: Some(run.source),
+                        repetition: Some(run.rep),
+                        device_name: format!(
+                            "Boost {} dijkstra_shortest_paths (CSR)",
+                            run.boost_version.replace('_', ".")
+                        ),
+                        total_ms: Some(run.ms),
+                        gteps: (run.ms > 0.0).then(|| g.m() as f64 / (run.ms * 1e-3) / 1e9),
+                        peak_host_bytes: Some(run.peak_rss_bytes),
+                        ..row.clone()
+                    };
+                    match boost::read_distances(&run.dist_file) {
+                        Ok(dist) => oracle.check(&mut r, run.source, &dist),
+                        Err(e) => r.error = Some(format!("reading {}: {e}", run.dist_file.display())),
+                    }
+                    let _ = std::fs::remove_file(&run.dist_file);
+                    self.row(r, 1);
+                }
+                Ok(None) => break,
+                Err(_) if self.cancelled() => return false,
+                Err(e) => {
+                    let left = work.saturating_sub(got);
+                    self.row(LabResult { error: Some(e), ..row.clone() }, left);
+                    break;
+                }
             }
         }
         true

@@ -3,7 +3,7 @@
 //! as a background [`Job`] (rfd blocks its thread); nothing here runs in tests.
 
 use super::BenchView;
-use crate::app::jobs::{Job, take_finished};
+use crate::app::jobs::{Job, repaint, take_finished};
 use crate::lab::{Experiment, LabResult, LabResults, result};
 use egui::ColorImage;
 use std::path::PathBuf;
@@ -45,7 +45,7 @@ impl Io {
         if self.job.is_none()
             && let Ok(img) = self.shots_rx.try_recv()
         {
-            self.job = Some(Job::spawn(ctx, "saving a plot", move |_| {
+            self.job = Some(Job::spawn("saving a plot", repaint(ctx), move |_| {
                 let Some(path) =
                     rfd::FileDialog::new().set_file_name("plot.png").add_filter("PNG image", &["png"]).save_file()
                 else {
@@ -70,7 +70,7 @@ impl Io {
         work: impl FnOnce() -> Result<IoDone, String> + Send + 'static,
     ) {
         if self.job.is_none() {
-            self.job = Some(Job::spawn(ctx, name, move |_| work()));
+            self.job = Some(Job::spawn(name, repaint(ctx), move |_| work()));
         }
     }
 }
@@ -122,7 +122,7 @@ pub fn file_buttons(ui: &mut egui::Ui, view: &mut BenchView) {
     if ui.add_enabled(idle && has_rows, egui::Button::new("Export JSON…")).clicked() {
         let res = LabResults {
             experiment: Some(view.experiment.clone()),
-            date: crate::bench::today_utc(),
+            date: crate::lab::today_utc(),
             devices: Vec::new(),
             wall_s: view.progress.as_ref().map_or(0.0, |p| p.elapsed_s),
             outcome: view.outcome.clone().unwrap_or_else(|| "running".into()),

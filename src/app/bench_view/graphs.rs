@@ -2,7 +2,7 @@
 //! (with size and degree lists) and files by path (with a weight rule).
 
 use super::setup::labelled;
-use crate::app::jobs::{Job, take_finished};
+use crate::app::jobs::{Job, repaint, take_finished};
 use crate::generate::GeneratorSpec;
 use crate::graph::WeightRule;
 use crate::lab::{Experiment, GraphEntry};
@@ -181,7 +181,7 @@ pub fn ui(ui: &mut egui::Ui, exp: &mut Experiment, form: &mut GraphForm) -> bool
         ui.horizontal(|ui| {
             labelled(ui, "file", egui::TextEdit::singleline(&mut form.path));
             if ui.add_enabled(form.browse.is_none(), egui::Button::new("Browse…")).clicked() {
-                form.browse = Some(Job::spawn(ui.ctx(), "choosing a graph file", |_| {
+                form.browse = Some(Job::spawn("choosing a graph file", repaint(ui.ctx()), |_| {
                     rfd::FileDialog::new().set_title("Add a graph file").pick_file()
                 }));
             }
@@ -216,7 +216,7 @@ fn add(exp: &mut Experiment, entry: Result<GraphEntry, String>, changed: &mut bo
         Ok(e) => e,
         Err(e) => return Some(e),
     };
-    if let Err(e) = crate::lab::plan::expand(&entry) {
+    if let Err(e) = crate::lab::graphs::expand(&entry) {
         return Some(format!("{e:#}"));
     }
     exp.graphs.push(entry);

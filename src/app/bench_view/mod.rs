@@ -5,8 +5,8 @@
 //!
 //! Mount it anywhere a `Ui` is available, e.g. as a window:
 //! `egui::Window::new("Bench").show(ctx, |ui| bench.ui(ui))`, or as the body of a tab.
-//! It owns its state and its background work (the [`LabRun`] thread, device probing and file
-//! dialogs as [`Job`]s) and never blocks the UI thread.
+//! It owns its state and its background work (the [`LabRun`], device probing and file dialogs,
+//! all [`Job`]s) and never blocks the UI thread.
 
 mod export;
 mod graphs;
@@ -17,9 +17,9 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
-use crate::app::jobs::{Job, take_finished};
+use crate::app::jobs::{Job, repaint, take_finished};
 use crate::device::DeviceInfo;
-use crate::lab::{Experiment, LabEvent, LabProgress, LabResult, LabRun, outcome_text};
+use crate::lab::{Experiment, LabEvent, LabOutcome, LabProgress, LabResult, LabRun, outcome_text, start_run};
 use egui::{CentralPanel, Panel, ScrollArea};
 use std::path::PathBuf;
 
@@ -131,9 +131,7 @@ impl BenchView {
         self.log.clear();
         self.outcome = None;
         self.progress = None;
-        let ctx = ctx.clone();
-        self.run =
-            Some(LabRun::start(self.experiment.clone(), self.exp_dir.clone(), Box::new(move || ctx.request_repaint())));
+        self.run = Some(start_run(self.experiment.clone(), self.exp_dir.clone(), repaint(ctx)));
         Ok(())
     }
 
@@ -152,22 +150,17 @@ impl BenchView {
                 Err(e) => self.log.push(e),
             }
         }
-        let mut finished = false;
-        if let Some(run) = &self.run {
-            for ev in run.events().try_iter() {
+        if let Some(run) = &mut self.run {
+            for ev in run.events() {
                 match ev {
                     LabEvent::Row(r) => self.rows.push(*r),
                     LabEvent::Progress(p) => self.progress = Some(p),
                     LabEvent::Log(l) => self.log.push(l),
-                    LabEvent::Finished(o) => {
-                        self.outcome = Some(outcome_text(&o));
-                        finished = true;
-                    }
                 }
             }
         }
-        if finished {
-            self.run = None;
+        if let Some((_, out)) = take_finished(&mut self.run) {
+            self.outcome = Some(outcome_text(&out.unwrap_or_else(LabOutcome::Failed)));
         }
         match self.io.poll(ctx) {
             Some(export::IoDone::Opened { path, exp }) => {
@@ -185,7 +178,7 @@ impl BenchView {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
         if self.devices.is_none() && self.probing.is_none() {
-            self.probing = Some(Job::spawn(&ctx, "probing devices", |_| crate::device::devices()));
+            self.probing = Some(Job::spawn("probing devices", repaint(&ctx), |_| crate::device::devices()));
         }
         self.poll(&ctx);
         Panel::top("bench-run").show(ui, |ui| self.run_bar(ui));

@@ -2,7 +2,6 @@
 //! the view's state. They never open a file dialog.
 
 use super::BenchView;
-use crate::algo::Algorithm;
 use crate::device::DeviceId;
 use crate::generate::GeneratorSpec;
 use crate::lab::{Experiment, GraphEntry, LabDevice, SourceSpec};

@@ -5,8 +5,9 @@
 use super::camera::Xform;
 use super::raster::{Coverage, PixBox, shade};
 use crate::graph::Graph;
+use crate::jobs::{Job, Repaint};
 use egui::{Color32, ColorImage};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Sender, channel};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
@@ -238,41 +239,40 @@ struct ArcJob {
     key: ArcKey,
 }
 
-/// A background thread that renders [`ArcJob`]s, always the latest one waiting.
+/// A background job that renders [`ArcJob`]s, always the latest one waiting, and streams the
+/// rasters back. It ends when the worker is dropped (its request channel closes).
 pub struct ArcWorker {
     tx: Option<Sender<ArcJob>>,
-    rx: Receiver<ArcImage>,
+    job: Job<(), ArcImage>,
     /// The key of the job sent last and not yet answered.
     pub pending: Option<ArcKey>,
     pub last_submit: Option<Instant>,
 }
 
 impl ArcWorker {
-    /// Starts the thread; it asks `ctx` for a repaint after each raster.
-    pub fn start(ctx: egui::Context) -> ArcWorker {
-        let (tx, jobs) = channel::<ArcJob>();
-        let (done, rx) = channel::<ArcImage>();
-        let spawned = std::thread::Builder::new().name("graph-arcs".into()).spawn(move || {
+    /// Starts the job; each raster wakes the UI through `repaint`.
+    pub fn start(repaint: Repaint) -> ArcWorker {
+        let (tx, requests) = channel::<ArcJob>();
+        let job = Job::streaming("graph arcs", repaint, move |jc| {
             let mut raster = ArcRaster::default();
-            while let Ok(mut job) = jobs.recv() {
-                while let Ok(newer) = jobs.try_recv() {
+            while let Ok(mut job) = requests.recv() {
+                while let Ok(newer) = requests.try_recv() {
                     job = newer;
                 }
                 let t0 = Instant::now();
                 let (image, crop, drawn) = raster.render(&job.scene, &job.key);
                 let millis = t0.elapsed().as_secs_f32() * 1000.0;
-                if done.send(ArcImage { image, crop, key: job.key, millis, drawn }).is_err() {
+                if !jc.send(ArcImage { image, crop, key: job.key, millis, drawn }) {
                     return;
                 }
-                ctx.request_repaint();
             }
         });
-        ArcWorker { tx: spawned.ok().map(|_| tx), rx, pending: None, last_submit: None }
+        ArcWorker { tx: Some(tx), job, pending: None, last_submit: None }
     }
 
     /// Whether the thread is running.
     pub fn alive(&self) -> bool {
-        self.tx.is_some()
+        self.tx.is_some() && !self.job.is_finished()
     }
 
     pub fn submit(&mut self, scene: Arc<ArcScene>, key: ArcKey) {
@@ -289,7 +289,7 @@ impl ArcWorker {
     /// The newest finished raster, if any arrived.
     pub fn poll(&mut self) -> Option<ArcImage> {
         let mut latest = None;
-        while let Ok(img) = self.rx.try_recv() {
+        for img in self.job.events() {
             if self.pending == Some(img.key) {
                 self.pending = None;
             }

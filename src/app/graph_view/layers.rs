@@ -146,7 +146,7 @@ impl GraphView {
         if self.arcs.made == Some(key) {
             return;
         }
-        let worker = self.worker.get_or_insert_with(|| ArcWorker::start(ctx.clone()));
+        let worker = self.worker.get_or_insert_with(|| ArcWorker::start(crate::app::jobs::repaint(ctx)));
         if !worker.alive() || worker.pending.is_some() {
             return; // the running raster asks for a repaint when done
         }

@@ -3,47 +3,25 @@
 //! Repulsion between all pairs through a Barnes–Hut quadtree (θ = 0.7), so an iteration costs
 //! O(n log n + m); arcs attract their ends (as undirected); a weak pull to the centre keeps
 //! components together. A bounded number of iterations with a
-//! linearly cooling temperature. Runs on a background thread and publishes snapshots so the view
+//! linearly cooling temperature. Runs as a background job and streams snapshots so the view
 //! shows the layout progressively; never blocks the UI.
 
 use crate::graph::Graph;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::{Arc, Mutex};
+use crate::jobs::{Job, Repaint};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// Shared state of a running layout.
-pub struct LayoutShared {
-    /// The latest snapshot and its generation (bumped on every publish).
-    snapshot: Mutex<(u64, Arc<Vec<[f32; 2]>>)>,
-    pub iteration: AtomicU32,
-    pub iterations: u32,
-    pub done: AtomicBool,
-    pub cancel: AtomicBool,
-}
+/// Positions of every vertex, world units.
+pub type Positions = Arc<Vec<[f32; 2]>>;
 
-impl LayoutShared {
-    /// The latest snapshot if its generation is newer than `seen`.
-    pub fn newer_than(&self, seen: u64) -> Option<(u64, Arc<Vec<[f32; 2]>>)> {
-        let g = self.snapshot.lock().unwrap_or_else(|e| e.into_inner());
-        (g.0 > seen).then(|| (g.0, g.1.clone()))
-    }
-
-    fn publish(&self, pos: &[[f32; 2]]) {
-        let mut g = self.snapshot.lock().unwrap_or_else(|e| e.into_inner());
-        g.0 += 1;
-        g.1 = Arc::new(pos.to_vec());
-    }
-}
-
-/// A background layout; cancelled when dropped.
+/// A background layout: a [`Job`] that streams snapshots of the positions (so the view shows
+/// the layout as it converges) and ends with the final ones. Cancelled when dropped.
 pub struct LayoutJob {
-    pub shared: Arc<LayoutShared>,
-}
-
-impl Drop for LayoutJob {
-    fn drop(&mut self) {
-        self.shared.cancel.store(true, Ordering::Relaxed);
-    }
+    job: Job<Positions, Positions>,
+    /// Iterations the layout runs.
+    pub iterations: u32,
+    done: bool,
 }
 
 /// Iterations for a graph of n vertices and m arcs: up to 400, fewer when an iteration is
@@ -54,39 +32,45 @@ pub fn iteration_budget(n: usize, m: usize) -> u32 {
 }
 
 impl LayoutJob {
-    /// Starts laying out `graph` on a new thread; `on_publish` is called after every snapshot
-    /// (e.g. to request a repaint).
-    pub fn start(graph: Arc<Graph>, on_publish: impl Fn() + Send + 'static) -> LayoutJob {
+    /// Starts laying out `graph` from [`initial_positions`]; `repaint` is called after every
+    /// snapshot.
+    pub fn start(graph: Arc<Graph>, repaint: Repaint) -> LayoutJob {
         let iterations = iteration_budget(graph.n(), graph.m());
-        let init = initial_positions(graph.n());
-        let shared = Arc::new(LayoutShared {
-            snapshot: Mutex::new((1, Arc::new(init))),
-            iteration: AtomicU32::new(0),
-            iterations,
-            done: AtomicBool::new(false),
-            cancel: AtomicBool::new(false),
-        });
-        let s = shared.clone();
-        let spawned = std::thread::Builder::new().name("graph-layout".into()).spawn(move || {
-            let mut pos = s.snapshot.lock().unwrap_or_else(|e| e.into_inner()).1.to_vec();
+        let job = Job::streaming("graph layout", repaint, move |jc| {
+            let mut pos = initial_positions(graph.n());
             let mut last = Instant::now();
-            run_layout(&graph, &mut pos, iterations, &s.cancel, &mut |it, pos| {
-                s.iteration.store(it, Ordering::Relaxed);
+            let cancel = jc.cancel_token();
+            let mut progress = |it: u32, pos: &[[f32; 2]]| {
+                jc.set_progress(it as f32 / iterations.max(1) as f32);
                 if last.elapsed() >= Duration::from_millis(40) {
                     last = Instant::now();
-                    s.publish(pos);
-                    on_publish();
+                    jc.send(Arc::new(pos.to_vec()));
                 }
-            });
-            s.publish(&pos);
-            s.done.store(true, Ordering::Release);
-            on_publish();
+            };
+            run_layout(&graph, &mut pos, iterations, &cancel, &mut progress);
+            Arc::new(pos)
         });
-        if spawned.is_err() {
-            // No thread: keep the initial positions.
-            shared.done.store(true, Ordering::Release);
+        LayoutJob { job, iterations, done: false }
+    }
+
+    /// The newest positions that arrived since the last call (the final ones included).
+    pub fn newest(&mut self) -> Option<Positions> {
+        let mut newest = self.job.events().pop();
+        if let Some(end) = self.job.poll() {
+            self.done = true;
+            newest = end.ok().or(newest);
         }
-        LayoutJob { shared }
+        newest
+    }
+
+    /// True once the final positions were taken by [`newest`](Self::newest).
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// Iterations done so far.
+    pub fn iteration(&self) -> u32 {
+        (self.job.progress() * self.iterations as f32).round() as u32
     }
 }
 
@@ -396,13 +380,16 @@ mod tests {
     #[test]
     fn layout_finishes_with_finite_spread_positions() {
         let g = Arc::new(generate::rmat(9, 4, [0.45, 0.15, 0.15], 10, 1).unwrap());
-        let job = LayoutJob::start(g.clone(), || {});
+        let mut job = LayoutJob::start(g.clone(), crate::jobs::no_repaint());
         let t0 = Instant::now();
-        while !job.shared.done.load(Ordering::Acquire) {
+        let mut pos = None;
+        while !job.is_done() {
             assert!(t0.elapsed() < Duration::from_secs(60), "layout did not finish");
             std::thread::sleep(Duration::from_millis(5));
+            pos = job.newest().or(pos);
         }
-        let (_, pos) = job.shared.newer_than(0).unwrap();
+        assert_eq!(job.iteration(), job.iterations);
+        let pos = pos.unwrap();
         assert_eq!(pos.len(), g.n());
         assert!(finite(&pos));
         // Not collapsed: distinct positions spread over some area.

@@ -39,7 +39,6 @@ use layers::{Layer, VertexKey, hash_ids};
 use marks::Marks;
 use scene::Scene;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// Graphs without coordinates up to this many vertices get a force-directed layout; larger ones
@@ -203,8 +202,7 @@ impl GraphView {
     /// frame looks like this one (useful for snapshot tests).
     pub fn is_idle(&self) -> bool {
         let Some(s) = &self.scene else { return true };
-        let layout_done = s.layout.as_ref().is_none_or(|j| j.shared.done.load(Ordering::Acquire))
-            && s.layout.as_ref().is_none_or(|j| j.shared.newer_than(s.layout_seen).is_none());
+        let layout_done = s.layout.as_ref().is_none_or(|j| j.is_done());
         let arcs_done = self.worker.as_ref().is_none_or(|w| w.pending.is_none());
         layout_done && !s.needs_layout && arcs_done && s.order_job.is_none() && !self.vertex_deferred
     }

@@ -8,7 +8,6 @@ use crate::algo::{VertexStatus, fmt_distance};
 use crate::graph::{Graph, VertexId};
 use crate::trace::Trace;
 use egui::{Align, Align2, FontId, Frame, Layout, Rect, RichText, UiBuilder};
-use std::sync::atomic::Ordering;
 
 impl GraphView {
     /// The view without a graph: its space, with a note.
@@ -22,8 +21,8 @@ impl GraphView {
     /// toggle in the raster mode).
     pub(super) fn overlay(&mut self, ui: &mut egui::Ui, rect: Rect, scene: &Scene) {
         let mode = match (scene.mode, &scene.layout) {
-            (ViewMode::Layout, Some(job)) if !job.shared.done.load(Ordering::Acquire) => {
-                format!("layout {}/{}", job.shared.iteration.load(Ordering::Relaxed), job.shared.iterations)
+            (ViewMode::Layout, Some(job)) if !job.is_done() => {
+                format!("layout {}/{}", job.iteration(), job.iterations)
             }
             (ViewMode::Raster, _) => {
                 if self.order_by_distance {

@@ -8,10 +8,10 @@ use super::layout::{self, LayoutJob};
 use super::pick::{Cells, PickGrid};
 use super::vertices::Placement;
 use super::{LAYOUT_MAX_N, ViewMode};
+use crate::app::jobs::{Job, repaint, take_finished};
 use crate::graph::{Distance, Graph, VertexId};
 use crate::trace::Trace;
 use std::sync::Arc;
-use std::sync::mpsc::Receiver;
 
 /// Graphs up to this many vertices and drawn arcs are drawn as shapes rather than rasters.
 const VECTOR_MAX_N: usize = 1500;
@@ -36,13 +36,12 @@ pub struct Scene {
     pub arc_scene: Option<Arc<ArcScene>>,
     pub layout: Option<LayoutJob>,
     pub needs_layout: bool,
-    pub layout_seen: u64,
     pub cells: Cells,
     /// Cell → vertex and vertex → cell when the cells are ordered by δ.
     pub order: Option<(Vec<u32>, Vec<u32>)>,
     /// The state version `order` was computed for.
     pub order_version: Option<u64>,
-    pub order_job: Option<Receiver<OrderResult>>,
+    pub order_job: Option<Job<OrderResult>>,
 }
 
 impl Scene {
@@ -77,7 +76,6 @@ impl Scene {
             arc_scene: None,
             layout: None,
             needs_layout: false,
-            layout_seen: 0,
             cells,
             order: None,
             order_version: None,
@@ -89,8 +87,8 @@ impl Scene {
                 scene.set_positions(Arc::new(pos), generation);
             }
             ViewMode::Layout => {
-                // The layout thread starts with the next frame (it needs the egui context to
-                // ask for repaints).
+                // The layout job starts with the next frame (it needs the egui context to ask
+                // for repaints).
                 scene.set_positions(Arc::new(layout::initial_positions(n)), generation);
                 scene.needs_layout = true;
             }
@@ -154,46 +152,30 @@ impl Scene {
         let mut bumped = false;
         if self.needs_layout {
             self.needs_layout = false;
-            let ctx = ctx.clone();
-            self.layout = Some(LayoutJob::start(self.graph.clone(), move || ctx.request_repaint()));
+            self.layout = Some(LayoutJob::start(self.graph.clone(), repaint(ctx)));
         }
-        if let Some(job) = &self.layout
-            && let Some((seen, pos)) = job.shared.newer_than(self.layout_seen)
+        if let Some(job) = &mut self.layout
+            && let Some(pos) = job.newest()
         {
-            self.layout_seen = seen;
             self.set_positions(pos, generation);
             bumped = true;
         }
         if self.mode == ViewMode::Raster {
             // Results of the background sort.
-            if let Some(rx) = &self.order_job {
-                match rx.try_recv() {
-                    Ok((version, order, rank)) => {
-                        self.order = Some((order, rank));
-                        self.order_version = Some(version);
-                        self.order_job = None;
-                        self.generation = generation;
-                        bumped = true;
-                    }
-                    Err(std::sync::mpsc::TryRecvError::Disconnected) => self.order_job = None,
-                    Err(std::sync::mpsc::TryRecvError::Empty) => {}
-                }
+            if let Some((_, Ok((version, order, rank)))) = take_finished(&mut self.order_job) {
+                self.order = Some((order, rank));
+                self.order_version = Some(version);
+                self.generation = generation;
+                bumped = true;
             }
             match (want_order, trace) {
                 (true, Some(t)) => {
                     if self.order_version != Some(state_version) && self.order_job.is_none() {
                         let dist = t.distances().to_vec();
-                        let (tx, rx) = std::sync::mpsc::channel();
-                        let ctx = ctx.clone();
-                        let spawned = std::thread::Builder::new().name("graph-order".into()).spawn(move || {
+                        self.order_job = Some(Job::spawn("ordering cells by distance", repaint(ctx), move |_| {
                             let (order, rank) = distance_order(&dist);
-                            if tx.send((state_version, order, rank)).is_ok() {
-                                ctx.request_repaint();
-                            }
-                        });
-                        if spawned.is_ok() {
-                            self.order_job = Some(rx);
-                        }
+                            (state_version, order, rank)
+                        }));
                     }
                 }
                 _ => {
