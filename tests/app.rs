@@ -77,7 +77,8 @@ fn stepping_forward_and_back_shows_iteration_delta_frontier_and_source_status() 
     assert!(has_text(&h, &row("|F| frontier", "1")));
     assert!(has_text(&h, &row("Δ used", "2")));
     assert!(has_text(&h, &row("min δ (Martín)", "1")));
-    assert!(has_text(&h, &row("settled → next F", "3 → 2")));
+    assert!(has_text(&h, &row("next |F|", "2")));
+    assert!(has_text(&h, &row("settled", "3")));
     assert!(has_text(&h, "Source: vertex 0 (id 0): δ = 0, settled"));
 
     click(&mut h, "Step");

@@ -34,7 +34,7 @@ fn small(devices: Vec<LabDevice>, algorithms: Vec<Algorithm>) -> Experiment {
         description: String::new(),
         kind: Default::default(),
         graphs: vec![fanout(500, 4)],
-        algorithms,
+        algorithms: algorithms.into_iter().map(Into::into).collect(),
         devices,
         block: BlockSpec::default(),
         cache: vec![CachePreference::Default],
@@ -299,7 +299,7 @@ fn synthetic_results(kind: lab::ExperimentKind) -> lab::LabResults {
     let mut exp = small(vec![LabDevice::Solver(DeviceId::Cpu)], vec![sssp_lab::algo::DIJKSTRA]);
     exp.kind = kind;
     exp.baseline =
-        Some(lab::Baseline { algorithm: sssp_lab::algo::DIJKSTRA, device: LabDevice::Solver(DeviceId::Cpu) });
+        Some(lab::Baseline { algorithm: sssp_lab::algo::DIJKSTRA.into(), device: LabDevice::Solver(DeviceId::Cpu) });
     let graphs = [("fanout 2k d2", "2k", "deg2"), ("fanout 2k d20", "2k", "deg20"), ("add20.graph.gz", "add20", "")];
     let mut rows = Vec::new();
     for (gi, (graph, size, degree)) in graphs.into_iter().enumerate() {

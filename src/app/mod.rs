@@ -44,10 +44,7 @@ pub struct Startup {
     pub load: LoadOptions,
 }
 
-/// The bundled default graph: DIMACS USA-road-d.NY (the `.co.gz` beside it gives coordinates).
-pub fn bundled_graph_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/USA-road-d.NY.gr.gz")
-}
+pub use crate::formats::bundled_graph_path;
 
 /// Opens the native window and runs the app until it is closed.
 ///

@@ -51,7 +51,7 @@ fn graphs(args: &CheckArgs) -> Result<Vec<Arc<Graph>>> {
     .map(|s| s.generate().map(Arc::new).map_err(|e| anyhow!("{s}: {e}")))
     .collect::<Result<Vec<_>>>()?;
     if !args.no_bundled {
-        let (g, _) = super::load_graph(&crate::app::bundled_graph_path(), &LoadArgs::default())?;
+        let (g, _) = super::load_graph(&crate::formats::bundled_graph_path(), &LoadArgs::default())?;
         specs.push(Arc::new(g));
     }
     for f in &args.files {

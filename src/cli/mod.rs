@@ -211,14 +211,16 @@ impl GenFamily {
     }
 }
 
-/// Entry point of the binary.
-pub fn main() -> ExitCode {
+/// Opens the app on a graph file (`None`: the bundled one) with these load options. The
+/// binary passes the app's entry point, so the CLI never imports the app.
+pub type OpenApp = fn(Option<PathBuf>, crate::formats::LoadOptions) -> Result<()>;
+
+/// Entry point of the binary: runs a subcommand, or `open_app` when there is none (or `gui`).
+pub fn main(open_app: OpenApp) -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => crate::app::run(crate::app::Startup::default()),
-        Some(Command::Gui { file, load }) => {
-            crate::app::run(crate::app::Startup { file, load: load.options(), ..Default::default() })
-        }
+        None => open_app(None, Default::default()),
+        Some(Command::Gui { file, load }) => open_app(file, load.options()),
         Some(Command::Solve(args)) => solve(&args),
         Some(Command::Info { file, load }) => info(&file, &load),
         Some(Command::Gen { family, out }) => match out {

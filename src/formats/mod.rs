@@ -15,6 +15,11 @@
 //! Every file may be gzip-compressed (`.gz` suffix, or detected by its magic bytes). Unweighted
 //! inputs get weights by the [`WeightRule`] of [`LoadOptions`].
 
+/// The bundled default graph: DIMACS USA-road-d.NY (the `.co.gz` beside it gives coordinates).
+pub fn bundled_graph_path() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/USA-road-d.NY.gr.gz")
+}
+
 mod dimacs;
 mod edgelist;
 mod input;

@@ -16,7 +16,7 @@
 
 use super::graphs::{self, GraphEntry};
 use super::serde_str;
-use crate::algo::{Algorithm, BlockSizes, CachePreference};
+use crate::algo::{AlgoChoice, BlockSizes, CachePreference};
 use crate::device::DeviceId;
 use crate::graph::VertexId;
 use anyhow::{Context, Result, bail};
@@ -174,11 +174,11 @@ impl SourceSpec {
 }
 
 /// The (algorithm, device) every speedup is measured against.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Baseline {
     #[serde(with = "serde_str")]
     /// Algorithm id, e.g. `crauser-succ` (ignored for Boost, which runs its Dijkstra).
-    pub algorithm: Algorithm,
+    pub algorithm: AlgoChoice,
     #[serde(with = "serde_str")]
     /// Device id, e.g. `cpu` or `boost`.
     pub device: LabDevice,
@@ -210,7 +210,7 @@ pub struct Experiment {
     pub graphs: Vec<GraphEntry>,
     #[serde(with = "serde_str::vec")]
     /// Algorithm ids (`dijkstra`, `martin-succ`, …); every device runs those it supports.
-    pub algorithms: Vec<Algorithm>,
+    pub algorithms: Vec<AlgoChoice>,
     /// `cpu`, `cpu-par:N`, `cuda:N`, `wgpu:N`, `boost`. Boost always runs its own Dijkstra once
     /// per graph, source and repetition (block sizes, cache and the algorithm list do not apply).
     #[serde(with = "serde_str::vec")]
@@ -402,7 +402,7 @@ impl PaperFigure {
         for ser in std::iter::once(&self.series).chain(&self.over) {
             let known = ser.split_once(" @ ").is_some_and(|(a, d)| {
                 exp.devices.iter().any(|x| x.to_string() == d)
-                    && (exp.algorithms.iter().any(|x| x.id() == a) || (a == "dijkstra" && d == "boost"))
+                    && (exp.algorithms.iter().any(|x| x.to_string() == a) || (a == "dijkstra" && d == "boost"))
             });
             if !known {
                 bail!("paper figure `{}`: series `{ser}` is not `algorithm @ device` of this experiment", self.figure);

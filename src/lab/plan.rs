@@ -8,7 +8,7 @@
 use super::boost;
 use super::experiment::{Experiment, ExperimentKind, LabDevice, SourceSpec};
 use super::graphs::{GraphPlan, expand};
-use crate::algo::{Algorithm, BlockSizes, CachePreference};
+use crate::algo::{AlgoChoice, Algorithm, BlockSizes, CachePreference};
 use crate::device::{DeviceId, devices};
 use crate::graph::{Graph, VertexId};
 use anyhow::{Context, Result};
@@ -58,7 +58,8 @@ pub struct Cell {
     /// Where it runs.
     pub device: LabDevice,
     /// `None` for Boost (its own Dijkstra).
-    pub algorithm: Option<Algorithm>,
+    /// The algorithm with its parameter values; `None` for Boost (its own Dijkstra).
+    pub algorithm: Option<AlgoChoice>,
     /// Threads per block of each kernel.
     pub block: BlockSizes,
     /// L1 / shared-memory preference (CUDA).
@@ -133,12 +134,13 @@ pub fn cells(exp: &Experiment) -> Vec<Cell> {
         match (&status, device) {
             (Err(reason), LabDevice::Boost) => out.push(cell(None, b0, c0, Some(reason.clone()))),
             (Ok(_), LabDevice::Boost) => out.push(cell(None, b0, c0, None)),
-            (Err(reason), _) => out
-                .extend(exp.algorithms.iter().map(|&a| cell(Some(a), b0, c0, Some(format!("unavailable: {reason}"))))),
+            (Err(reason), _) => out.extend(
+                exp.algorithms.iter().map(|a| cell(Some(a.clone()), b0, c0, Some(format!("unavailable: {reason}")))),
+            ),
             (Ok(algs), _) => {
-                for &a in &exp.algorithms {
-                    if !algs.contains(&a) {
-                        out.push(cell(Some(a), b0, c0, Some(format!("`{a}` does not run on {device}"))));
+                for a in &exp.algorithms {
+                    if !algs.contains(&a.algorithm) {
+                        out.push(cell(Some(a.clone()), b0, c0, Some(format!("`{a}` does not run on {device}"))));
                         continue;
                     }
                     let bs = if all_blocks { &blocks[..] } else { &blocks[..1.min(blocks.len())] };
@@ -149,7 +151,7 @@ pub fn cells(exp: &Experiment) -> Vec<Cell> {
                     };
                     for &b in bs {
                         for &c in cs {
-                            out.push(cell(Some(a), b, c, None));
+                            out.push(cell(Some(a.clone()), b, c, None));
                         }
                     }
                 }

@@ -111,10 +111,10 @@ impl<'a> Worker<'a> {
             }
         };
         (base.graph, base.n, base.m) = (g.name.clone(), g.n(), g.m());
-        if cells
-            .iter()
-            .any(|c| c.skip.is_none() && c.algorithm.and_then(|a| a.variant()) == Some(RelaxVariant::Predecessors))
-        {
+        if cells.iter().any(|c| {
+            c.skip.is_none()
+                && c.algorithm.as_ref().and_then(|a| a.algorithm.variant()) == Some(RelaxVariant::Predecessors)
+        }) {
             g.predecessors();
         }
         let sources = plan::sources(&self.exp.sources, &g);
@@ -158,8 +158,10 @@ impl<'a> Worker<'a> {
         cell: &Cell,
         s: VertexId,
     ) -> Result<(Box<dyn Stepper>, Solved), SolveError> {
-        let algo = cell.algorithm.ok_or_else(|| SolveError::Device("no algorithm".into()))?;
+        let choice = cell.algorithm.as_ref().ok_or_else(|| SolveError::Device("no algorithm".into()))?;
+        let algo = choice.algorithm;
         let opts = SolveOptions {
+            params: choice.params.clone(),
             block: cell.block,
             cache: cell.cache,
             instrument: self.exp.instrument,
@@ -248,15 +250,16 @@ impl<'a> Worker<'a> {
                             r.copy_ms = Some(m.times.copy_ms);
                         }
                         r.dummy_ratio = m.dummy_ratio;
-                        if let (DeviceId::Cuda(_), Some(a)) = (d, cell.algorithm) {
+                        if let (DeviceId::Cuda(_), Some(a)) = (d, cell.algorithm.as_ref()) {
                             let opts = SolveOptions {
+                                params: a.params.clone(),
                                 block: cell.block,
                                 cache: cell.cache,
                                 instrument: self.exp.instrument,
                                 record_deltas: false,
                                 ..Default::default()
                             };
-                            r.device_bytes = Some(crate::device::cuda::device_bytes(g, a, &opts));
+                            r.device_bytes = Some(crate::device::cuda::device_bytes(g, a.algorithm, &opts));
                         }
                         match st.distances() {
                             Ok(dist) => oracle.check(&mut r, s, &dist),
@@ -344,7 +347,7 @@ impl<'a> Worker<'a> {
 /// The row fields a cell fixes.
 pub(super) fn cell_row(base: &LabResult, c: &Cell) -> LabResult {
     LabResult {
-        algorithm: c.algorithm.map_or("dijkstra".into(), |a| a.id().to_string()),
+        algorithm: c.algorithm.as_ref().map_or("dijkstra".into(), |a| a.to_string()),
         device: c.device.to_string(),
         device_name: c.device_name.clone(),
         block_relax: c.block.relax,

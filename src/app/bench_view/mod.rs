@@ -100,7 +100,7 @@ impl BenchView {
     /// Replaces the experiment being edited (e.g. one read from a file).
     pub fn set_experiment(&mut self, exp: Experiment) {
         self.editor = setup::Editor::from_experiment(&exp);
-        self.options.baseline = exp.baseline.map(|b| {
+        self.options.baseline = exp.baseline.as_ref().map(|b| {
             let algo =
                 if b.device == crate::lab::LabDevice::Boost { "dijkstra".to_string() } else { b.algorithm.to_string() };
             format!("{algo} @ {}", b.device)

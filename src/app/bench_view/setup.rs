@@ -3,7 +3,7 @@
 //! baseline and run options. Lists are typed as text (`128, 256`) and parsed on change.
 
 use super::graphs::{self, GraphForm, join_list, parse_list};
-use crate::algo::{Algorithm, CachePreference};
+use crate::algo::{AlgoChoice, Algorithm, CachePreference};
 use crate::device::{DeviceId, DeviceInfo};
 use crate::generate::GeneratorSpec;
 use crate::lab::experiment::cache_id;
@@ -18,13 +18,16 @@ pub fn default_experiment() -> Experiment {
         description: "Crauser vs Martín on random fan-out graphs (seed 000 §4.3), one CPU thread.".into(),
         kind: ExperimentKind::Sweep,
         graphs: vec![GraphEntry { generate: Some(fanout), degrees: vec![2, 20], ..Default::default() }],
-        algorithms: vec![crate::algo::CRAUSER_SUCC, crate::algo::MARTIN_SUCC],
+        algorithms: vec![crate::algo::CRAUSER_SUCC.into(), crate::algo::MARTIN_SUCC.into()],
         devices: vec![LabDevice::Solver(DeviceId::Cpu)],
         block: BlockSpec { all: vec![256], ..Default::default() },
         cache: vec![CachePreference::Default],
         repetitions: 1,
         sources: SourceSpec::Random { count: 3, seed: 1 },
-        baseline: Some(Baseline { algorithm: crate::algo::CRAUSER_SUCC, device: LabDevice::Solver(DeviceId::Cpu) }),
+        baseline: Some(Baseline {
+            algorithm: crate::algo::CRAUSER_SUCC.into(),
+            device: LabDevice::Solver(DeviceId::Cpu),
+        }),
         instrument: false,
         stepped: None,
         check: true,
@@ -91,7 +94,7 @@ impl Editor {
             Ok(())
         })();
         // Keep the baseline inside the product (or drop it) so the experiment stays runnable.
-        if let Some(b) = exp.baseline {
+        if let Some(b) = exp.baseline.clone() {
             let ok = exp.devices.contains(&b.device)
                 && (b.device == LabDevice::Boost || exp.algorithms.contains(&b.algorithm));
             if !ok {
@@ -99,7 +102,7 @@ impl Editor {
                     .algorithms
                     .first()
                     .zip(exp.devices.first())
-                    .map(|(&algorithm, &device)| Baseline { algorithm, device });
+                    .map(|(algorithm, &device)| Baseline { algorithm: algorithm.clone(), device });
             }
         }
         self.error = parsed.err().or_else(|| exp.validate().err().map(|e| format!("{e:#}")));
@@ -142,7 +145,7 @@ impl Editor {
         ui.strong("Algorithms");
         ui.horizontal_wrapped(|ui| {
             for &a in Algorithm::all() {
-                changed |= toggle(ui, &mut exp.algorithms, a, a.id(), a.describe());
+                changed |= toggle(ui, &mut exp.algorithms, AlgoChoice::new(a), a.id(), a.describe());
             }
         });
         ui.separator();
@@ -267,7 +270,7 @@ pub(super) fn labelled(ui: &mut egui::Ui, text: &str, widget: impl egui::Widget)
 }
 
 /// A checkbox that adds or removes `v` from `list`; true when toggled.
-fn toggle<T: PartialEq + Copy>(ui: &mut egui::Ui, list: &mut Vec<T>, v: T, label: &str, tip: &str) -> bool {
+fn toggle<T: PartialEq>(ui: &mut egui::Ui, list: &mut Vec<T>, v: T, label: &str, tip: &str) -> bool {
     let mut on = list.contains(&v);
     let mut resp = ui.checkbox(&mut on, label);
     if !tip.is_empty() {

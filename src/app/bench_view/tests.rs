@@ -22,7 +22,8 @@ fn tiny() -> Experiment {
         degrees: vec![2, 20],
         ..Default::default()
     }];
-    exp.algorithms = vec![crate::algo::CRAUSER_SUCC, crate::algo::MARTIN_SUCC, crate::algo::DIJKSTRA];
+    exp.algorithms =
+        vec![crate::algo::CRAUSER_SUCC.into(), crate::algo::MARTIN_SUCC.into(), crate::algo::DIJKSTRA.into()];
     exp.devices = vec![LabDevice::Solver(DeviceId::Cpu)];
     exp.sources = SourceSpec::Random { count: 2, seed: 1 };
     exp

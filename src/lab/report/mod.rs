@@ -59,7 +59,7 @@ pub fn best_config<'a>(rows: &[&'a LabResult]) -> Vec<&'a LabResult> {
 /// The series every speedup is measured against, `algorithm @ device`. Boost runs its own
 /// Dijkstra whatever the experiment's baseline algorithm, and its rows say `dijkstra`.
 pub(crate) fn baseline_series(res: &LabResults) -> Option<String> {
-    let base = res.experiment.as_ref()?.baseline?;
+    let base = res.experiment.as_ref()?.baseline.clone()?;
     let boost = base.device.to_string() == "boost";
     Some(format!("{} @ {}", if boost { "dijkstra".into() } else { base.algorithm.to_string() }, base.device))
 }
@@ -119,7 +119,8 @@ pub fn markdown(res: &LabResults) -> String {
 
 fn sweep_tables(s: &mut String, res: &LabResults, graphs: &[String], series: &[String]) {
     let rows = &res.rows;
-    let (Some(base), Some(base_series)) = (res.experiment.as_ref().and_then(|e| e.baseline), baseline_series(res))
+    let (Some(base), Some(base_series)) =
+        (res.experiment.as_ref().and_then(|e| e.baseline.clone()), baseline_series(res))
     else {
         let _ = writeln!(s, "(no baseline in the experiment: no speedup tables)\n");
         return;

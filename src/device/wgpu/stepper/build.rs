@@ -1,0 +1,353 @@
+//! Building a wgpu stepper: limits, buffers, pipelines and bind groups of the vertex-parallel
+//! kernels, and (on the first fast run) of the fast path.
+
+use super::*;
+
+impl WgpuStepper {
+    pub(in crate::device::wgpu) fn new(
+        gpu: Arc<Gpu>,
+        graph: Arc<Graph>,
+        algo: Algorithm,
+        run: FrontierRun,
+        source: VertexId,
+        opts: SolveOptions,
+        tuning: WgpuTuning,
+    ) -> Result<WgpuStepper, SolveError> {
+        let variant = run.variant;
+        let limits = &gpu.limits;
+        let n = graph.n();
+        let max_binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
+        if (2 * n as u64 + 1) * 4 > max_binding {
+            return Err(dev(format!(
+                "{}: graph `{}` has {n} vertices; its per-vertex arrays exceed the adapter's largest storage \
+                 binding ({} MiB)",
+                gpu.name,
+                graph.name,
+                max_binding >> 20
+            )));
+        }
+        let n32 = n as u32;
+        let max_wg = limits.max_compute_invocations_per_workgroup.min(limits.max_compute_workgroup_size_x);
+        for (what, bsize) in
+            [("relax", opts.block.relax), ("minimum", opts.block.minimum), ("update", opts.block.update)]
+        {
+            if bsize == 0 || bsize > max_wg {
+                return Err(dev(format!(
+                    "{}: block size {bsize} for {what} is not possible: workgroups hold 1 to {max_wg} invocations \
+                     on this adapter (max_compute_invocations_per_workgroup)",
+                    gpu.name
+                )));
+            }
+        }
+        let shared = opts.block.minimum as u64 * 8 + 64;
+        if shared > limits.max_compute_workgroup_storage_size as u64 {
+            return Err(dev(format!(
+                "{}: block size {} for minimum needs {shared} bytes of workgroup memory, the adapter has {}",
+                gpu.name, opts.block.minimum, limits.max_compute_workgroup_storage_size
+            )));
+        }
+
+        // Arc arrays: split into chunks of 2^shift arcs when larger than one binding.
+        let csr: &Csr = match variant {
+            RelaxVariant::Successors => graph.successors(),
+            RelaxVariant::Predecessors => graph.predecessors(),
+        };
+        let m = csr.m() as u64;
+        let chunk_bytes = tuning.arc_chunk_bytes.unwrap_or(max_binding).min(max_binding).max(4);
+        let shift = (63 - (chunk_bytes / 4).leading_zeros()).min(31);
+        let per_chunk = 1u64 << shift;
+        let chunks = m.div_ceil(per_chunk).max(1);
+        let storage_limit = limits.max_storage_buffers_per_shader_stage as u64;
+        let storage_needed = super::super::MIN_STORAGE_BUFFERS as u64 + 2 * (chunks - 1);
+        if chunks > kernels::MAX_CHUNKS as u64 || storage_needed > storage_limit {
+            let fit = (kernels::MAX_CHUNKS as u64)
+                .min(storage_limit.saturating_sub(super::super::MIN_STORAGE_BUFFERS as u64) / 2 + 1);
+            return Err(dev(format!(
+                "{}: graph `{}` has {m} arcs ({} KiB per arc array), which needs {chunks} bindings of at most {} KiB \
+                 each; at most {fit} fit (max_storage_buffers_per_shader_stage = {storage_limit})",
+                gpu.name,
+                graph.name,
+                (m * 4) >> 10,
+                (per_chunk * 4) >> 10,
+            )));
+        }
+        let arcs = ArcLayout { chunks: chunks as u32, shift: if chunks == 1 { 31 } else { shift } };
+
+        let max_dim = tuning.max_workgroups_per_dim.unwrap_or(limits.max_compute_workgroups_per_dimension).max(1);
+        let relax_grid = grid(n32.div_ceil(opts.block.relax), max_dim);
+        let partials = n32.div_ceil(2 * opts.block.minimum).max(1);
+        let min1_grid = grid(partials, max_dim);
+        let update_grid = grid(n32.div_ceil(opts.block.update), max_dim);
+        let two_d = relax_grid.1 > 1 || min1_grid.1 > 1 || update_grid.1 > 1;
+
+        let key = |kernel: Kernel, wg: u32| PipelineKey {
+            kernel,
+            wg,
+            instrument: opts.instrument,
+            crauser: run.threshold == Threshold::Crauser,
+            arcs,
+            fast: FastShape::default(),
+            bounds_checks: tuning.bounds_checks,
+        };
+        let relax_kernel = match (run.racy, variant) {
+            (true, _) => Kernel::RelaxRacy,
+            (_, RelaxVariant::Predecessors) => Kernel::RelaxPred,
+            _ => Kernel::RelaxSucc,
+        };
+        let c_init = kernels::get(&gpu, key(Kernel::Init, opts.block.update))?;
+        let c_relax = kernels::get(&gpu, key(relax_kernel, opts.block.relax))?;
+        let c_min1 = kernels::get(&gpu, key(Kernel::Minimum1, opts.block.minimum))?;
+        let c_min2 = kernels::get(&gpu, key(Kernel::Minimum2, opts.block.minimum))?;
+        let c_update = kernels::get(&gpu, key(Kernel::Update, opts.block.update))?;
+
+        let d = &gpu.device;
+        let (b, groups, index) = gpu.guarded("creating buffers", || {
+            let storage = wgpu::BufferUsages::STORAGE;
+            let init = |label: &str, data: &[u8], usage: wgpu::BufferUsages| {
+                let contents = if data.is_empty() { &[0u8; 4][..] } else { data };
+                d.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
+            };
+            let zeroed = |label: &str, size: u64, usage: wgpu::BufferUsages| {
+                d.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some(label),
+                    size: size.max(4).next_multiple_of(4),
+                    usage,
+                    mapped_at_creation: false,
+                })
+            };
+            let copy = wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
+            let omega: Vec<u32> = graph.omega().iter().map(|&w| if w == INF { U_INF } else { w as u32 }).collect();
+            let mut targets = Vec::new();
+            let mut weights = Vec::new();
+            for c in 0..chunks {
+                let lo = (c * per_chunk) as usize;
+                let hi = ((c + 1) * per_chunk).min(m) as usize;
+                targets.push(init("targets", bytemuck::cast_slice(&csr.targets[lo..hi]), storage));
+                weights.push(init("weights", bytemuck::cast_slice(&csr.weights[lo..hi]), storage));
+            }
+            let stamp_len = if opts.instrument && variant == RelaxVariant::Successors { n as u64 * 4 } else { 4 };
+            let b = Buffers {
+                params: init(
+                    "params",
+                    bytemuck::cast_slice(&[n32, source, partials, 0u32]),
+                    wgpu::BufferUsages::UNIFORM,
+                ),
+                dist: zeroed("dist", n as u64 * 4, storage | copy),
+                status: zeroed("status", n as u64 * 4, storage | copy),
+                ctrl: zeroed("ctrl", 16, storage | copy),
+                log: zeroed("log", BATCH_MAX as u64 * LOG_WORDS as u64 * 4, storage | copy),
+                omega: init("omega", bytemuck::cast_slice(&omega), storage),
+                partials: zeroed("partials", partials as u64 * 8, storage),
+                offsets: init("offsets", bytemuck::cast_slice(&csr.offsets), storage),
+                stamp: zeroed("stamp", stamp_len, storage),
+                indirect: init(
+                    "indirect",
+                    bytemuck::cast_slice(&[relax_grid.0, relax_grid.1, 1, min1_grid.0, min1_grid.1, 1u32]),
+                    storage | wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_DST,
+                ),
+                targets,
+                weights,
+                readback: [0, 1]
+                    .map(|_| zeroed("readback", RB_SIZE, wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST)),
+                queries: gpu.timestamps.then(|| {
+                    let count = 2 * BATCH_MAX * TS_PER_ITER;
+                    let set = d.create_query_set(&wgpu::QuerySetDescriptor {
+                        label: Some("kernel times"),
+                        ty: wgpu::QueryType::Timestamp,
+                        count,
+                    });
+                    let resolve = zeroed(
+                        "timestamps",
+                        count as u64 * 8,
+                        wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                    );
+                    (set, resolve)
+                }),
+                state_readback: None,
+            };
+            let g_init = bind_group(d, Kernel::Init, &c_init, &b, &[]);
+            let groups = [
+                bind_group(d, relax_kernel, &c_relax, &b, &[]),
+                bind_group(d, Kernel::Minimum1, &c_min1, &b, &[]),
+                bind_group(d, Kernel::Minimum2, &c_min2, &b, &[]),
+                bind_group(d, Kernel::Update, &c_update, &b, &[]),
+            ];
+            // Initialise: δ = ∞, U = V, except the source (the frontier of iteration 1).
+            let mut enc = d.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("init") });
+            {
+                let mut pass = enc
+                    .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("init"), timestamp_writes: None });
+                pass.set_pipeline(&c_init.pipeline);
+                pass.set_bind_group(0, &g_init, &[]);
+                pass.dispatch_workgroups(update_grid.0, update_grid.1, 1);
+            }
+            let index = gpu.queue.submit([enc.finish()]);
+            (b, groups, index)
+        })?;
+        let [g_relax, g_min1, g_min2, g_update] = groups;
+        gpu.wait(index, "initialising")?;
+
+        let mut device_name = format!(
+            "{} · {DISTANCE_RANGE} · {}",
+            gpu.name,
+            if gpu.timestamps { "GPU timestamps" } else { "host wall-clock timing" }
+        );
+        match gpu.subgroup {
+            (32, 32) => {}
+            (0, _) => device_name.push_str(" · 32-thread warp model (adapter reports no subgroup size)"),
+            (lo, hi) if lo == hi => device_name.push_str(&format!(" · 32-thread warp model (subgroup {lo})")),
+            (lo, hi) => device_name.push_str(&format!(" · 32-thread warp model (subgroup {lo}–{hi})")),
+        }
+        let mut dist = vec![INF; n];
+        let mut stamp = vec![UNSET; n];
+        dist[source as usize] = 0;
+        stamp[source as usize] = 1;
+        Ok(WgpuStepper {
+            relax: Pass { compiled: c_relax, group: g_relax, grid: relax_grid },
+            minimum1: Pass { compiled: c_min1, group: g_min1, grid: min1_grid },
+            minimum2: Pass { compiled: c_min2, group: g_min2, grid: (1, 1) },
+            update: Pass { compiled: c_update, group: g_update, grid: update_grid },
+            fast: None,
+            gpu,
+            algo,
+            run,
+            tuning,
+            source,
+            n: n32,
+            arcs,
+            b,
+            iteration: 0,
+            done: false,
+            host: Some(HostState { dist, stamp }),
+            settled: Some(1),
+            warps: SparseWarpCounter::new(n),
+            device_name,
+            two_d,
+            opts,
+            graph,
+        })
+    }
+
+    /// Builds the fast path's pipelines and buffers.
+    pub(super) fn build_fast(&mut self) -> Result<(), SolveError> {
+        let gpu = Arc::clone(&self.gpu);
+        let n = self.n;
+        let relax_wg = self.opts.block.relax;
+        let mean_degree = self.graph.m().div_ceil(self.graph.n().max(1)) as u32;
+        // Lanes per item: a power of two near the mean degree, ≤ 32, dividing the workgroup.
+        let team = mean_degree.max(1).next_power_of_two().min(32).min(1 << relax_wg.trailing_zeros());
+        let chunk = 64 * team;
+        let max_dim = self.tuning.max_workgroups_per_dim.unwrap_or(gpu.limits.max_compute_workgroups_per_dimension);
+        let pred = self.run.variant == RelaxVariant::Predecessors;
+        let items_of = |deg: usize| (deg as u32).div_ceil(chunk).max(1);
+        // Successors: each vertex's items by out-degree; predecessors: the fixed item list over
+        // every vertex's in-arcs.
+        let succ = self.graph.successors();
+        let vinfo: Vec<[u32; 2]> = (0..n)
+            .map(|v| {
+                let w = self.graph.omega()[v as usize];
+                [if w == INF { U_INF } else { w as u32 }, if pred { 0 } else { items_of(succ.degree(v)) }]
+            })
+            .collect();
+        let (capacity, list): (u64, Vec<[u32; 2]>) = if pred {
+            let p = self.graph.predecessors();
+            let list: Vec<[u32; 2]> = (0..n)
+                .filter(|&v| p.degree(v) > 0)
+                .flat_map(|v| (0..items_of(p.degree(v))).map(move |c| [v, c]))
+                .collect();
+            (list.len() as u64, list)
+        } else {
+            (vinfo.iter().map(|x| x[1] as u64).sum(), Vec::new())
+        };
+        let pred_items = list.len() as u32;
+        let work = if pred { pred_items as u64 } else { n as u64 };
+        let cap =
+            (FAST_RELAX_CAP.min(max_dim) as u64).min((work * team as u64).div_ceil(relax_wg as u64).max(1)) as u32;
+        let shape = FastShape { team, chunk, relax_wg, relax_cap: cap, relax_fixed: if pred { cap } else { 0 } };
+        let key = |kernel: Kernel, wg: u32| PipelineKey {
+            kernel,
+            wg,
+            instrument: false,
+            crauser: self.run.threshold == Threshold::Crauser,
+            arcs: self.arcs,
+            fast: shape,
+            bounds_checks: self.tuning.bounds_checks,
+        };
+        let relax_kernel = if pred { Kernel::FastRelaxPred } else { Kernel::FastRelaxSucc };
+        let c_setup = kernels::get(&gpu, key(Kernel::FastSetup, self.opts.block.update))?;
+        let c_relax = kernels::get(&gpu, key(relax_kernel, relax_wg))?;
+        let c_update = kernels::get(&gpu, key(Kernel::FastUpdate, self.opts.block.update))?;
+        let d = &gpu.device;
+        let b = &self.b;
+        let fast = gpu.guarded("creating the fast path", || {
+            let storage = wgpu::BufferUsages::STORAGE;
+            let init = |label: &str, data: &[u8], usage: wgpu::BufferUsages| {
+                let contents = if data.is_empty() { &[0u8; 8][..] } else { data };
+                d.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
+            };
+            let params = init(
+                "fast params",
+                bytemuck::cast_slice(&[n, self.source, capacity as u32, pred_items]),
+                wgpu::BufferUsages::UNIFORM,
+            );
+            let vinfo = init("vinfo", bytemuck::cast_slice(&vinfo), storage);
+            let flist = if pred {
+                init("predecessor items", bytemuck::cast_slice(&list), storage)
+            } else {
+                d.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("frontier lists"),
+                    size: (2 * capacity * 8).max(8),
+                    usage: storage,
+                    mapped_at_creation: false,
+                })
+            };
+            let fctl = d.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("fctl"),
+                size: (FCTL_WORDS as u64 + 2 * BATCH_MAX as u64 * LOG_WORDS as u64) * 4,
+                usage: storage | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            let args = [0, 1].map(|_| {
+                d.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("relax size"),
+                    size: 16,
+                    usage: storage | wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                })
+            });
+            let extra = [
+                (bind::PARAMS, &params),
+                (bind::OMEGA, &vinfo),
+                (bind::FLIST, &flist),
+                (bind::FCTL, &fctl),
+                (bind::ARGS_A, &args[0]),
+                (bind::ARGS_B, &args[1]),
+            ];
+            // update strides over the vertices with a fixed grid (see fast_update).
+            let update_grid = (n.div_ceil(4 * self.opts.block.update).clamp(1, FAST_UPDATE_CAP.min(max_dim)), 1);
+            Fast {
+                setup: Pass {
+                    group: bind_group(d, Kernel::FastSetup, &c_setup, b, &extra),
+                    compiled: c_setup,
+                    grid: self.update.grid,
+                },
+                relax: Pass {
+                    group: bind_group(d, relax_kernel, &c_relax, b, &extra),
+                    compiled: c_relax,
+                    grid: (cap, 1),
+                },
+                update: Pass {
+                    group: bind_group(d, Kernel::FastUpdate, &c_update, b, &extra),
+                    compiled: c_update,
+                    grid: update_grid,
+                },
+                fctl,
+                args,
+                first_groups: cap,
+                _keep: [params, vinfo, flist],
+            }
+        })?;
+        self.fast = Some(fast);
+        Ok(())
+    }
+}

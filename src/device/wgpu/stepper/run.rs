@@ -1,0 +1,188 @@
+//! Records from the per-iteration log ([`crate::device::gpu`]), and running to the end: batches
+//! of the vertex-parallel kernels, or the fast path.
+
+use super::*;
+
+impl WgpuStepper {
+    pub(super) fn thresholds(&self, l: &[u32; LOG_WORDS]) -> Thresholds {
+        gpu::thresholds(self.run, to_distance(l[L_DELTA_MARTIN]), to_distance(l[L_DELTA_CRAUSER]))
+    }
+
+    /// The record of a vertex-parallel iteration from its log: every count when instrumented,
+    /// else the thresholds and times only.
+    pub(super) fn record_from_log(&self, iteration: u32, l: &[u32; LOG_WORDS], times: PhaseTimes) -> IterationRecord {
+        let t = self.thresholds(l);
+        if !self.opts.instrument {
+            return IterationRecord { iteration, times, values: frontier_values(&t, 0), ..Default::default() };
+        }
+        let c = Counters {
+            frontier: l[L_FRONTIER] as u64,
+            unsettled: l[L_UNSETTLED] as u64,
+            reached: l[L_REACHED] as u64,
+            next_frontier: l[L_NEXT_FRONTIER] as u64,
+            scanned: l[L_EDGES] as u64,
+            attempted: l[L_ATTEMPTED] as u64,
+            improved: l[L_IMPROVED] as u64,
+            working: None,
+            warps_full: l[L_WARPS_FULL] as u64,
+            warps_mixed: l[L_WARPS_MIXED] as u64,
+            warps_dummy: None,
+        };
+        gpu::counted_record(iteration, self.run, self.n as u64, self.opts.block.relax, &t, &c, times)
+    }
+
+    pub(super) fn run_header(&self) -> RunRecord {
+        gpu::run_header(self.algo, &self.opts, &self.device(), &self.graph, self.source)
+    }
+
+    /// Vertices settled so far (reads the state back when unknown).
+    pub(super) fn settled_now(&mut self) -> Result<u64, SolveError> {
+        if let Some(s) = self.settled {
+            return Ok(s);
+        }
+        let st = self.read_state()?;
+        let s = st.stamp.iter().filter(|&&x| x != UNSET).count() as u64;
+        self.host = Some(st);
+        self.settled = Some(s);
+        Ok(s)
+    }
+
+    /// Batches of the vertex-parallel kernels to the end (instrumented or racy runs).
+    pub(super) fn run_kernels(
+        &mut self,
+        cancel: &AtomicBool,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<RunRecord, SolveError> {
+        let start = Instant::now();
+        let mut run = self.run_header();
+        self.host = None;
+        let mut k = 1;
+        while !self.done {
+            if cancel.load(Ordering::Relaxed) {
+                self.settled = None;
+                return Err(SolveError::Cancelled);
+            }
+            let out = self.run_batch(k, false)?;
+            for (l, &t) in out.logs.iter().zip(&out.times) {
+                self.iteration += 1;
+                let r = self.record_from_log(self.iteration, l, t);
+                self.settled = self.opts.instrument.then_some(r.settled);
+                run.times.add(&r.times);
+                run.records.push(r);
+            }
+            self.done = out.done;
+            if out.logs.is_empty() && !self.done {
+                return Err(dev(format!("{}: a batch of iterations made no progress", self.gpu.name)));
+            }
+            if let Some(s) = self.settled {
+                progress(s);
+            }
+            k = (k * 2).min(BATCH_MAX);
+        }
+        run.total_ms = start.elapsed().as_secs_f64() * 1e3;
+        let settled = self.settled_now()?;
+        progress(settled);
+        run.iterations = self.iteration;
+        run.reached = settled;
+        Ok(run)
+    }
+
+    /// The fast path to the end: setup from the current state, then batches of two-pass
+    /// iterations; records carry the thresholds and set sizes.
+    pub(super) fn run_fast(
+        &mut self,
+        cancel: &AtomicBool,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<RunRecord, SolveError> {
+        let mut settled = self.settled_now()?;
+        if self.fast.is_none() {
+            self.build_fast()?;
+        }
+        let gpu = Arc::clone(&self.gpu);
+        let Some(f) = &self.fast else {
+            return Err(dev("internal: fast path missing"));
+        };
+        let start = Instant::now();
+        let mut run = self.run_header();
+        let i0 = self.iteration + 1;
+        let mut fctl = [0u32; FCTL_WORDS];
+        fctl[..6].fill(U_INF);
+        fctl[F_ITER_R] = i0;
+        fctl[F_ITER_R + 1] = i0;
+        fctl[F_BASE] = i0;
+        gpu.guarded("starting a fast run", || {
+            gpu.queue.write_buffer(&f.fctl, 0, bytemuck::cast_slice(&fctl));
+            let first = [f.first_groups, 1, 1, 0u32];
+            let none = [0u32, 1, 1, 0];
+            let (a, b) = if i0 & 1 == 0 { (first, none) } else { (none, first) };
+            gpu.queue.write_buffer(&f.args[0], 0, bytemuck::cast_slice(&a));
+            gpu.queue.write_buffer(&f.args[1], 0, bytemuck::cast_slice(&b));
+        })?;
+        self.host = None;
+        let mut logs: Vec<([u32; LOG_WORDS], PhaseTimes)> = Vec::new();
+        // Two batches are in flight: the next one is encoded and submitted while the GPU runs
+        // the current one (it is all no-ops if the current one ends the solve). The first one
+        // starts with the setup kernel.
+        let mut k = FAST_FIRST_BATCH;
+        let mut in_flight: std::collections::VecDeque<(u32, u32, u32, wgpu::SubmissionIndex)> = Default::default();
+        let mut next_base = i0;
+        let mut half = 0;
+        let mut cancelled = false;
+        while !self.done {
+            while in_flight.len() < 2 && !cancelled {
+                let index = self.submit_batch(true, next_base, k, half, next_base == i0)?;
+                in_flight.push_back((next_base, k, half, index));
+                next_base += k;
+                half ^= 1;
+                k = (k * 2).min(BATCH_MAX);
+            }
+            let Some((base, kb, h, index)) = in_flight.pop_front() else { break };
+            let out = self.read_batch(true, base, kb, h, index, None)?;
+            self.iteration += out.logs.len() as u32;
+            self.done = out.done;
+            if out.logs.is_empty() && !self.done {
+                return Err(dev(format!("{}: a batch of iterations made no progress", self.gpu.name)));
+            }
+            logs.extend(out.logs.into_iter().zip(out.times));
+            if cancelled && in_flight.is_empty() {
+                break;
+            }
+            // Settled so far: every frontier but the current one was settled before.
+            let known: u64 = logs.iter().skip(1).map(|(l, _)| l[L_FRONTIER] as u64).sum();
+            progress(settled + known);
+            cancelled |= cancel.load(Ordering::Relaxed);
+        }
+        if cancelled && !self.done {
+            // The state is consistent at the last iteration read; stepping can go on from there.
+            self.settled = None;
+            return Err(SolveError::Cancelled);
+        }
+        run.total_ms = start.elapsed().as_secs_f64() * 1e3;
+        // A batch submitted after the last one is all no-ops; let it finish before returning.
+        if let Some((_, _, _, index)) = in_flight.pop_back() {
+            gpu.wait(index, "finishing the fast run")?;
+        }
+        let n = self.n as u64;
+        for (j, (l, times)) in logs.iter().enumerate() {
+            let next = logs.get(j + 1).map_or(0, |(x, _)| x[L_FRONTIER] as u64);
+            let mut r = gpu::sizes_record(
+                i0 + j as u32,
+                &self.thresholds(l),
+                l[L_FRONTIER] as u64,
+                n - settled,
+                l[L_REACHED] as u64,
+                settled + next,
+                next,
+            );
+            r.times = *times;
+            settled += next;
+            run.times.add(&r.times);
+            run.records.push(r);
+        }
+        self.settled = Some(settled);
+        progress(settled);
+        run.iterations = self.iteration;
+        run.reached = settled;
+        Ok(run)
+    }
+}

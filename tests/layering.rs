@@ -1,0 +1,55 @@
+//! The layers of docs/architecture.md, checked on the sources: the core library imports nothing
+//! of the GUI (egui, eframe, egui_plot, rfd), nor the app or the CLI; the CLI does not import the
+//! app. (A Cargo workspace would check this at build time; see docs/architecture.md.)
+
+use std::path::{Path, PathBuf};
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.expect("directory entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Lines of code (comments dropped) in `src/<dir>` (or the file `src/<dir>.rs`) that name one of
+/// `forbidden`.
+fn offending(dir: &str, forbidden: &[&str]) -> Vec<String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    let as_dir = src.join(dir);
+    if as_dir.is_dir() {
+        rust_files(&as_dir, &mut files);
+    } else {
+        files.push(src.join(format!("{dir}.rs")));
+    }
+    let mut bad = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            if forbidden.iter().any(|w| code.contains(w)) {
+                bad.push(format!("{}:{}: {}", f.display(), i + 1, line.trim()));
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn the_core_imports_nothing_of_the_gui_the_app_or_the_cli() {
+    let gui = ["egui", "eframe", "rfd::", "crate::app", "crate::cli"];
+    for dir in ["algo", "device", "formats", "generate", "graph", "lab", "jobs", "trace"] {
+        let bad = offending(dir, &gui);
+        assert!(bad.is_empty(), "src/{dir} reaches above the core:\n{}", bad.join("\n"));
+    }
+}
+
+#[test]
+fn the_cli_does_not_import_the_app() {
+    let bad = offending("cli", &["crate::app", "egui", "eframe"]);
+    assert!(bad.is_empty(), "src/cli imports the app:\n{}", bad.join("\n"));
+}
