@@ -12,9 +12,10 @@
 //! records). Inexact choices (the non-atomic relax) must terminate with distances that are path
 //! lengths: never below the oracle, finite exactly where it is.
 //!
-//! Devices: whatever `sssp_lab::device::devices()` lists as usable here, plus `cpu-par:3`. A
-//! backend named in `SSSP_LAB_REQUIRE_GPU` (`wgpu`, `cuda`) that has no usable device fails the
-//! test; otherwise a missing GPU is skipped with the reason printed.
+//! Devices: whatever `sssp_lab::device::devices()` lists as usable here, plus `cpu-par:3`
+//! (`SSSP_LAB_CONFORMANCE_DEVICES=cuda,…` keeps only those). A backend named in
+//! `SSSP_LAB_REQUIRE_GPU` (`wgpu`, `cuda`) that has no usable device fails the test; otherwise a
+//! missing GPU is skipped with the reason printed.
 
 use petgraph::algo::dijkstra as petgraph_dijkstra;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -63,8 +64,19 @@ fn random(n: usize, degree: usize, max: u32, seed: u64) -> Graph {
     built(&format!("random n={n} d={degree} w≤{max}"), n, &arcs)
 }
 
+/// The repository root: where the crate was built, or the working directory when the test
+/// binary was copied elsewhere (the GPU machine runs it from a copy of the tree).
+fn root() -> std::path::PathBuf {
+    let built = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if built.join("tests/data").is_dir() {
+        built.to_path_buf()
+    } else {
+        std::env::current_dir().expect("current directory")
+    }
+}
+
 fn data(name: &str, weights: WeightRule) -> Graph {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name);
+    let path = root().join("tests/data").join(name);
     load(&path, &LoadOptions { format: None, weights }).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
@@ -104,7 +116,7 @@ fn graphs() -> Vec<(Arc<Graph>, bool)> {
         (GeneratorSpec::Counterexample { n: 1024 }.generate().expect("counterexample"), true),
         (GeneratorSpec::Grid { width: 40, height: 30, max_weight: 10, seed: 1 }.generate().expect("grid"), true),
     ];
-    let ny = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/USA-road-d.NY.gr.gz");
+    let ny = root().join("assets/USA-road-d.NY.gr.gz");
     if ny.exists() {
         list.push((load(&ny, &LoadOptions::default()).expect("bundled NY"), false));
     }
@@ -139,6 +151,12 @@ fn usable_devices() -> Vec<DeviceInfo> {
     }
     let mut list: Vec<DeviceInfo> = devices().iter().filter(|d| d.status.is_ok()).cloned().collect();
     list.push(DeviceInfo::new(DeviceId::CpuParallel(3), "CPU (3 threads)".into(), Ok(())));
+    // SSSP_LAB_CONFORMANCE_DEVICES=cuda,wgpu keeps the devices whose id starts with one of these
+    // (e.g. to run only the kernels under compute-sanitizer).
+    if let Ok(only) = std::env::var("SSSP_LAB_CONFORMANCE_DEVICES") {
+        let keep: Vec<&str> = only.split(',').map(str::trim).filter(|k| !k.is_empty()).collect();
+        list.retain(|d| keep.iter().any(|k| d.id.to_string().starts_with(k)));
+    }
     list
 }
 

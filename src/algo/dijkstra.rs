@@ -46,7 +46,7 @@ pub static DIJKSTRA_SPEC: AlgorithmSpec = AlgorithmSpec {
     id: "dijkstra",
     name: "Dijkstra",
     summary: "sequential Dijkstra, radix heap (baseline, oracle)",
-    reference: "[dijkstra59]; Boost's relaxed heap in [boost], [seed000] §5.2D",
+    reference: "[dijkstra59] with a [radix-heap]; Boost's relaxed heap: [boost-dijkstra], [seed000] §5.2D",
     iteration: "relax the out-arcs of the vertex settled last, pop the next minimum and settle it",
     family: Family::Sequential,
     params: &[],

@@ -14,7 +14,7 @@
 //! relax pulls only at vertices that have a frontier in-neighbour. The figures of the full
 //! vertex-parallel launch (threads, warps, arcs a pull thread scans) are computed exactly and
 //! reported as modelled. Where it loses: on road networks Martín settles ~1.2 vertices per
-//! iteration (design.md §8), so the per-iteration overhead dominates.
+//! iteration (docs/references.md `[terms-peers]`), so the per-iteration overhead dominates.
 
 use super::model::{ShrinkingWarpCounter, SparseWarpCounter};
 use super::{
@@ -29,11 +29,11 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-/// Martín et al. ([seed004] §4, [seed000] §3.3), successors relax.
+/// Martín et al. (`[seed004]` §4, `[seed000]` §3.3), successors relax.
 pub const MARTIN_SUCC: Algorithm = Algorithm(&MARTIN_SUCC_SPEC);
 /// Martín et al., predecessors relax.
 pub const MARTIN_PRED: Algorithm = Algorithm(&MARTIN_PRED_SPEC);
-/// Crauser et al.'s OUT criterion on the GPU ([seed000] §3.1), successors relax.
+/// Crauser et al.'s OUT criterion on the GPU (`[seed000]` §3.1), successors relax.
 pub const CRAUSER_SUCC: Algorithm = Algorithm(&CRAUSER_SUCC_SPEC);
 /// Crauser, predecessors relax.
 pub const CRAUSER_PRED: Algorithm = Algorithm(&CRAUSER_PRED_SPEC);
@@ -41,7 +41,7 @@ pub const CRAUSER_PRED: Algorithm = Algorithm(&CRAUSER_PRED_SPEC);
 const ITERATION: &str = "relax the out-arcs of the frontier F, compute Δ over the unsettled set U, settle \
 U ∩ {δ ≤ Δ} as the next frontier (three kernels on a GPU)";
 
-/// The successors relax may drop its atomics: the teaching variant `racy` ([seed004] §4.3).
+/// The successors relax may drop its atomics: the teaching variant `racy` (`[seed004]` §4.3).
 static SUCC_PARAMS: [ParamSpec; 1] = [ParamSpec {
     key: "relax",
     label: "Relax",

@@ -1,5 +1,5 @@
 //! SSSP solvers as *steppers*: one iteration at a time, with a record of every measurement
-//! ([terms-measurements] in docs/references.md), or to the end in one call.
+//! (`[terms-measurements]` in docs/references.md), or to the end in one call.
 //!
 //! The algorithms are listed once, in [`registry::ALGORITHMS`]; each lives in its own module
 //! with its [`AlgorithmSpec`] and CPU reference stepper. Every device (CPU, CUDA, wgpu)
@@ -123,7 +123,7 @@ impl SolveOptions {
     }
 }
 
-/// Vertex status at an iteration boundary ([terms-measurements]).
+/// Vertex status at an iteration boundary (`[terms-measurements]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VertexStatus {
     /// Settled in an earlier iteration.

@@ -1,4 +1,4 @@
-//! Serde records of iterations and runs (design.md §3): what the plots, the CLI and the
+//! Serde records of iterations and runs (docs/references.md `[terms-measurements]`): what the plots, the CLI and the
 //! benchmark exports read.
 
 use super::{Algorithm, Values};

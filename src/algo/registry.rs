@@ -36,7 +36,7 @@ pub enum Family {
     /// One vertex settled per iteration from a priority queue (sequential Dijkstra).
     Sequential,
     /// Settle-based frontier solver: relax F, threshold Δ over U, settle U ∩ {δ ≤ Δ}
-    /// ([seed000] §3, [seed004] §4).
+    /// (`[seed000]` §3, `[seed004]` §4).
     Frontier { threshold: Threshold, variant: RelaxVariant },
 }
 

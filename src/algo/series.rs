@@ -2,7 +2,7 @@
 //! fields of [`IterationRecord`]) and the ones an algorithm declares itself
 //! ([`super::AlgorithmSpec::series`], stored in [`IterationRecord::values`] in declaration
 //! order). Plots, exports and reports iterate over [`series_of`], so a new algorithm's
-//! measurements show up without edits to a shared struct. Terms: [terms-measurements] in
+//! measurements show up without edits to a shared struct. Terms: `[terms-measurements]` in
 //! docs/references.md.
 
 use super::{Algorithm, IterationRecord};

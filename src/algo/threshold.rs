@@ -1,5 +1,5 @@
-//! The frontier solvers' threshold rules, written once for every device ([seed000] §3.1,
-//! [seed004] §4, Crauser et al. [crauser98] OUT criterion):
+//! The frontier solvers' threshold rules, written once for every device (`[seed000]` §3.1,
+//! `[seed004]` §4, Crauser et al. `[crauser98]` OUT criterion):
 //!
 //! - Martín: Δᵢ = min{δ(u) : u ∈ U}; settle every u ∈ U with δ(u) = Δᵢ (≤ is equivalent).
 //! - Crauser: Δᵢ = min{δ(u) + ω(u) : u ∈ U}, ω(u) the lightest out-arc of u; settle every
@@ -20,7 +20,7 @@ pub enum Threshold {
     Crauser,
 }
 
-/// How the relax phase reaches the arcs ([seed004] Fig. 3).
+/// How the relax phase reaches the arcs (`[seed004]` Fig. 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum RelaxVariant {
     /// One thread per vertex; frontier vertices push along out-arcs with atomicMin.

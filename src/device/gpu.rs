@@ -2,7 +2,7 @@
 //! of a request (source, parameters, block sizes), the run header, and the iteration records
 //! rebuilt either from the kernels' counters (instrumented runs) or from two copies of the
 //! state (stepping without instrumentation). Both devices run the frontier family of
-//! [seed000] §3 / [seed004] §4 with the kernels in `kernels/`; the Δ rule is
+//! `[seed000]` §3 / `[seed004]` §4 with the kernels in `kernels/`; the Δ rule is
 //! [`crate::algo::Thresholds`].
 
 use crate::algo::model::{SparseWarpCounter, WARP, launched_threads};
@@ -31,7 +31,7 @@ pub fn supports(device: &str, algo: Algorithm) -> Result<(), String> {
 pub struct FrontierRun {
     pub threshold: Threshold,
     pub variant: RelaxVariant,
-    /// The successors relax without atomics (`relax=non-atomic`, [seed004] §4.3).
+    /// The successors relax without atomics (`relax=non-atomic`, `[seed004]` §4.3).
     pub racy: bool,
 }
 

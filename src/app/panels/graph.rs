@@ -17,7 +17,11 @@ pub fn graph_panel(ui: &mut egui::Ui, state: &mut AppState, cmds: &mut Vec<Comma
         {
             cmds.push(Command::OpenDialog);
         }
-        if ui.button("Generate…").on_hover_text("Generate a graph (all families of design.md §5)").clicked() {
+        if ui
+            .button("Generate…")
+            .on_hover_text("Generate a graph (all families of docs/references.md [terms-graphs])")
+            .clicked()
+        {
             cmds.push(Command::ShowGenerator(!state.show_generator));
         }
     });
