@@ -1,6 +1,6 @@
 //! Run panel: algorithm, device, block sizes, source, the step controls and their shortcuts.
 
-use crate::algo::{AlgoChoice, Algorithm, BlockSizes, ParamKind};
+use crate::algo::{AlgoChoice, Algorithm, BlockSizes, ParamKind, SolveOptions};
 use crate::app::command::{Command, SHORTCUTS};
 use crate::app::state::{AppState, Verification};
 use crate::device::DeviceId;
@@ -139,12 +139,19 @@ fn device_combo(ui: &mut egui::Ui, state: &AppState, cmds: &mut Vec<Command>) ->
             {
                 cmds.push(Command::SetDevice(DeviceId::Cpu));
             }
+            let choice = &state.settings.algorithm;
+            let opts = SolveOptions::for_choice(choice);
+            let graph = state.graph();
             for d in devices {
-                let usable = d.status.is_ok();
-                let r = ui.add_enabled(usable, egui::Button::selectable(d.id == current, &d.name));
-                let r = match &d.status {
-                    Err(reason) => r.on_disabled_hover_text(reason),
-                    Ok(()) => r,
+                // Greyed out, with the reason, when it cannot run this algorithm on this graph.
+                let why_not = d
+                    .supports(choice.algorithm, &opts)
+                    .and_then(|()| graph.map_or(Ok(()), |g| d.fits(g, choice.algorithm, &opts)))
+                    .err();
+                let r = ui.add_enabled(why_not.is_none(), egui::Button::selectable(d.id == current, &d.name));
+                let r = match why_not {
+                    Some(reason) => r.on_disabled_hover_text(reason),
+                    None => r,
                 };
                 if r.clicked() {
                     cmds.push(Command::SetDevice(d.id));
