@@ -2,8 +2,9 @@
 //! project's own Dijkstra, on real graphs, generated families and thousands of random small
 //! graphs with zero weights, parallel arcs, self-loops and unreachable parts.
 
-use petgraph::algo::dijkstra as petgraph_dijkstra;
-use petgraph::graph::{DiGraph, NodeIndex};
+mod common;
+use common::petgraph_distances;
+
 use proptest::prelude::*;
 use sssp_lab::algo::{
     Algorithm, CRAUSER_PRED, CRAUSER_SUCC, DIJKSTRA, MARTIN_PRED, MARTIN_SUCC, RunRecord, SolveOptions, cpu_stepper,
@@ -12,30 +13,11 @@ use sssp_lab::algo::{
 use sssp_lab::device::{DeviceId, make_stepper};
 use sssp_lab::formats::{LoadOptions, load};
 use sssp_lab::generate::GeneratorSpec;
-use sssp_lab::graph::{Distance, Graph, GraphBuilder, INF, VertexId, VertexLabels, WeightRule};
+use sssp_lab::graph::{Distance, Graph, GraphBuilder, VertexId, VertexLabels, WeightRule};
 use sssp_lab::trace::Trace;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-
-fn petgraph_distances(g: &Graph, source: VertexId) -> Vec<Distance> {
-    let mut pg = DiGraph::<(), u64>::with_capacity(g.n(), g.m());
-    for _ in 0..g.n() {
-        pg.add_node(());
-    }
-    let succ = g.successors();
-    for u in 0..g.n() as VertexId {
-        for (v, w) in succ.arcs(u) {
-            pg.add_edge(NodeIndex::new(u as usize), NodeIndex::new(v as usize), w as u64);
-        }
-    }
-    let map = petgraph_dijkstra(&pg, NodeIndex::new(source as usize), None, |e| *e.weight());
-    let mut d = vec![INF; g.n()];
-    for (k, v) in map {
-        d[k.index()] = v;
-    }
-    d
-}
 
 fn solve(g: &Arc<Graph>, algo: Algorithm, s: VertexId) -> (Vec<Distance>, u32) {
     let mut st = cpu_stepper(Arc::clone(g), algo, s, &SolveOptions::default()).expect("valid source");

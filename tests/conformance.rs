@@ -17,34 +17,17 @@
 //! `SSSP_LAB_REQUIRE_GPU` (`wgpu`, `cuda`) that has no usable device fails the test; otherwise a
 //! missing GPU is skipped with the reason printed.
 
-use petgraph::algo::dijkstra as petgraph_dijkstra;
-use petgraph::graph::{DiGraph, NodeIndex};
+mod common;
+use common::{petgraph_distances, root};
+
 use rand::{Rng, SeedableRng};
 use sssp_lab::algo::{AlgoChoice, Algorithm, SolveOptions, dijkstra_distances};
 use sssp_lab::device::{DeviceId, DeviceInfo, devices, make_stepper};
 use sssp_lab::formats::{LoadOptions, load};
 use sssp_lab::generate::GeneratorSpec;
 use sssp_lab::graph::{Distance, Graph, GraphBuilder, INF, VertexId, VertexLabels, WeightRule};
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-
-fn petgraph_distances(g: &Graph, source: VertexId) -> Vec<Distance> {
-    let mut pg = DiGraph::<(), u64>::with_capacity(g.n(), g.m());
-    for _ in 0..g.n() {
-        pg.add_node(());
-    }
-    for u in 0..g.n() as VertexId {
-        for (v, w) in g.successors().arcs(u) {
-            pg.add_edge(NodeIndex::new(u as usize), NodeIndex::new(v as usize), w as u64);
-        }
-    }
-    let mut d = vec![INF; g.n()];
-    for (k, v) in petgraph_dijkstra(&pg, NodeIndex::new(source as usize), None, |e| *e.weight()) {
-        d[k.index()] = v;
-    }
-    d
-}
 
 fn built(name: &str, n: usize, arcs: &[(u32, u32, u32)]) -> Graph {
     let mut b = GraphBuilder::new(n, WeightRule::File);
@@ -62,17 +45,6 @@ fn random(n: usize, degree: usize, max: u32, seed: u64) -> Graph {
         .map(|_| (rng.random_range(0..n as u32), rng.random_range(0..n as u32), rng.random_range(0..=max)))
         .collect();
     built(&format!("random n={n} d={degree} w≤{max}"), n, &arcs)
-}
-
-/// The repository root: where the crate was built, or the working directory when the test
-/// binary was copied elsewhere (the GPU machine runs it from a copy of the tree).
-fn root() -> std::path::PathBuf {
-    let built = Path::new(env!("CARGO_MANIFEST_DIR"));
-    if built.join("tests/data").is_dir() {
-        built.to_path_buf()
-    } else {
-        std::env::current_dir().expect("current directory")
-    }
 }
 
 fn data(name: &str, weights: WeightRule) -> Graph {

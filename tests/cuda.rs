@@ -7,7 +7,9 @@
 //! `SSSP_LAB_REQUIRE_GPU` contains `cuda`: then it fails. On the GPU machine run with
 //! `SSSP_LAB_REQUIRE_GPU=cuda`.
 
-use petgraph::graph::{DiGraph, NodeIndex};
+mod common;
+use common::{petgraph_distances, root};
+
 use sssp_lab::algo::{
     AlgoChoice, Algorithm, BlockSizes, CachePreference, IterationRecord, PhaseTimes, SolveError, SolveOptions, Stepper,
     cpu_stepper, dijkstra_distances,
@@ -16,7 +18,6 @@ use sssp_lab::device::{DeviceId, devices, make_stepper};
 use sssp_lab::formats::{LoadOptions, load};
 use sssp_lab::generate;
 use sssp_lab::graph::{Distance, Graph, INF, VertexId, WeightRule};
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -41,17 +42,6 @@ fn cuda_ready(test: &str) -> bool {
     assert!(!required, "{test}: SSSP_LAB_REQUIRE_GPU asks for CUDA, but {why}");
     eprintln!("{test}: skipped ({why})");
     false
-}
-
-/// The repository root: where the crate was built, or the working directory when the test
-/// binary was copied elsewhere (the GPU machine runs it from a copy of the tree).
-fn root() -> std::path::PathBuf {
-    let built = Path::new(env!("CARGO_MANIFEST_DIR"));
-    if built.join("tests/data").is_dir() {
-        built.to_path_buf()
-    } else {
-        std::env::current_dir().expect("current directory")
-    }
 }
 
 fn data(name: &str) -> Arc<Graph> {
@@ -86,25 +76,6 @@ fn sources(g: &Graph) -> Vec<VertexId> {
     let mut s = vec![0, n / 3, n - 1, (n / 2).wrapping_mul(7) % n];
     s.dedup();
     s
-}
-
-fn petgraph_distances(g: &Graph, source: VertexId) -> Vec<Distance> {
-    let succ = g.successors();
-    let mut pg = DiGraph::<(), u64>::with_capacity(g.n(), g.m());
-    for _ in 0..g.n() {
-        pg.add_node(());
-    }
-    for u in 0..g.n() as VertexId {
-        for (v, w) in succ.arcs(u) {
-            pg.add_edge(NodeIndex::new(u as usize), NodeIndex::new(v as usize), w as u64);
-        }
-    }
-    let map = petgraph::algo::dijkstra(&pg, NodeIndex::new(source as usize), None, |e| *e.weight());
-    let mut d = vec![INF; g.n()];
-    for (k, v) in map {
-        d[k.index()] = v;
-    }
-    d
 }
 
 fn cuda(g: &Arc<Graph>, algo: Algorithm, source: VertexId, opts: &SolveOptions) -> Box<dyn Stepper> {

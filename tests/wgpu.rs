@@ -11,7 +11,9 @@
 //! With no usable adapter the tests print why and pass, unless `SSSP_LAB_REQUIRE_GPU` contains
 //! `wgpu` (CI sets it), in which case they fail.
 
-use petgraph::graph::{DiGraph, NodeIndex};
+mod common;
+use common::petgraph_distances;
+
 use sssp_lab::algo::{
     Algorithm, BlockSizes, IterationRecord, SolveError, SolveOptions, StepDelta, Stepper, dijkstra_distances,
 };
@@ -111,25 +113,6 @@ fn sources(g: &Graph) -> Vec<VertexId> {
     let mut s = vec![0, n / 2, n - 1];
     s.dedup();
     s
-}
-
-/// Shortest distances by petgraph's dijkstra (second oracle).
-fn petgraph_distances(g: &Graph, source: VertexId) -> Vec<Distance> {
-    let mut pg = DiGraph::<(), u64>::with_capacity(g.n(), g.m());
-    for _ in 0..g.n() {
-        pg.add_node(());
-    }
-    for u in 0..g.n() as VertexId {
-        for (v, w) in g.successors().arcs(u) {
-            pg.add_edge(NodeIndex::new(u as usize), NodeIndex::new(v as usize), w as u64);
-        }
-    }
-    let map = petgraph::algo::dijkstra(&pg, NodeIndex::new(source as usize), None, |e| *e.weight());
-    let mut d = vec![INF; g.n()];
-    for (k, v) in map {
-        d[k.index()] = v;
-    }
-    d
 }
 
 /// The oracle's distances, checked against petgraph once per (graph, source).
