@@ -127,3 +127,26 @@ fn check_passes_on_the_cpu() {
     assert!(o.status.success(), "{}\n{}", String::from_utf8_lossy(&o.stdout), stderr(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("check passed"));
 }
+
+#[test]
+fn trace_lines_name_the_algorithms_declared_values() {
+    let o = run(bin().args(["solve", "-s", "1", "-a", "crauser-succ", "--trace"]).arg(data("4.gr")));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let records: Vec<serde_json::Value> =
+        stderr(&o).lines().filter(|l| l.starts_with('{')).map(|l| serde_json::from_str(l).expect("json")).collect();
+    assert!(!records.is_empty());
+    for key in ["iteration", "frontier", "delta", "delta_martin", "delta_crauser", "next_frontier"] {
+        assert!(records[0].get(key).is_some(), "{key} missing in {}", records[0]);
+    }
+    assert_eq!(records.last().and_then(|r| r.get("delta")), Some(&serde_json::Value::from("inf")));
+}
+
+#[test]
+fn algorithm_parameters_are_validated_and_listed() {
+    let o = run(bin().args(["solve", "-s", "1", "-a", "martin-succ:relax=sometimes"]).arg(data("4.gr")));
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("atomic, non-atomic"), "{}", stderr(&o));
+    let o = run(bin().args(["solve", "--help"]));
+    let help = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(help.contains("crauser-pred") && help.contains(":relax=atomic|non-atomic"), "{help}");
+}

@@ -328,13 +328,31 @@ fn solve(args: &SolveArgs) -> Result<()> {
     );
     if args.trace {
         for r in &run.records {
-            eprintln!("{}", serde_json::to_string(r)?);
+            eprintln!("{}", record_json(args.algo.algorithm, r)?);
         }
     }
     if let Some(out) = &args.out {
         write_distances(&graph, &dist, out)?;
     }
     Ok(())
+}
+
+/// One record as a JSON object whose declared values are named by the algorithm's series
+/// (`"delta_crauser": 17`, `"inf"` for ∞) instead of an unnamed list.
+fn record_json(algo: crate::algo::Algorithm, r: &crate::algo::IterationRecord) -> Result<String> {
+    let mut obj = serde_json::to_value(r)?;
+    if let Some(map) = obj.as_object_mut() {
+        map.remove("values");
+        for (i, spec) in algo.spec().series.iter().enumerate() {
+            let v = match r.values.get(i) {
+                Some(x) if x.is_infinite() => serde_json::Value::from("inf"),
+                Some(x) => serde_json::Value::from(x),
+                None => serde_json::Value::Null,
+            };
+            map.insert(spec.key.to_string(), v);
+        }
+    }
+    Ok(obj.to_string())
 }
 
 /// Writes `<file id> <distance|inf>` per vertex, in vertex order.
