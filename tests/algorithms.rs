@@ -321,3 +321,36 @@ fn all_cores_pool_and_caller_paths_give_the_sequential_records() {
     assert!(dist.iter().zip(&want).all(|(d, w)| d >= w));
     assert_eq!(dist[..g.n() - 1], want[..g.n() - 1], "only the sink is raced on");
 }
+
+/// Synchronous passes: on a path of k arcs the k-th pass reaches the end and one more finds
+/// nothing to change; one thread and a pool record the same passes, with either filter.
+#[test]
+fn bellman_ford_passes_follow_the_hop_depth_and_threads_agree() {
+    use sssp_lab::algo::BELLMAN_FORD;
+    let mut b = GraphBuilder::new(6, WeightRule::File);
+    for v in 0..5 {
+        b.push(v, v + 1, Some(1));
+    }
+    b.push(0, 5, Some(100)); // a heavy shortcut: found first, lowered later
+    let path = Arc::new(b.build("path", None, VertexLabels::Offset(0)).expect("n ≥ 1"));
+    let (run, dist) = solve_on(DeviceId::Cpu, &path, BELLMAN_FORD, 0);
+    assert_eq!(dist, vec![0, 1, 2, 3, 4, 5]);
+    assert_eq!(run.iterations, 6, "5 hops, then a pass that changes nothing");
+    assert!(run.records[..5].iter().all(|r| r.settled == 1), "nothing settles before convergence");
+    assert_eq!(run.records[5].settled, 6);
+    let g = Arc::new(GeneratorSpec::Fanout { n: 3000, d: 8, max_weight: 100, seed: 3 }.generate().expect("gen"));
+    for filter in ["all", "frontier"] {
+        let opts = SolveOptions::for_choice(&format!("bellman-ford:filter={filter}").parse().expect("choice"));
+        let run_on = |device| {
+            let mut st = make_stepper(device, Arc::clone(&g), BELLMAN_FORD, 5, &opts).expect("stepper");
+            let mut run = st.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("solve");
+            run.records.iter_mut().for_each(|r| r.times = Default::default());
+            (run.records, st.distances().expect("distances"))
+        };
+        let (one, d1) = run_on(DeviceId::Cpu);
+        let (many, d3) = run_on(DeviceId::CpuParallel(3));
+        assert_eq!(d1, petgraph_distances(&g, 5), "{filter}");
+        assert_eq!(d1, d3);
+        assert_eq!(one, many, "{filter}: one thread and three record the same passes");
+    }
+}

@@ -4,8 +4,8 @@
 //! not write) and to the project's own Dijkstra. A new algorithm, parameter or device is covered
 //! without writing a test.
 //!
-//! Graphs: real ones from `tests/data` and the bundled NY road network (CPU devices only: its
-//! 227 575 Martín iterations prove nothing on a software GPU that rome99 does not), random
+//! Graphs: real ones from `tests/data` and the bundled NY road network (one source on one CPU
+//! thread: its 227 575 Martín iterations prove nothing on other devices that rome99 does not), random
 //! graphs of three densities, zero-weight arcs, self-loops, parallel arcs, unreachable vertices,
 //! a single vertex, a grid and the seed 004 Fig. 5 counterexample. Runs to the end (the fast
 //! paths) on every graph, and step by step on the small ones (the stepping paths and their
@@ -214,8 +214,9 @@ fn every_algorithm_on_every_device_equals_the_oracles() {
                     {
                         continue;
                     }
-                    // The bundled road network once per algorithm and device: its sources agree.
-                    if g.n() > 100_000 && s != 0 {
+                    // The bundled road network once per algorithm, on one CPU thread (its size adds
+                    // nothing the smaller graphs do not test on the other devices).
+                    if g.n() > 100_000 && (s != 0 || dev.id != DeviceId::Cpu) {
                         continue;
                     }
                     runs += 1;

@@ -61,6 +61,7 @@ pub static DIJKSTRA_SPEC: AlgorithmSpec = AlgorithmSpec {
             (Phase::Update, "  update:  settle u  (F = {u})"),
         ]
     },
+    finished: "u = none",
     exact: |_| true,
     cpu: cpu_stepper,
     cpu_parallel: None,

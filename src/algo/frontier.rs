@@ -100,6 +100,7 @@ macro_rules! frontier_spec {
             params: $params,
             series: &SERIES,
             code: |p| code($t, $v, p),
+            finished: "Δ = ∞",
             exact: |p| p.get("relax") != Some("non-atomic"),
             cpu: cpu_stepper,
             cpu_parallel: Some(super::parallel::parallel_stepper),

@@ -38,6 +38,9 @@ pub enum Family {
     /// Settle-based frontier solver: relax F, threshold Δ over U, settle U ∩ {δ ≤ Δ}
     /// (`[seed000]` §3, `[seed004]` §4).
     Frontier { threshold: Threshold, variant: RelaxVariant },
+    /// Passes over the arcs, one thread per arc, until nothing changes; settles nothing before
+    /// it converges ([seed002]).
+    EdgeParallel,
 }
 
 /// An algorithm's description. See the module docs; every field is read by some view.
@@ -60,6 +63,8 @@ pub struct AlgorithmSpec {
     pub series: &'static [SeriesSpec],
     /// Pseudo-code lines, each with the phase it belongs to.
     pub code: fn(&Params) -> Vec<CodeLine>,
+    /// The pseudo-code's loop test when it fails, shown at the end of a run (`Δ = ∞`).
+    pub finished: &'static str,
     /// Whether runs with these parameter values must equal the oracle (false for the
     /// non-atomic relax on parallel devices, whose races are the lesson).
     pub exact: fn(&Params) -> bool,
@@ -70,12 +75,13 @@ pub struct AlgorithmSpec {
 }
 
 /// Every algorithm, in menu order. Adding an algorithm: one line here (see docs/architecture.md).
-pub static ALGORITHMS: [Algorithm; 5] = [
+pub static ALGORITHMS: [Algorithm; 6] = [
     super::dijkstra::DIJKSTRA,
     super::frontier::MARTIN_SUCC,
     super::frontier::MARTIN_PRED,
     super::frontier::CRAUSER_SUCC,
     super::frontier::CRAUSER_PRED,
+    super::bellman_ford::BELLMAN_FORD,
 ];
 
 /// An alias: `(alias, algorithm id, parameter values)`.
@@ -118,7 +124,7 @@ impl Algorithm {
     pub fn threshold(self) -> Option<Threshold> {
         match self.0.family {
             Family::Frontier { threshold, .. } => Some(threshold),
-            Family::Sequential => None,
+            _ => None,
         }
     }
 
@@ -126,7 +132,7 @@ impl Algorithm {
     pub fn variant(self) -> Option<RelaxVariant> {
         match self.0.family {
             Family::Frontier { variant, .. } => Some(variant),
-            Family::Sequential => None,
+            _ => None,
         }
     }
 

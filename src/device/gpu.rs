@@ -19,7 +19,7 @@ pub const UNSET: u32 = u32::MAX;
 pub fn supports(device: &str, algo: Algorithm) -> Result<(), String> {
     match algo.spec().family {
         Family::Frontier { .. } => Ok(()),
-        Family::Sequential => Err(format!(
+        Family::Sequential | Family::EdgeParallel => Err(format!(
             "{algo} does not run on {device}: the GPU kernels are the frontier solvers ({})",
             Algorithm::all().iter().filter(|a| a.threshold().is_some()).map(|a| a.id()).collect::<Vec<_>>().join(", ")
         )),

@@ -27,7 +27,7 @@ pub fn code_panel(ui: &mut egui::Ui, state: &AppState) {
             ui.label(text).on_hover_text(HIGHLIGHT_HELP);
         }
         if state.at_end() {
-            ui.label(RichText::new("Δ = ∞: the run is over").monospace().strong());
+            ui.label(RichText::new(format!("{}: the run is over", algo.spec().finished)).monospace().strong());
         }
     });
     if let Some(crate::algo::Threshold::Crauser) = algo.threshold() {

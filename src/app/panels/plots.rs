@@ -72,9 +72,12 @@ pub fn plots(ui: &mut egui::Ui, state: &AppState, series: &mut PlotSeries, cmds:
     let cursor = trace.pos() as f64;
     let len = trace.len();
     let title_h = ui.text_style_height(&egui::TextStyle::Small) + ui.spacing().item_spacing.y;
-    let each = ((ui.available_height() / PLOTS.len() as f32) - title_h - ui.spacing().item_spacing.y).max(70.0);
+    // Only the plots the algorithm has series for (Bellman-Ford has no threshold Δ).
+    let shown: Vec<&PlotSpec> =
+        PLOTS.iter().filter(|p| series.series().iter().any(|s| s.spec.group == p.group)).collect();
+    let each = ((ui.available_height() / shown.len().max(1) as f32) - title_h - ui.spacing().item_spacing.y).max(70.0);
     let link = egui::Id::unique("iteration-plots");
-    for spec in &PLOTS {
+    for spec in shown {
         let mut title = spec.title.to_string();
         if spec.id == "plot-dummy" && series.modelled {
             title.push_str(" (modelled)");
