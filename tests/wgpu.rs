@@ -15,7 +15,7 @@ mod common;
 use common::petgraph_distances;
 
 use sssp_lab::algo::{
-    Algorithm, BlockSizes, IterationRecord, SolveError, SolveOptions, StepDelta, Stepper, dijkstra_distances,
+    Algorithm, BlockSizes, IterationRecord, Launch, SolveError, SolveOptions, StepDelta, Stepper, dijkstra_distances,
 };
 use sssp_lab::device::wgpu::{self as gw, WgpuTuning};
 use sssp_lab::device::{DeviceId, make_stepper};
@@ -561,13 +561,14 @@ fn timed_fast_path_and_vertex_parallel_runs_match_the_oracle() {
     for i in adapters() {
         for algo in FRONTIER_ALGOS {
             let cpu = cpu_run(&g, algo, 9, &SolveOptions::default());
-            for tuning in [
-                WgpuTuning { fast_timestamps: true, ..Default::default() },
-                WgpuTuning { vertex_parallel: true, ..Default::default() },
+            let per_phase = SolveOptions { launch: Launch::PerPhase, ..Default::default() };
+            for (tuning, opts) in [
+                (WgpuTuning { fast_timestamps: true, ..Default::default() }, SolveOptions::default()),
+                (WgpuTuning::default(), per_phase),
             ] {
-                let mut st = gw::stepper_with(i, Arc::clone(&g), algo, 9, &SolveOptions::default(), tuning)
-                    .unwrap_or_else(|e| panic!("{e}"));
-                assert_eq!(st.uses_fast_path(), !tuning.vertex_parallel);
+                let mut st =
+                    gw::stepper_with(i, Arc::clone(&g), algo, 9, &opts, tuning).unwrap_or_else(|e| panic!("{e}"));
+                assert_eq!(st.uses_fast_path(), opts.launch == Launch::Fast);
                 let (run, d) = run_fast(&mut st);
                 assert_eq!(d, want, "{algo} {tuning:?}");
                 assert_eq!(run.iterations as usize, cpu.len(), "{algo} {tuning:?}");

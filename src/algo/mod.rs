@@ -93,6 +93,30 @@ pub enum CachePreference {
     PreferShared,
 }
 
+/// How a GPU device runs `run_to_end` (stepping always launches the three per-phase kernels).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Launch {
+    /// The device's fastest path: CUDA's persistent kernel, wgpu's lists and teams (when the
+    /// device and the options allow it).
+    #[default]
+    Fast,
+    /// Relax, minimum and update as separate vertex-parallel launches every iteration, as the
+    /// papers launch them (seed 000 §3, seed 004 §4).
+    PerPhase,
+}
+
+impl std::str::FromStr for Launch {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Launch, String> {
+        match s {
+            "fast" => Ok(Launch::Fast),
+            "per-phase" => Ok(Launch::PerPhase),
+            _ => Err(format!("launch `{s}`: use fast or per-phase")),
+        }
+    }
+}
+
 /// Options every stepper receives: the algorithm's parameter values and the tuning of the run.
 /// Tuning travels with each run (no process-wide state): two runs with different values can
 /// share a process, a device and a thread.
@@ -103,6 +127,9 @@ pub struct SolveOptions {
     pub params: Params,
     pub block: BlockSizes,
     pub cache: CachePreference,
+    /// How a GPU runs to the end: its fast path, or the papers' per-phase launches.
+    #[serde(default)]
+    pub launch: Launch,
     /// CUDA fast path: blocks per multiprocessor of the persistent kernel (`None`: as many as
     /// fit). Ignored elsewhere.
     #[serde(default)]

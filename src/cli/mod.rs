@@ -103,6 +103,10 @@ struct SolveArgs {
     /// (alias `racy`); `sssp-lab solve --help` lists them.
     #[arg(long, short, default_value = "dijkstra", long_help = crate::algo::registry::cli_help())]
     algo: AlgoChoice,
+    /// GPU run to the end: `fast` (persistent kernel / lists and teams) or `per-phase` (three
+    /// vertex-parallel launches per iteration, as in the papers).
+    #[arg(long, default_value = "fast")]
+    launch: crate::algo::Launch,
     /// CUDA fast path: blocks per multiprocessor of the persistent kernel (default: as many as fit).
     #[arg(long)]
     blocks_per_sm: Option<u32>,
@@ -285,6 +289,7 @@ fn solve(args: &SolveArgs) -> Result<()> {
             update: args.block_update.unwrap_or(args.block),
         },
         cache: cache_preference(&args.cache)?,
+        launch: args.launch,
         blocks_per_sm: args.blocks_per_sm,
         solo_work: args.solo_work,
         instrument: false,

@@ -477,7 +477,10 @@ impl<D: Dist> Stepper for CudaStepper<D> {
             run.reached = self.settled_count;
             return Ok(run);
         }
-        let persistent = self.k.fast.is_some() && !self.opts.instrument && self.gpu.cooperative;
+        let persistent = self.k.fast.is_some()
+            && !self.opts.instrument
+            && self.gpu.cooperative
+            && self.opts.launch == crate::algo::Launch::Fast;
         guarded(|| if persistent { self.run_fast(cancel, progress) } else { self.run_kernels(cancel, progress) })?
     }
 }

@@ -51,9 +51,6 @@ pub struct WgpuTuning {
     /// Use a 2-D dispatch above this many workgroups instead of the adapter's
     /// `max_compute_workgroups_per_dimension`.
     pub max_workgroups_per_dim: Option<u32>,
-    /// `run_to_end` uses the vertex-parallel kernels even where the fast path applies (for
-    /// comparisons: the papers' launch shape against lists and teams).
-    pub vertex_parallel: bool,
     /// Per-pass timestamps in the fast path too (its batches then use two passes per
     /// iteration instead of one pass per batch: for the time split of the benchmark only).
     pub fast_timestamps: bool,

@@ -246,7 +246,7 @@ impl WgpuStepper {
 
     /// Whether `run_to_end` uses the fast path (lists, teams, fused minimum).
     pub fn uses_fast_path(&self) -> bool {
-        !self.opts.instrument && !self.run.racy && self.gpu.indirect && !self.tuning.vertex_parallel
+        !self.opts.instrument && !self.run.racy && self.gpu.indirect && self.opts.launch == crate::algo::Launch::Fast
     }
 }
 
