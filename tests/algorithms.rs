@@ -7,8 +7,8 @@ use common::petgraph_distances;
 
 use proptest::prelude::*;
 use sssp_lab::algo::{
-    Algorithm, CRAUSER_PRED, CRAUSER_SUCC, DIJKSTRA, MARTIN_PRED, MARTIN_SUCC, RunRecord, SolveOptions, cpu_stepper,
-    dijkstra_distances,
+    Algorithm, BELLMAN_FORD, CRAUSER_PRED, CRAUSER_SUCC, DIJKSTRA, MARTIN_PRED, MARTIN_SUCC, RunRecord, SolveOptions,
+    cpu_stepper, dijkstra_distances, reference_distances,
 };
 use sssp_lab::device::{DeviceId, make_stepper};
 use sssp_lab::formats::{LoadOptions, load};
@@ -163,11 +163,12 @@ fn statuses(t: &Trace, n: usize) -> Vec<sssp_lab::algo::VertexStatus> {
 #[test]
 fn distances_beyond_32_bits_are_exact_and_stepping_then_finishing_agrees() {
     let mut b = GraphBuilder::new(5, WeightRule::File);
-    for (u, v, w) in [(0, 1, u32::MAX), (1, 2, u32::MAX), (2, 3, 7), (0, 3, u32::MAX), (3, 4, 1)] {
+    // 2 · (2³¹ − 1) + 7 > 2³² − 1: δ(3) only fits 64 bits.
+    for (u, v, w) in [(0, 1, i32::MAX), (1, 2, i32::MAX), (2, 3, 7), (0, 3, i32::MAX), (3, 4, 1)] {
         b.push(u, v, Some(w));
     }
     let g = Arc::new(b.build("heavy", None, VertexLabels::Offset(0)).expect("n ≥ 1"));
-    let big = u32::MAX as Distance;
+    let big = i32::MAX as Distance;
     let want = vec![0, big, 2 * big, big, big + 1];
     assert_eq!(petgraph_distances(&g, 0), want);
     assert_eq!(dijkstra_distances(&g, 0), want);
@@ -193,7 +194,7 @@ fn a_source_out_of_range_is_an_error_not_a_panic() {
 fn arb_graph() -> impl Strategy<Value = (Graph, VertexId)> {
     (1usize..40).prop_flat_map(|n| {
         // The last weight range pushes distances past 32 bits: Dijkstra's 64-bit key path.
-        let weight = prop_oneof![4 => Just(0u32), 4 => 0u32..5, 4 => 0u32..1000, 1 => (u32::MAX - 1000)..=u32::MAX];
+        let weight = prop_oneof![4 => Just(0i32), 4 => 0i32..5, 4 => 0i32..1000, 1 => (i32::MAX - 1000)..=i32::MAX];
         let arc = (0..n as u32, 0..n as u32, weight);
         (proptest::collection::vec(arc, 0..n * 4), 0..n as u32).prop_map(move |(arcs, s)| {
             let mut b = GraphBuilder::new(n, WeightRule::File);
@@ -326,7 +327,6 @@ fn all_cores_pool_and_caller_paths_give_the_sequential_records() {
 /// nothing to change; one thread and a pool record the same passes, with either filter.
 #[test]
 fn bellman_ford_passes_follow_the_hop_depth_and_threads_agree() {
-    use sssp_lab::algo::BELLMAN_FORD;
     let mut b = GraphBuilder::new(6, WeightRule::File);
     for v in 0..5 {
         b.push(v, v + 1, Some(1));
@@ -353,4 +353,60 @@ fn bellman_ford_passes_follow_the_hop_depth_and_threads_agree() {
         assert_eq!(d1, d3);
         assert_eq!(one, many, "{filter}: one thread and three record the same passes");
     }
+}
+
+/// A DAG with negative arcs (no cycle) plus an unreachable vertex.
+fn signed_dag() -> Arc<Graph> {
+    let mut b = GraphBuilder::new(7, WeightRule::File);
+    for (u, v, w) in [(0, 1, 4), (0, 2, 2), (2, 1, -3), (1, 3, 2), (2, 3, 5), (3, 4, -6), (1, 4, 1), (4, 5, 0)] {
+        b.push(u, v, Some(w));
+    }
+    Arc::new(b.build("signed dag", None, VertexLabels::Offset(1)).expect("n ≥ 1"))
+}
+
+#[test]
+fn negative_weights_are_refused_by_label_setting_solvers_with_the_first_arc_named() {
+    let g = signed_dag();
+    assert_eq!(g.first_negative_arc(), Some((2, 1, -3)));
+    for &algo in Algorithm::all() {
+        let got = cpu_stepper(Arc::clone(&g), algo, 0, &SolveOptions::default());
+        if algo.spec().negative_weights {
+            assert!(got.is_ok(), "{algo}");
+            continue;
+        }
+        let err = got.err().map(|e| e.to_string()).unwrap_or_else(|| panic!("{algo} accepted negative weights"));
+        // File ids are 1-based here: the arc 2 → 1 is `3 → 2`.
+        assert!(err.contains("non-negative") && err.contains("arc 3 → 2 of weight -3"), "{err}");
+        assert!(err.contains("bellman-ford"), "{err}");
+        let on_pool = make_stepper(DeviceId::CpuParallel(2), Arc::clone(&g), algo, 0, &SolveOptions::default());
+        assert!(on_pool.is_err(), "{algo} on the pool");
+    }
+}
+
+#[test]
+fn negative_distances_match_petgraphs_bellman_ford() {
+    let g = signed_dag();
+    for s in 0..g.n() as VertexId {
+        let want = common::petgraph_signed_distances(&g, s).expect("no negative cycle");
+        assert_eq!(reference_distances(&g, s).expect("no cycle"), want, "reference from {s}");
+        for threads in [1, 3] {
+            let dev = if threads == 1 { DeviceId::Cpu } else { DeviceId::CpuParallel(threads) };
+            let mut st = make_stepper(dev, Arc::clone(&g), BELLMAN_FORD, s, &SolveOptions::default()).expect("bf");
+            st.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("solve");
+            assert_eq!(st.distances().expect("distances"), want, "bellman-ford on {threads} threads from {s}");
+        }
+    }
+    assert_eq!(reference_distances(&g, 0).expect("no cycle")[4], -5, "0 → 2 → 1 → 3 → 4: 2 − 3 + 2 − 6");
+}
+
+#[test]
+fn the_reference_reports_a_negative_cycle_naming_a_vertex() {
+    let mut b = GraphBuilder::new(4, WeightRule::File);
+    for (u, v, w) in [(0, 1, 1), (1, 2, -2), (2, 1, 1), (2, 3, 1)] {
+        b.push(u, v, Some(w));
+    }
+    let g = b.build("cycle", None, VertexLabels::Offset(1)).expect("n ≥ 1");
+    let err = reference_distances(&g, 0).expect_err("1 → 2 → 1 weighs −1");
+    assert!(err.contains("negative cycle") && (err.contains("δ(2)") || err.contains("δ(3)")), "{err}");
+    assert!(reference_distances(&g, 3).is_ok(), "the cycle is not reachable from vertex 3");
 }

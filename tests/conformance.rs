@@ -29,7 +29,7 @@ use sssp_lab::graph::{Distance, Graph, GraphBuilder, INF, VertexId, VertexLabels
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-fn built(name: &str, n: usize, arcs: &[(u32, u32, u32)]) -> Graph {
+fn built(name: &str, n: usize, arcs: &[(u32, u32, i32)]) -> Graph {
     let mut b = GraphBuilder::new(n, WeightRule::File);
     for &(u, v, w) in arcs {
         b.push(u, v, Some(w));
@@ -39,9 +39,9 @@ fn built(name: &str, n: usize, arcs: &[(u32, u32, u32)]) -> Graph {
 
 /// A seeded random graph with `n` vertices and about `n · degree` arcs, weights in 0..=max
 /// (zeros included), self-loops and parallel arcs allowed.
-fn random(n: usize, degree: usize, max: u32, seed: u64) -> Graph {
+fn random(n: usize, degree: usize, max: i32, seed: u64) -> Graph {
     let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
-    let arcs: Vec<(u32, u32, u32)> = (0..n * degree)
+    let arcs: Vec<(u32, u32, i32)> = (0..n * degree)
         .map(|_| (rng.random_range(0..n as u32), rng.random_range(0..n as u32), rng.random_range(0..=max)))
         .collect();
     built(&format!("random n={n} d={degree} w≤{max}"), n, &arcs)
@@ -49,7 +49,7 @@ fn random(n: usize, degree: usize, max: u32, seed: u64) -> Graph {
 
 fn data(name: &str, weights: WeightRule) -> Graph {
     let path = root().join("tests/data").join(name);
-    load(&path, &LoadOptions { format: None, weights }).unwrap_or_else(|e| panic!("{name}: {e}"))
+    load(&path, &LoadOptions { weights, ..Default::default() }).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 /// The graphs, and whether GPU devices run them too.

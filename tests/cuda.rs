@@ -51,7 +51,9 @@ fn data(name: &str) -> Arc<Graph> {
     } else {
         WeightRule::Uniform { max: 20, seed: 7 }
     };
-    Arc::new(load(&path, &LoadOptions { format: None, weights: rule }).unwrap_or_else(|e| panic!("{name}: {e}")))
+    Arc::new(
+        load(&path, &LoadOptions { weights: rule, ..Default::default() }).unwrap_or_else(|e| panic!("{name}: {e}")),
+    )
 }
 
 fn small_graphs() -> Vec<Arc<Graph>> {

@@ -21,7 +21,7 @@ fn load_file(name: &str) -> Graph {
 }
 
 fn with_rule(rule: &str) -> LoadOptions {
-    LoadOptions { format: None, weights: rule.parse().expect("weight rule") }
+    LoadOptions { weights: rule.parse().expect("weight rule"), ..Default::default() }
 }
 
 /// Every arc as (from, to, weight), sorted.
@@ -162,18 +162,60 @@ fn snap_ids_are_remapped_when_sparse_and_kept_when_dense() {
 }
 
 #[test]
-fn negative_weights_are_refused_unless_a_weight_rule_replaces_them() {
-    let err = load(&data("Hamrle1.mtx"), &LoadOptions::default()).expect_err("Hamrle1 has negative values");
-    let msg = err.to_string();
-    assert!(matches!(err, LoadError::Parse { .. }), "{msg}");
-    assert!(msg.contains("negative"), "{msg}");
-    assert!(msg.contains("Hamrle1.mtx:"), "{msg}");
-    assert!(msg.contains("--weights unit"), "{msg}");
-    let g = load(&data("Hamrle1.mtx"), &with_rule("unit")).expect("unit weights ignore the values");
+fn negative_weights_load_and_name_their_first_arc() {
+    for (name, first) in [
+        ("negative_weight.graph", (1, 2, -2)),
+        ("negative.mtx", (1, 2, -4)),
+        ("negative.wel", (1, 2, -5)),
+        ("negative_weight.gr", (1, 2, -3)),
+    ] {
+        let g = load(&data(&format!("weights/{name}")), &LoadOptions::default()).expect(name);
+        assert_eq!(g.first_negative_arc(), Some(first), "{name}");
+        assert!(g.negative_bound() < 0, "{name}");
+        assert_eq!(g.weight_scale, None, "{name}: integers stay as they are");
+    }
+    let g = load(&data("4.gr"), &LoadOptions::default()).expect("4.gr");
+    assert_eq!((g.first_negative_arc(), g.negative_bound()), (None, 0));
+    // Hamrle1: real values, negative ones among them, and the weight rules still replace them.
+    let g = load(&data("Hamrle1.mtx"), &LoadOptions::default()).expect("Hamrle1 loads");
     assert_eq!((g.n(), g.m()), (32, 98));
+    assert!(g.first_negative_arc().is_some());
+    let scale = g.weight_scale.expect("real values are scaled");
+    // |values| ≤ 156.79, not exact at any scale: 10⁵ is the largest power of ten with |w| ≤ 2²⁴.
+    assert_eq!((scale.decimals, scale.chosen), (5, false));
+    // The smallest values (~10⁻⁵) keep about two digits: the error the facts panel shows.
+    assert!(scale.max_rel_error > 0.0 && scale.max_rel_error < 0.05, "{scale:?}");
+    assert!(g.weight_origin.contains("×10^5"), "{}", g.weight_origin);
+    let g = load(&data("Hamrle1.mtx"), &with_rule("unit")).expect("unit weights ignore the values");
     assert_eq!(g.weight_origin, "unit");
+    assert_eq!(g.first_negative_arc(), None);
     let g = load(&data("Hamrle1.mtx"), &with_rule("uniform:9:1")).expect("uniform weights ignore the values");
     assert!(weights(&g).iter().all(|&w| (1..=9).contains(&w)));
+}
+
+#[test]
+fn real_weights_are_scaled_exactly_when_they_can_be_and_as_the_user_asks() {
+    // 2.5 and 1: exact at one decimal.
+    for name in ["fractional.mtx", "real_weight.wel", "real_weight.gr"] {
+        let g = load(&data(&format!("weights/{name}")), &LoadOptions::default()).expect(name);
+        let scale = g.weight_scale.expect("scaled");
+        assert_eq!((scale.decimals, scale.max_rel_error), (1, 0.0), "{name}");
+        let mut w = weights(&g);
+        w.sort();
+        assert_eq!(w, if name.ends_with("wel") { vec![25, 50] } else { vec![10, 25] }, "{name}");
+    }
+    let opts = LoadOptions { weight_decimals: Some(0), ..Default::default() };
+    let g = load(&data("weights/fractional.mtx"), &opts).expect("rounded to integers");
+    let scale = g.weight_scale.expect("scaled");
+    assert!(scale.chosen && scale.decimals == 0 && scale.max_rel_error > 0.0);
+    // The user's scale applies to integer files too, and refuses what overflows.
+    let opts = LoadOptions { weight_decimals: Some(2), ..Default::default() };
+    let g = load(&data("4.gr"), &opts).expect("scaled integers");
+    let plain = load(&data("4.gr"), &LoadOptions::default()).expect("4.gr");
+    assert_eq!(weights(&g), weights(&plain).iter().map(|w| w * 100).collect::<Vec<_>>());
+    let opts = LoadOptions { weight_decimals: Some(9), ..Default::default() };
+    let err = load(&data("4.gr"), &opts).expect_err("weights ×10⁹ overflow");
+    assert!(err.to_string().contains("choose fewer decimals"), "{err}");
 }
 
 #[test]
@@ -214,10 +256,8 @@ fn every_bad_file_is_refused_with_its_location() {
         ("arc_before_p.gr", Parse, &["arc_before_p.gr:2:", "before the `p sp N M` line"]),
         ("id_out_of_range.gr", Parse, &["id_out_of_range.gr:4:", "id 17 out of range 1..=14"]),
         ("bad_token.gr", Parse, &["bad_token.gr:7:", "expected `a U V W`, found `a 1 x 3`"]),
-        ("negative_weight.gr", Parse, &["negative_weight.gr:3:", "negative weight -3"]),
         ("nan_weight.gr", Parse, &["nan_weight.gr:3:", "not a finite number"]),
-        ("real_weight.gr", Parse, &["real_weight.gr:2:", "2.5", "not an integer"]),
-        ("huge_weight.gr", Parse, &["huge_weight.gr:3:", "4294967296", "exceeds"]),
+        ("huge_weight.gr", Parse, &["huge_weight.gr:3:", "4294967296", "beyond the supported range"]),
         ("empty.gr", Invalid, &["empty.gr:", "empty file"]),
         ("no_header.gr", Parse, &["no_header.gr:2:", "without a `p sp N M` line"]),
         ("zero_vertices.gr", Parse, &["zero_vertices.gr:1:", "no vertices"]),
@@ -234,7 +274,6 @@ fn every_bad_file_is_refused_with_its_location() {
         ("odd_pairs.graph", Parse, &["odd_pairs.graph:3:", "pairs"]),
         ("bad_fmt.graph", Parse, &["bad_fmt.graph:1:", "FMT `2`"]),
         ("too_many_lines.graph", Parse, &["too_many_lines.graph:5:", "another adjacency line"]),
-        ("negative_weight.graph", Parse, &["negative_weight.graph:3:", "negative weight -2"]),
         ("bad_xyz.graph", Parse, &["bad_xyz.xyz:2:", "coordinates for 2 of the 3 vertices"]),
         ("empty.graph", Invalid, &["empty.graph:", "empty file"]),
         ("array.mtx", Parse, &["array.mtx:1:", "`array`"]),
@@ -243,8 +282,6 @@ fn every_bad_file_is_refused_with_its_location() {
         ("hermitian.mtx", Parse, &["hermitian.mtx:1:", "`hermitian`"]),
         ("no_banner.mtx", Parse, &["no_banner.mtx:1:", "expected the banner", "found `3 3 2`"]),
         ("nan.mtx", Parse, &["nan.mtx:4:", "NaN", "not a finite number", "--weights unit"]),
-        ("fractional.mtx", Parse, &["fractional.mtx:3:", "2.5", "not an integer", "--weights uniform:MAX:SEED"]),
-        ("negative.mtx", Parse, &["negative.mtx:4:", "negative weight -4", "non-negative weights"]),
         ("count.mtx", Parse, &["count.mtx:4:", "announces 3 entries, the file has 2"]),
         ("too_many.mtx", Parse, &["too_many.mtx:4:", "announces 1 entries"]),
         ("out_of_range.mtx", Parse, &["out_of_range.mtx:4:", "id 4 out of range 1..=3"]),
@@ -256,12 +293,10 @@ fn every_bad_file_is_refused_with_its_location() {
         ("negative_id.el", Parse, &["negative_id.el:1:", "found `0 -1`"]),
         ("comments_only.el", Invalid, &["comments_only.el:", "no edges"]),
         ("empty.el", Invalid, &["empty.el:", "empty file"]),
-        ("negative.wel", Parse, &["negative.wel:2:", "negative weight -5"]),
         ("nan.wel", Parse, &["nan.wel:2:", "not a finite number"]),
-        ("real_weight.wel", Parse, &["real_weight.wel:2:", "not an integer"]),
         ("two_columns.wel", Parse, &["two_columns.wel:2:", "expected `U V W`"]),
         ("four_columns.wel", Parse, &["four_columns.wel:1:", "expected `U V W`"]),
-        ("huge.wel", Parse, &["huge.wel:1:", "exceeds"]),
+        ("huge.wel", Parse, &["huge.wel:1:", "beyond the supported range"]),
         ("unknown_format.dat", Invalid, &["unknown_format.dat:", "cannot tell the format"]),
     ];
     for (name, kind, needles) in cases {
@@ -292,8 +327,8 @@ fn a_missing_file_is_an_io_error_naming_it() {
 
 #[test]
 fn weight_rules_skip_the_validation_of_file_values() {
-    for name in ["negative.mtx", "fractional.mtx", "nan.mtx", "negative_weight.gr", "real_weight.wel"] {
-        let g = load(&bad(name), &with_rule("unit")).unwrap_or_else(|e| panic!("{name} with unit weights: {e}"));
+    for name in ["weights/negative.mtx", "weights/fractional.mtx", "bad/nan.mtx", "weights/negative_weight.gr"] {
+        let g = load(&data(name), &with_rule("unit")).unwrap_or_else(|e| panic!("{name} with unit weights: {e}"));
         assert!(weights(&g).iter().all(|&w| w == 1), "{name}");
     }
 }

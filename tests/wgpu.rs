@@ -72,10 +72,12 @@ fn load_data(name: &str, weights: WeightRule) -> Option<Arc<Graph>> {
         eprintln!("{name} not in tests/data; skipped");
         return None;
     }
-    Some(Arc::new(load(&path, &LoadOptions { format: None, weights }).unwrap_or_else(|e| panic!("{name}: {e}"))))
+    Some(Arc::new(
+        load(&path, &LoadOptions { weights, ..Default::default() }).unwrap_or_else(|e| panic!("{name}: {e}")),
+    ))
 }
 
-fn uniform(max: u32) -> WeightRule {
+fn uniform(max: i32) -> WeightRule {
     WeightRule::Uniform { max, seed: 7 }
 }
 
@@ -346,10 +348,10 @@ fn a_large_graph_needs_and_gets_a_2d_dispatch() {
     let n: u32 = 65_535 * 32 + 4_000;
     let mut b = GraphBuilder::new(n as usize, WeightRule::File);
     for v in (1..n).step_by(997) {
-        b.push(0, v, Some(1 + v % 13));
+        b.push(0, v, Some((1 + v % 13) as i32));
         if v + 500 < n {
-            b.push(v, v + 500, Some(2 + v % 5));
-            b.push(v + 500, n - 1 - v % 1000, Some(1 + v % 3));
+            b.push(v, v + 500, Some((2 + v % 5) as i32));
+            b.push(v + 500, n - 1 - v % 1000, Some((1 + v % 3) as i32));
         }
     }
     let g = Arc::new(b.build("sparse 2.1 M", None, VertexLabels::Offset(0)).unwrap_or_else(|e| panic!("{e}")));
@@ -425,8 +427,8 @@ fn unsupported_inputs_are_refused_with_a_reason() {
         let opts = SolveOptions::default();
         // Distances beyond u32.
         let mut b = GraphBuilder::new(4, WeightRule::File);
-        b.push(0, 1, Some(u32::MAX / 2));
-        b.push(1, 2, Some(u32::MAX / 2));
+        b.push(0, 1, Some(i32::MAX));
+        b.push(1, 2, Some(i32::MAX));
         b.push(2, 3, Some(5));
         let g = Arc::new(b.build("heavy", None, VertexLabels::Offset(0)).unwrap_or_else(|e| panic!("{e}")));
         match make_stepper(dev, Arc::clone(&g), sssp_lab::algo::MARTIN_SUCC, 0, &opts) {
@@ -520,7 +522,7 @@ fn racy_runs_terminate_and_mismatches_are_reported() {
         let path = {
             let mut b = GraphBuilder::new(50, WeightRule::File);
             for v in 0..49 {
-                b.push(v, v + 1, Some(v % 7 + 1));
+                b.push(v, v + 1, Some((v % 7 + 1) as i32));
             }
             Arc::new(b.build("path", None, VertexLabels::Offset(0)).unwrap_or_else(|e| panic!("{e}")))
         };

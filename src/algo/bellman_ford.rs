@@ -23,7 +23,7 @@ use super::{
 use crate::graph::{Distance, Graph, INF, VertexId};
 use rayon::prelude::*;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, Ordering::Relaxed};
 use std::time::Instant;
 
 /// Edge-parallel Bellman-Ford ([seed002]).
@@ -60,6 +60,7 @@ in the previous pass) against δ as the pass began",
     finished: "no δ changed",
     exact: |_| true,
     cpu: |g, a, s, o| Ok(Box::new(BellmanFordStepper::new(g, a, s, 1, o.clone())?)),
+    negative_weights: true,
     cpu_parallel: Some(|g, a, s, t, o| Ok(Box::new(BellmanFordStepper::new(g, a, s, t, o.clone())?))),
 };
 
@@ -86,7 +87,7 @@ pub struct BellmanFordStepper {
     frontier_only: bool,
     pool: Option<rayon::ThreadPool>,
     source: VertexId,
-    dist: Vec<AtomicU64>,
+    dist: Vec<AtomicI64>,
     /// δ when the current pass began.
     prev: Vec<Distance>,
     /// Pass in which a vertex's δ was last lowered (distinct counts, the next frontier).
@@ -123,7 +124,7 @@ impl BellmanFordStepper {
         prev[source as usize] = 0;
         Ok(BellmanFordStepper {
             frontier_only: algo.choice(&opts.params, "filter") == "frontier",
-            dist: prev.iter().map(|&d| AtomicU64::new(d)).collect(),
+            dist: prev.iter().map(|&d| AtomicI64::new(d)).collect(),
             prev,
             stamp: (0..n).map(|_| AtomicU32::new(0)).collect(),
             active: vec![source],

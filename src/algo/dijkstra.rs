@@ -64,6 +64,7 @@ pub static DIJKSTRA_SPEC: AlgorithmSpec = AlgorithmSpec {
     finished: "u = none",
     exact: |_| true,
     cpu: cpu_stepper,
+    negative_weights: false,
     cpu_parallel: None,
 };
 
@@ -86,7 +87,7 @@ pub fn dijkstra_distances(graph: &Graph, source: VertexId) -> Vec<Distance> {
 /// True when every tentative distance of a sequential solve fits a `u32` below its ∞: a
 /// relaxation value is a settled distance (a simple path, ≤ [`Graph::path_bound`]) plus one arc.
 fn fits_u32(graph: &Graph) -> bool {
-    graph.path_bound() + u128::from(graph.max_weight()) < u128::from(u32::MAX)
+    graph.path_bound() + (graph.max_weight().max(0) as u128) < u128::from(u32::MAX)
 }
 
 /// The whole solve from scratch: `(δ, settled vertices, cancelled)`. Runs on 32-bit keys when
@@ -101,7 +102,7 @@ fn settle_all(
         let (dist, settled, cancelled) = settle::<u32>(graph.successors(), source, cancel, progress);
         (dist.into_iter().map(RadixKey::widen).collect(), settled, cancelled)
     } else {
-        settle::<u64>(graph.successors(), source, cancel, progress)
+        settle::<i64>(graph.successors(), source, cancel, progress)
     }
 }
 

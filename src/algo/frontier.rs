@@ -103,6 +103,7 @@ macro_rules! frontier_spec {
             finished: "Δ = ∞",
             exact: |p| p.get("relax") != Some("non-atomic"),
             cpu: cpu_stepper,
+            negative_weights: false,
             cpu_parallel: Some(super::parallel::parallel_stepper),
         };
     };

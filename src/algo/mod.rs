@@ -25,6 +25,7 @@ pub mod model;
 mod parallel;
 mod radix_heap;
 mod records;
+mod reference;
 pub mod registry;
 mod series;
 mod threshold;
@@ -34,6 +35,7 @@ pub use dijkstra::{DIJKSTRA, DijkstraStepper, dijkstra_distances};
 pub use frontier::{CRAUSER_PRED, CRAUSER_SUCC, FrontierStepper, MARTIN_PRED, MARTIN_SUCC, frontier_values};
 pub use parallel::ParallelFrontierStepper;
 pub use records::{IterationRecord, PhaseTimes, RunRecord, StepDelta, ThreadCounts, fmt_distance};
+pub use reference::reference_distances;
 pub use registry::{AlgoChoice, Algorithm, AlgorithmSpec, Family, ParamKind, ParamSpec, Params};
 pub use series::{
     COMMON_SERIES, CodeLine, MAX_VALUES, Phase, PlotGroup, SeriesRef, SeriesSpec, SeriesUnit, Values, dist_value,
@@ -262,7 +264,29 @@ pub fn cpu_stepper(
 ) -> Result<Box<dyn Stepper>, SolveError> {
     check_source(&graph, source)?;
     algo.validate(&opts.params).map_err(SolveError::Options)?;
+    check_weights(&graph, algo).map_err(SolveError::Options)?;
     (algo.spec().cpu)(graph, algo, source, opts)
+}
+
+/// `Err` with the first negative arc (in the file's vertex ids) when `graph` has negative
+/// weights and `algo` does not declare [`AlgorithmSpec::negative_weights`]: label-setting and
+/// bucketed solvers assume δ never drops below a settled value.
+pub fn check_weights(graph: &crate::graph::Graph, algo: Algorithm) -> Result<(), String> {
+    match graph.first_negative_arc() {
+        Some((u, v, w)) if !algo.spec().negative_weights => {
+            let l = graph.labels();
+            let with = Algorithm::all().iter().filter(|a| a.spec().negative_weights).map(|a| a.id());
+            Err(format!(
+                "{algo} needs non-negative weights, but `{}` has negative ones (first: arc {} → {} of weight {w}); \
+                 use {}",
+                graph.name,
+                l.label(u),
+                l.label(v),
+                with.collect::<Vec<_>>().join(" or ")
+            ))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// [`SolveError::BadSource`] unless `source < n`: every device's first check.

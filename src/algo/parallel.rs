@@ -1,7 +1,7 @@
 //! Frontier solvers on all CPU cores (rayon): the same three phases and the same records as
 //! [`super::FrontierStepper`], with the relax, minimum and update phases data-parallel.
 //!
-//! - relax (successors): frontier arcs in parallel, `AtomicU64::fetch_min` on δ — the CPU twin
+//! - relax (successors): frontier arcs in parallel, `AtomicI64::fetch_min` on δ — the CPU twin
 //!   of the GPU's atomicMin (seed 000 Alg. 2). `racy` replaces it with a plain load, compare
 //!   and store, so concurrent writers can lose the smaller value (seed 004 §4.3) on a
 //!   multi-core CPU as well as on a GPU.
@@ -33,7 +33,7 @@ use super::{
 use crate::graph::{Csr, Distance, Graph, INF, VertexId};
 use rayon::prelude::*;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU8, AtomicU32, Ordering::Relaxed};
 use std::time::Instant;
 
 /// A relax phase visiting fewer vertices plus arcs than this runs on the calling thread: a
@@ -57,7 +57,7 @@ pub struct ParallelFrontierStepper {
     variant: RelaxVariant,
     opts: SolveOptions,
     source: VertexId,
-    dist: Vec<AtomicU64>,
+    dist: Vec<AtomicI64>,
     /// δ at the start of the current iteration, for the deltas' "before" values.
     prev: Vec<Distance>,
     flags: Vec<AtomicU8>,
@@ -109,7 +109,7 @@ impl ParallelFrontierStepper {
         let n = graph.n();
         let mut prev = vec![INF; n];
         prev[source as usize] = 0;
-        let dist = prev.iter().map(|&d| AtomicU64::new(d)).collect();
+        let dist = prev.iter().map(|&d| AtomicI64::new(d)).collect();
         let flags: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
         flags[source as usize].store(SETTLED, Relaxed);
         let mut unsettled_warps = ShrinkingWarpCounter::full(n);

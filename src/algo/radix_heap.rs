@@ -11,7 +11,7 @@
 use crate::graph::{Distance, VertexId, Weight};
 use std::ops::{Add, BitXor};
 
-/// An unsigned key type of a [`RadixHeap`] and of the distances of a sequential solve.
+/// A key type (never negative) of a [`RadixHeap`] and of the distances of a sequential solve.
 pub trait RadixKey: Copy + Ord + Default + Add<Output = Self> + BitXor<Output = Self> + std::fmt::Debug {
     /// Bits of the key.
     const BITS: u32;
@@ -25,16 +25,18 @@ pub trait RadixKey: Copy + Ord + Default + Add<Output = Self> + BitXor<Output = 
     fn widen(self) -> Distance;
 }
 
-impl RadixKey for u64 {
+/// Distances as they are ([`Distance`] = `i64`): keys of a Dijkstra run are never negative (it
+/// refuses negative weights), so their bit patterns order like unsigned ones.
+impl RadixKey for i64 {
     const BITS: u32 = 64;
-    const INF: u64 = u64::MAX;
+    const INF: i64 = i64::MAX;
     #[inline]
     fn leading_zeros(self) -> u32 {
-        u64::leading_zeros(self)
+        i64::leading_zeros(self)
     }
     #[inline]
-    fn from_weight(w: Weight) -> u64 {
-        w as u64
+    fn from_weight(w: Weight) -> i64 {
+        w as i64
     }
     #[inline]
     fn widen(self) -> Distance {
@@ -51,7 +53,7 @@ impl RadixKey for u32 {
     }
     #[inline]
     fn from_weight(w: Weight) -> u32 {
-        w
+        w as u32
     }
     #[inline]
     fn widen(self) -> Distance {
@@ -133,11 +135,11 @@ mod tests {
     fn pops_in_the_same_key_order_as_a_binary_heap_under_monotone_pushes() {
         let (mut r, mut b) = (RadixHeap::default(), BinaryHeap::new());
         let mut x = 12345u64;
-        let mut last = 0;
+        let mut last: i64 = 0;
         for round in 0..20_000u32 {
             x = crate::graph::mix_seed(x, round as u64);
             for k in 0..(x % 4) {
-                let key = last + (x >> (8 * k)) % 1000;
+                let key = last + ((x >> (8 * k)) % 1000) as i64;
                 r.push(key, round);
                 b.push(Reverse(key));
             }

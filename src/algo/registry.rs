@@ -68,6 +68,9 @@ pub struct AlgorithmSpec {
     /// Whether runs with these parameter values must equal the oracle (false for the
     /// non-atomic relax on parallel devices, whose races are the lesson).
     pub exact: fn(&Params) -> bool,
+    /// Whether it is correct on graphs with negative weights (Bellman-Ford); the others are
+    /// refused such graphs with the first negative arc named ([`super::check_weights`]).
+    pub negative_weights: bool,
     /// The CPU reference stepper (one thread).
     pub cpu: CpuBuilder,
     /// The multi-core CPU stepper, if there is one.

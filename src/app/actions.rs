@@ -17,6 +17,7 @@ impl AppState {
             Command::OpenDialog => self.open_dialog(),
             Command::Open(path) => self.open(path),
             Command::SetWeightRule(s) => self.settings.weight_rule = s,
+            Command::SetWeightDecimals(k) => self.settings.weight_decimals = k,
             Command::SetFormat(f) => self.settings.format = f,
             Command::ShowGenerator(show) => self.show_generator = show,
             Command::Generate(spec) => self.generate(spec),
@@ -119,7 +120,10 @@ impl AppState {
             Ok(w) => w,
             Err(e) => return self.error(e),
         };
-        self.load(path, LoadOptions { format: self.settings.format, weights });
+        self.load(
+            path,
+            LoadOptions { format: self.settings.format, weights, weight_decimals: self.settings.weight_decimals },
+        );
     }
 
     /// Loads `path` in the background; the current graph stays until it succeeds.

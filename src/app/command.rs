@@ -18,6 +18,8 @@ pub enum Command {
     Open(PathBuf),
     /// Sets the weight rule text (`file`, `unit`, `uniform:MAX:SEED`); checked when a file is opened.
     SetWeightRule(String),
+    /// Scale for real-valued weights: 10^k, `None` = automatic.
+    SetWeightDecimals(Option<u32>),
     /// Format override for the next file (`None`: by extension).
     SetFormat(Option<Format>),
     /// Shows or hides the generator dialog.

@@ -104,6 +104,7 @@ impl SsspApp {
     pub fn new(ctx: &egui::Context, startup: Startup) -> Self {
         let settings = Settings {
             weight_rule: startup.load.weights.to_string(),
+            weight_decimals: startup.load.weight_decimals,
             format: startup.load.format,
             ..Settings::default()
         };

@@ -118,7 +118,7 @@ mod tests {
     use crate::algo::{MARTIN_SUCC, Thresholds, frontier_values};
 
     fn rec(i: u32, frontier: u64) -> IterationRecord {
-        let t = Thresholds { martin: i as u64, crauser: i as u64, delta: i as u64 };
+        let t = Thresholds { martin: i as i64, crauser: i as i64, delta: i as i64 };
         IterationRecord { iteration: i, frontier, values: frontier_values(&t, 0), ..Default::default() }
     }
 

@@ -17,6 +17,10 @@ use std::sync::Arc;
 pub struct Settings {
     /// Weight rule for unweighted files: `file`, `unit` or `uniform:MAX:SEED`.
     pub weight_rule: String,
+    /// Real-valued weights are stored as round(x · 10^k); `None` = automatic
+    /// ([`crate::graph::WeightScale`]).
+    #[serde(default)]
+    pub weight_decimals: Option<u32>,
     /// Format override; `None` = by extension.
     pub format: Option<Format>,
     /// The generator dialog's current spec.
@@ -33,6 +37,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             weight_rule: "file".into(),
+            weight_decimals: None,
             format: None,
             generator: GeneratorSpec::Grid { width: 64, height: 48, max_weight: 10, seed: 1 },
             algorithm: AlgoChoice::new(crate::algo::CRAUSER_SUCC),
@@ -187,7 +192,7 @@ impl AppState {
     }
 
     /// δ and status of `v` at the cursor.
-    pub fn vertex_state(&self, v: VertexId) -> Option<(u64, VertexStatus)> {
+    pub fn vertex_state(&self, v: VertexId) -> Option<(crate::graph::Distance, VertexStatus)> {
         let t = self.trace.as_ref()?;
         let d = *t.distances().get(v as usize)?;
         Some((d, t.status(v)))

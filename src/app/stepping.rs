@@ -8,7 +8,7 @@
 
 use super::jobs::{Job, repaint, take_finished};
 use super::state::{AppState, RunJob, RunOutput, Verification};
-use crate::algo::{SolveOptions, dijkstra_distances};
+use crate::algo::{SolveOptions, reference_distances};
 use crate::device;
 use crate::graph::VertexId;
 use crate::trace::Trace;
@@ -276,11 +276,11 @@ impl AppState {
         };
         self.verification = Verification::Running;
         let source = self.source;
-        let job = Job::spawn("checking against Dijkstra", repaint(&self.egui), move |_| {
+        let job = Job::spawn("checking against the reference", repaint(&self.egui), move |_| {
             if dist.len() != g.n() {
                 return Err(format!("the solver returned {} distances for {} vertices", dist.len(), g.n()));
             }
-            let oracle = dijkstra_distances(&g, source);
+            let oracle = reference_distances(&g, source)?;
             let wrong = oracle.iter().zip(&dist).enumerate().filter(|(_, (a, b))| a != b);
             Ok(wrong.map(|(v, _)| v as VertexId).collect())
         });

@@ -5,7 +5,7 @@
 //! are the point (seed 004 §4.3, see docs/references.md) and are reported apart.
 
 use super::LoadArgs;
-use crate::algo::{AlgoChoice, Algorithm, SolveOptions, dijkstra_distances};
+use crate::algo::{AlgoChoice, Algorithm, SolveOptions, reference_distances};
 use crate::device::{DeviceId, devices, make_stepper};
 use crate::generate::GeneratorSpec;
 use crate::graph::{Graph, VertexId};
@@ -100,14 +100,14 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     println!("{:<14} {:<40} {:<46} {:>8}  result", "algorithm", "device", "graph", "sources");
     for graph in &graphs {
         let srcs = sources(graph.n(), args.sources);
-        let oracle: Vec<_> = srcs.iter().map(|&s| dijkstra_distances(graph, s)).collect();
+        let oracle: Vec<_> = srcs.iter().map(|&s| reference_distances(graph, s)).collect();
         for dev in &chosen {
             let choices = Algorithm::all()
                 .iter()
                 .flat_map(|&a| a.test_params().into_iter().map(move |params| AlgoChoice { algorithm: a, params }));
             for choice in choices {
                 let (algo, opts) = (choice.algorithm, SolveOptions { block, ..SolveOptions::for_choice(&choice) });
-                if dev.supports(algo, &opts).is_err() {
+                if dev.supports(algo, &opts).is_err() || crate::algo::check_weights(graph, algo).is_err() {
                     continue;
                 }
                 // The non-atomic relax has no fast path: 227 575 launches on NY prove nothing the
@@ -117,10 +117,17 @@ pub fn run(args: &CheckArgs) -> Result<()> {
                 }
                 let mut mismatches = 0usize;
                 let mut error = None;
+                let mut cycles = 0usize;
                 for (s, want) in srcs.iter().zip(&oracle) {
-                    match solve(dev.id, graph, algo, *s, &opts) {
-                        Ok(got) => mismatches += got.iter().zip(want).filter(|(a, b)| a != b).count(),
-                        Err(e) => {
+                    match (solve(dev.id, graph, algo, *s, &opts), want) {
+                        (Ok(got), Ok(want)) => mismatches += got.iter().zip(want).filter(|(a, b)| a != b).count(),
+                        // A negative cycle: the solver must say so, not return distances.
+                        (Err(_), Err(_)) => cycles += 1,
+                        (Ok(_), Err(cycle)) => {
+                            error = Some(format!("returned distances, but the reference found a {cycle}"));
+                            break;
+                        }
+                        (Err(e), Ok(_)) => {
                             error = Some(e.to_string());
                             break;
                         }
@@ -128,6 +135,7 @@ pub fn run(args: &CheckArgs) -> Result<()> {
                 }
                 let verdict = match (&error, mismatches) {
                     (Some(e), _) => format!("ERROR {e}"),
+                    (None, 0) if cycles > 0 => format!("ok ({cycles} negative cycles reported)"),
                     (None, 0) => "ok".to_string(),
                     (None, k) => format!("{k} mismatches"),
                 };

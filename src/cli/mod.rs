@@ -85,11 +85,15 @@ pub struct LoadArgs {
     /// Weight rule: `file` (unweighted files get 1), `unit`, or `uniform:MAX:SEED`.
     #[arg(long, default_value = "file")]
     weights: WeightRule,
+    /// Scale the file's weights by 10^K and round (real-valued files); default: files with real
+    /// values get the smallest K that keeps them exact, or the largest that keeps |w| ≤ 2²⁴.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=9))]
+    weight_decimals: Option<u32>,
 }
 
 impl LoadArgs {
     fn options(&self) -> LoadOptions {
-        LoadOptions { format: self.format, weights: self.weights }
+        LoadOptions { format: self.format, weights: self.weights, weight_decimals: self.weight_decimals }
     }
 }
 
@@ -156,8 +160,8 @@ enum GenFamily {
         n: usize,
         #[arg(long, short, default_value_t = 2)]
         d: usize,
-        #[arg(long, default_value_t = 100)]
-        max_weight: u32,
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(i32).range(1..))]
+        max_weight: i32,
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -173,8 +177,8 @@ enum GenFamily {
         b: f64,
         #[arg(long, default_value_t = 0.15)]
         c: f64,
-        #[arg(long, default_value_t = 255)]
-        max_weight: u32,
+        #[arg(long, default_value_t = 255, value_parser = clap::value_parser!(i32).range(1..))]
+        max_weight: i32,
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -184,8 +188,8 @@ enum GenFamily {
         width: usize,
         #[arg(long, default_value_t = 48)]
         height: usize,
-        #[arg(long, default_value_t = 10)]
-        max_weight: u32,
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(i32).range(1..))]
+        max_weight: i32,
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },

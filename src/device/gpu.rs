@@ -241,6 +241,12 @@ pub fn thresholds(run: FrontierRun, martin: Distance, crauser: Distance) -> Thre
     Thresholds::from_minima(run.threshold, martin, crauser)
 }
 
+/// `INF` for the u64 ∞ marker of 64-bit device distances (which are never negative: the
+/// frontier kernels refuse negative weights).
+pub fn widen_u64(d: u64) -> Distance {
+    if d == u64::MAX { INF } else { d as Distance }
+}
+
 /// `INF` for the u32 ∞ marker of 32-bit device distances.
 pub fn widen_u32(d: u32) -> Distance {
     if d == u32::MAX { INF } else { Distance::from(d) }

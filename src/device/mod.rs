@@ -146,6 +146,7 @@ pub fn make_stepper(
 ) -> Result<Box<dyn Stepper>, SolveError> {
     crate::algo::check_source(&graph, source)?;
     algo.validate(&opts.params).map_err(SolveError::Options)?;
+    crate::algo::check_weights(&graph, algo).map_err(SolveError::Options)?;
     opts.block.validate().map_err(SolveError::Options)?;
     match device {
         DeviceId::Cpu => crate::algo::cpu_stepper(graph, algo, source, opts),

@@ -7,7 +7,7 @@
 //! p sp N M                        p aux sp co N
 //! a U V W   (M times)             v ID X Y   (N times)
 //! ```
-//! Ids are 1-based, arcs directed, weights non-negative integers. The `p` line must come before
+//! Ids are 1-based, arcs directed, weights integers (negative ones too) or reals (scaled, [`crate::graph::WeightScale`]). The `p` line must come before
 //! the first arc and the number of arcs must equal M.
 
 use super::input::{
@@ -58,7 +58,7 @@ pub(super) fn read(
                 } else {
                     None
                 };
-                b.push(u, v, w);
+                b.push_file(u, v, w);
                 arcs += 1;
             }
             b"p" => {
@@ -84,6 +84,7 @@ pub(super) fn read(
                 }
                 let n = n as usize;
                 let mut b = GraphBuilder::new(n, opts.weights);
+                b.set_decimals(opts.weight_decimals);
                 b.reserve(reserve_hint(m, file_bytes));
                 builder = Some(b);
                 header = Some((n, m, ln));

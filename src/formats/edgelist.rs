@@ -19,7 +19,7 @@ use super::input::{
     Lines, MAX_VERTICES, Progress, invalid, parse_error, parse_u64, parse_weight, show, tokens, trim_start,
 };
 use super::{LoadError, LoadOptions};
-use crate::graph::{Graph, GraphBuilder, VertexLabels, Weight, WeightRule};
+use crate::graph::{FileWeight, Graph, GraphBuilder, VertexLabels, WeightRule};
 use std::path::Path;
 
 /// The `N` of a SNAP `# Nodes: N Edges: M` comment.
@@ -46,7 +46,7 @@ pub(super) fn read(
     let read_weights = weighted && opts.weights == WeightRule::File;
     let form = if weighted { "`U V W`" } else { "`U V`" };
     let mut ends: Vec<[u64; 2]> = Vec::new();
-    let mut weights: Vec<Weight> = Vec::new();
+    let mut weights: Vec<FileWeight> = Vec::new();
     let mut header_nodes: Option<u64> = None;
     let mut max_id: u64 = 0;
 
@@ -113,6 +113,7 @@ pub(super) fn read(
     };
 
     let mut builder = GraphBuilder::new(n, opts.weights);
+    builder.set_decimals(opts.weight_decimals);
     builder.reserve(ends.len());
     for (k, &[u, v]) in ends.iter().enumerate() {
         let w = if read_weights { weights.get(k).copied() } else { None };
@@ -123,7 +124,7 @@ pub(super) fn read(
                 _ => return Err(invalid(&p, format!("internal error: id {u} or {v} missing from the id map"))),
             },
         };
-        builder.push(u, v, w);
+        builder.push_file(u, v, w);
     }
     drop(ends);
     builder.build(name, None, labels).map_err(|msg| invalid(&p, msg))

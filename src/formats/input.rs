@@ -3,7 +3,7 @@
 //! say what was found.
 
 use super::LoadError;
-use crate::graph::Weight;
+use crate::graph::{FileWeight, Weight};
 use flate2::bufread::MultiGzDecoder;
 use std::cell::Cell;
 use std::fs::File;
@@ -282,12 +282,9 @@ pub(crate) fn parse_f32(tok: &[u8]) -> Option<f32> {
 pub(crate) enum WeightError {
     /// Not a number at all.
     Malformed,
-    Negative,
     /// NaN or ±infinity.
     NotFinite,
-    /// A real number with a fractional part.
-    NonIntegral,
-    /// Above `u32::MAX`.
+    /// An integer beyond ±(2³¹ − 1).
     TooLarge,
 }
 
@@ -300,40 +297,37 @@ impl WeightError {
         let line = show(line);
         match self {
             WeightError::Malformed => format!("weight `{tok}` is not a number in `{line}`"),
-            WeightError::Negative => format!(
-                "negative weight {tok} in `{line}` (Dijkstra-family algorithms need non-negative weights); {WEIGHT_HINT}"
-            ),
             WeightError::NotFinite => format!("weight {tok} in `{line}` is not a finite number; {WEIGHT_HINT}"),
-            WeightError::NonIntegral => {
-                format!("weight {tok} in `{line}` is not an integer (sssp-lab uses integer weights); {WEIGHT_HINT}")
-            }
             WeightError::TooLarge => {
-                format!("weight {tok} in `{line}` exceeds the largest supported weight {}", Weight::MAX)
+                format!("weight {tok} in `{line}` is beyond the supported range ±{}; {WEIGHT_HINT}", Weight::MAX)
             }
         }
     }
 }
 
-/// A weight: a non-negative integer ≤ `u32::MAX`, also written as a real with no fractional
-/// part (`3`, `3.0`, `3e2`).
+/// A weight: an integer within ±(2³¹ − 1), also written as a real with no fractional part (`3`,
+/// `-3`, `3.0`, `3e2`), or a finite real (`0.25`), scaled later ([`crate::graph::WeightScale`]).
 #[inline]
-pub(crate) fn parse_weight(tok: &[u8]) -> Result<Weight, WeightError> {
+pub(crate) fn parse_weight(tok: &[u8]) -> Result<FileWeight, WeightError> {
     if let Some(v) = parse_u64(tok) {
-        return Weight::try_from(v).map_err(|_| WeightError::TooLarge);
+        return Weight::try_from(v).map(FileWeight::Int).map_err(|_| WeightError::TooLarge);
+    }
+    if let Some(v) = tok.strip_prefix(b"-").and_then(parse_u64) {
+        return i64::try_from(v)
+            .ok()
+            .and_then(|v| Weight::try_from(-v).ok())
+            .map(FileWeight::Int)
+            .ok_or(WeightError::TooLarge);
     }
     let x: f64 = std::str::from_utf8(tok).ok().and_then(|s| s.parse().ok()).ok_or(WeightError::Malformed)?;
-    if x.is_nan() {
-        Err(WeightError::NotFinite)
-    } else if x < 0.0 {
-        Err(WeightError::Negative)
-    } else if x.is_infinite() {
+    if !x.is_finite() {
         Err(WeightError::NotFinite)
     } else if x.fract() != 0.0 {
-        Err(WeightError::NonIntegral)
-    } else if x > Weight::MAX as f64 {
+        Ok(FileWeight::Real(x))
+    } else if x.abs() > Weight::MAX as f64 {
         Err(WeightError::TooLarge)
     } else {
-        Ok(x as Weight)
+        Ok(FileWeight::Int(x as Weight))
     }
 }
 
@@ -388,16 +382,19 @@ mod tests {
 
     #[test]
     fn weights_parse_and_refuse() {
-        assert_eq!(parse_weight(b"0"), Ok(0));
-        assert_eq!(parse_weight(b"4294967295"), Ok(u32::MAX));
-        assert_eq!(parse_weight(b"4294967296"), Err(WeightError::TooLarge));
+        use FileWeight::{Int, Real};
+        assert_eq!(parse_weight(b"0"), Ok(Int(0)));
+        assert_eq!(parse_weight(b"2147483647"), Ok(Int(i32::MAX)));
+        assert_eq!(parse_weight(b"-2147483647"), Ok(Int(-i32::MAX)));
+        assert_eq!(parse_weight(b"2147483648"), Err(WeightError::TooLarge));
         assert_eq!(parse_weight(b"99999999999999999999999"), Err(WeightError::TooLarge));
-        assert_eq!(parse_weight(b"3.0"), Ok(3));
-        assert_eq!(parse_weight(b"1e3"), Ok(1000));
-        assert_eq!(parse_weight(b"-0"), Ok(0));
-        assert_eq!(parse_weight(b"-1"), Err(WeightError::Negative));
-        assert_eq!(parse_weight(b"-.5"), Err(WeightError::Negative));
-        assert_eq!(parse_weight(b".5"), Err(WeightError::NonIntegral));
+        assert_eq!(parse_weight(b"3.0"), Ok(Int(3)));
+        assert_eq!(parse_weight(b"1e3"), Ok(Int(1000)));
+        assert_eq!(parse_weight(b"-0"), Ok(Int(0)));
+        assert_eq!(parse_weight(b"-1"), Ok(Int(-1)));
+        assert_eq!(parse_weight(b"-.5"), Ok(Real(-0.5)));
+        assert_eq!(parse_weight(b".5"), Ok(Real(0.5)));
+        assert_eq!(parse_weight(b"1e300"), Err(WeightError::TooLarge));
         assert_eq!(parse_weight(b"NaN"), Err(WeightError::NotFinite));
         assert_eq!(parse_weight(b"inf"), Err(WeightError::NotFinite));
         assert_eq!(parse_weight(b"x"), Err(WeightError::Malformed));

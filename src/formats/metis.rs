@@ -121,6 +121,7 @@ pub(super) fn read(
     };
     let n = header.n;
     let mut builder = GraphBuilder::new(n, opts.weights);
+    builder.set_decimals(opts.weight_decimals);
     builder.reserve(reserve_hint(header.m.saturating_mul(2), file_bytes));
 
     let mut listed: u64 = 0;
@@ -189,7 +190,7 @@ pub(super) fn read(
             } else {
                 None
             };
-            builder.push(u, target, weight);
+            builder.push_file(u, target, weight);
             listed += 1;
         }
         v += 1;

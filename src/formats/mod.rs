@@ -151,6 +151,9 @@ pub struct LoadOptions {
     /// Where the weights come from. With [`WeightRule::Unit`] or [`WeightRule::Uniform`] the
     /// file's weight values are not parsed at all (so files with real or negative values load).
     pub weights: WeightRule,
+    /// Scale the file's weights by 10^k ([`crate::graph::WeightScale`]); `None` = automatic
+    /// (only files with real values are scaled).
+    pub weight_decimals: Option<u32>,
 }
 
 /// Why a graph file could not be loaded. Every variant but `Cancelled` names the file; parse
@@ -192,7 +195,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Graph, LoadError> {
 /// `x.xyz[.gz]`); a broken coordinate file is an error naming that file.
 ///
 /// Errors: [`LoadError::Io`] when a file cannot be read; [`LoadError::Parse`] for malformed lines,
-/// ids out of range, negative / NaN / non-integral / too large weights, corrupt gzip data, and
+/// ids out of range, NaN / infinite / too large weights, corrupt gzip data, and
 /// counts that disagree with the header; [`LoadError::Invalid`] for an unknown format, an empty
 /// file or graph; [`LoadError::Cancelled`].
 pub fn load_with_progress(

@@ -11,12 +11,13 @@
 //! I J [V]   (NNZ times, 1-based)
 //! ```
 //! n = max(R, C). A `symmetric` file stores one triangle: each off-diagonal entry also gives the
-//! reverse arc. Values must be non-negative integers (a real `3.0` is fine); dense `array`
+//! reverse arc. Values are integers (negative too) or reals, scaled to integers
+//! ([`crate::graph::WeightScale`]); dense `array`
 //! files, `complex`, `hermitian` and `skew-symmetric` matrices are refused.
 
 use super::input::{
-    IdError, Lines, MAX_VERTICES, Progress, WeightError, file_len, invalid, out_of_range, parse_error, parse_id1,
-    parse_u64, parse_weight, reserve_hint, show, tokens, trim_start,
+    IdError, Lines, MAX_VERTICES, Progress, file_len, invalid, out_of_range, parse_error, parse_id1, parse_u64,
+    parse_weight, reserve_hint, show, tokens, trim_start,
 };
 use super::{LoadError, LoadOptions};
 use crate::graph::{Graph, GraphBuilder, VertexLabels, WeightRule};
@@ -142,12 +143,10 @@ pub(super) fn read(
     let columns = if banner.pattern { 2 } else { 3 };
     let entry_form = if banner.pattern { "`I J`" } else { "`I J V`" };
     let mut builder = GraphBuilder::new(n, opts.weights);
+    builder.set_decimals(opts.weight_decimals);
     let arcs_hint = if banner.symmetric { nnz.saturating_mul(2) } else { nnz };
     builder.reserve(reserve_hint(arcs_hint, file_bytes));
     let mut entries: u64 = 0;
-    // The first real value with a fractional part: reported at the end, so that a negative value
-    // anywhere in the file is reported first (it is the more fundamental problem).
-    let mut fractional: Option<(usize, String)> = None;
 
     while let Some((ln, line)) = lines.next_line()? {
         if is_comment_or_blank(line) {
@@ -169,16 +168,7 @@ pub(super) fn read(
         };
         let (u, v) = (index(i, rows)?, index(j, cols)?);
         let weight = match value {
-            Some(tok) if read_values => match parse_weight(tok) {
-                Ok(w) => Some(w),
-                Err(WeightError::NonIntegral) => {
-                    if fractional.is_none() {
-                        fractional = Some((ln, WeightError::NonIntegral.message(tok, line)));
-                    }
-                    Some(0)
-                }
-                Err(e) => return Err(parse_error(&p, ln, e.message(tok, line))),
-            },
+            Some(tok) if read_values => Some(parse_weight(tok).map_err(|e| parse_error(&p, ln, e.message(tok, line)))?),
             _ => None,
         };
         entries += 1;
@@ -189,16 +179,13 @@ pub(super) fn read(
                 format!("the size line (line {size_line}) announces {nnz} entries, this is entry {entries}"),
             ));
         }
-        builder.push(u, v, weight);
+        builder.push_file(u, v, weight);
         if banner.symmetric && u != v {
-            builder.push(v, u, weight);
+            builder.push_file(v, u, weight);
         }
     }
     let last = lines.line();
     lines.finish();
-    if let Some((ln, msg)) = fractional {
-        return Err(parse_error(&p, ln, msg));
-    }
     if entries != nnz {
         return Err(parse_error(
             &p,

@@ -20,8 +20,8 @@ fn check_n(n: usize) -> Result<(), String> {
 }
 
 fn check_weight(max_weight: Weight) -> Result<(), String> {
-    if max_weight == 0 {
-        return Err("max weight must be at least 1".into());
+    if max_weight < 1 {
+        return Err(format!("max weight {max_weight}: must be at least 1"));
     }
     Ok(())
 }

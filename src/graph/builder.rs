@@ -75,14 +75,61 @@ impl WeightRule {
     }
 }
 
+/// A weight as a file writes it: an integer, or a real number that [`WeightScale`] turns into
+/// one when the graph is built.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FileWeight {
+    Int(Weight),
+    /// A finite real with a fractional part (`0.25`, `1.5e-3`).
+    Real(f64),
+}
+
+/// How real-valued weights became the integer weights every device computes with: each value x
+/// is stored as round(x · 10^`decimals`).
+///
+/// Why integers and not floating point: the frontier solvers compare thresholds for equality
+/// across devices, WGSL has no floating-point atomics, and integer sums are exact, so every
+/// device gives bit-identical distances that the oracle can check. The price is a rounding
+/// error the user sees (`max_rel_error`) and can trade against range with `decimals`.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WeightScale {
+    /// Weights are the file's values × 10^decimals, rounded to the nearest integer.
+    pub decimals: u32,
+    /// True when the user chose `decimals`; false when [`GraphBuilder`] derived it.
+    pub chosen: bool,
+    /// Largest |stored / 10^decimals − x| / |x| over the non-zero values (0 = exact).
+    pub max_rel_error: f64,
+}
+
+impl fmt::Display for WeightScale {
+    /// `×10^3 (exact)` or `×10^2 (rounded, ≤ 0.04 % error)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "real values ×10^{}", self.decimals)?;
+        if self.max_rel_error == 0.0 {
+            write!(f, " (exact)")
+        } else {
+            write!(f, " (rounded, ≤ {:.2e} relative error)", self.max_rel_error)
+        }
+    }
+}
+
+/// The largest |weight| an automatic [`WeightScale`] produces: 2²⁴ keeps seven significant
+/// digits for the heaviest arc and leaves 32-bit GPU distances room for paths of ~2⁸ such arcs.
+pub const AUTO_SCALE_LIMIT: f64 = (1u64 << 24) as f64;
+
 /// Collects arcs, then builds the CSR in one counting sort.
 ///
 /// Readers check vertex ids against n themselves (they know the file line); `push` only
-/// records. Memory: 12 bytes per arc until [`build`](Self::build).
+/// records. Memory: 12 bytes per arc until [`build`](Self::build), plus 8 per arc once a real
+/// weight appears.
 #[derive(Debug)]
 pub struct GraphBuilder {
     n: usize,
     arcs: Vec<(VertexId, VertexId, Weight)>,
+    /// Every arc's file value, once the first real value arrived (aligned with `arcs`).
+    reals: Option<Vec<f64>>,
+    /// `Some(k)`: scale every file weight by 10^k (the user's choice).
+    decimals: Option<u32>,
     weighted: bool,
     rule: WeightRule,
 }
@@ -90,7 +137,14 @@ pub struct GraphBuilder {
 impl GraphBuilder {
     /// A builder for `n` vertices using weight rule `rule`.
     pub fn new(n: usize, rule: WeightRule) -> GraphBuilder {
-        GraphBuilder { n, arcs: Vec::new(), weighted: false, rule }
+        GraphBuilder { n, arcs: Vec::new(), reals: None, decimals: None, weighted: false, rule }
+    }
+
+    /// Scales the file's weights by 10^`decimals` (real or integer values alike); `None` scales
+    /// only files with real values, by the smallest power of ten that makes them exact integers
+    /// or the largest that keeps them ≤ [`AUTO_SCALE_LIMIT`].
+    pub fn set_decimals(&mut self, decimals: Option<u32>) {
+        self.decimals = decimals;
     }
 
     /// Reserves room for `m` arcs.
@@ -116,6 +170,28 @@ impl GraphBuilder {
         self.arcs.push((u, v, w));
     }
 
+    /// Adds arc u → v with a weight as the file wrote it (`None`: the format has no weights).
+    #[inline]
+    pub fn push_file(&mut self, u: VertexId, v: VertexId, weight: Option<FileWeight>) {
+        let scaled = self.decimals.is_some() && self.rule == WeightRule::File;
+        match weight {
+            Some(FileWeight::Real(x)) if self.rule == WeightRule::File => {
+                let reals = self.reals.get_or_insert_with(|| self.arcs.iter().map(|a| a.2 as f64).collect());
+                reals.push(x);
+                self.weighted = true;
+                self.arcs.push((u, v, 0));
+            }
+            Some(FileWeight::Int(w)) if self.reals.is_some() || scaled => {
+                let reals = self.reals.get_or_insert_with(|| self.arcs.iter().map(|a| a.2 as f64).collect());
+                reals.push(w as f64);
+                self.push(u, v, Some(w));
+            }
+            Some(FileWeight::Int(w)) => self.push(u, v, Some(w)),
+            Some(FileWeight::Real(_)) => self.push(u, v, Some(1)),
+            None => self.push(u, v, None),
+        }
+    }
+
     /// Adds u → v and v → u with the same weight (undirected edge).
     #[inline]
     pub fn push_undirected(&mut self, u: VertexId, v: VertexId, weight: Option<Weight>) {
@@ -125,9 +201,10 @@ impl GraphBuilder {
 
     /// Builds the graph.
     ///
-    /// Errors: no vertices; m ≥ 2³² arcs; coordinates whose count differs from n.
+    /// Errors: no vertices; m ≥ 2³² arcs; coordinates whose count differs from n; scaled
+    /// weights beyond ±(2³¹ − 1).
     pub fn build(
-        self,
+        mut self,
         name: impl Into<String>,
         coords: Option<Vec<[f32; 2]>>,
         labels: VertexLabels,
@@ -147,12 +224,65 @@ impl GraphBuilder {
         {
             return Err(format!("{} coordinates for {} vertices", c.len(), self.n));
         }
-        let origin = match (self.rule, self.weighted) {
-            (WeightRule::File, true) => "from file".to_string(),
-            (WeightRule::File, false) => "unit (file has no weights)".to_string(),
-            (rule, _) => rule.to_string(),
+        let scale = match self.reals.take() {
+            Some(reals) => Some(apply_scale(&mut self.arcs, &reals, self.decimals)?),
+            None => None,
+        };
+        let origin = match (self.rule, self.weighted, scale) {
+            (WeightRule::File, true, Some(s)) => format!("from file, {s}"),
+            (WeightRule::File, true, None) => "from file".to_string(),
+            (WeightRule::File, false, _) => "unit (file has no weights)".to_string(),
+            (rule, _, _) => rule.to_string(),
         };
         let succ = Csr::from_arcs(self.n, self.arcs.iter().copied());
-        Ok(Graph::from_parts(name.into(), origin, succ, coords, labels))
+        let mut graph = Graph::from_parts(name.into(), origin, succ, coords, labels);
+        graph.weight_scale = scale;
+        Ok(graph)
     }
+}
+
+/// Stores round(x · 10^k) in `arcs` for every file value x (`reals`, aligned), with k the
+/// user's `decimals` or the automatic choice described at [`GraphBuilder::set_decimals`].
+fn apply_scale(
+    arcs: &mut [(VertexId, VertexId, Weight)],
+    reals: &[f64],
+    decimals: Option<u32>,
+) -> Result<WeightScale, String> {
+    let max_abs = reals.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let exact_at = |k: u32| {
+        let s = 10f64.powi(k as i32);
+        reals.iter().all(|&x| {
+            let y = x * s;
+            (y - y.round()).abs() <= 1e-9 * y.abs().max(1.0)
+        })
+    };
+    let (decimals, chosen) = match decimals {
+        Some(k) => (k, true),
+        None => {
+            let fits = |k: u32| max_abs * 10f64.powi(k as i32) <= AUTO_SCALE_LIMIT;
+            let largest = (0..=9).rev().find(|&k| fits(k)).unwrap_or(0);
+            ((0..=largest).find(|&k| exact_at(k)).unwrap_or(largest), false)
+        }
+    };
+    let s = 10f64.powi(decimals as i32);
+    if max_abs * s > Weight::MAX as f64 {
+        return Err(format!(
+            "weights ×10^{decimals}: the largest |weight| {max_abs} becomes {:.3e}, beyond the integer range ±{}; \
+             choose fewer decimals",
+            max_abs * s,
+            Weight::MAX
+        ));
+    }
+    let mut max_rel_error = 0.0f64;
+    for (arc, &x) in arcs.iter_mut().zip(reals) {
+        let w = (x * s).round();
+        arc.2 = w as Weight;
+        if x != 0.0 {
+            max_rel_error = max_rel_error.max((w / s - x).abs() / x.abs());
+        }
+    }
+    if max_rel_error < 1e-12 {
+        max_rel_error = 0.0;
+    }
+    Ok(WeightScale { decimals, chosen, max_rel_error })
 }

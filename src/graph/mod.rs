@@ -2,15 +2,16 @@
 //! predecessors (built on first use), ω(v) and summary statistics.
 //!
 //! Every graph in sssp-lab is a directed graph G = (V, E) with n = |V| vertices
-//! numbered `0..n` and m = |E| arcs with non-negative integer weights
-//! (docs/references.md `[terms-notation]`). Parallel arcs and self-loops are kept as read: they never
+//! numbered `0..n` and m = |E| arcs with integer weights (docs/references.md
+//! `[terms-notation]`). Weights may be negative ([`Graph::first_negative_arc`]); real-valued
+//! files are scaled to integers ([`WeightScale`]). Parallel arcs and self-loops are kept as read: they never
 //! change a shortest distance. Undirected inputs are stored as two arcs.
 
 mod builder;
 mod labels;
 
 pub(crate) use builder::mix64;
-pub use builder::{GraphBuilder, WeightRule};
+pub use builder::{AUTO_SCALE_LIMIT, FileWeight, GraphBuilder, WeightRule, WeightScale};
 
 /// Seed of stream `stream` derived from a user seed (generators use one RNG stream per chunk).
 pub fn mix_seed(seed: u64, stream: u64) -> u64 {
@@ -22,11 +23,14 @@ use std::sync::OnceLock;
 
 /// Vertex index, `0..n`.
 pub type VertexId = u32;
-/// Arc weight (non-negative integer).
-pub type Weight = u32;
-/// Tentative or final distance δ. 64 bits: a simple path has at most n − 1 < 2³² arcs of weight
-/// < 2³², so no distance computed on the CPU can overflow.
-pub type Distance = u64;
+/// Arc weight: a signed integer. Negative weights load (only algorithms that declare
+/// [`crate::algo::AlgorithmSpec::negative_weights`] run on them); real-valued files are scaled to
+/// integers at load time ([`WeightScale`]).
+pub type Weight = i32;
+/// Tentative or final distance δ, signed for graphs with negative weights. 64 bits: a simple
+/// path has at most n − 1 < 2³² arcs of |weight| < 2³¹, so no distance computed on the CPU can
+/// overflow.
+pub type Distance = i64;
 /// δ = ∞: not (yet) reached.
 pub const INF: Distance = Distance::MAX;
 
@@ -154,13 +158,18 @@ pub struct GraphStats {
 pub struct Graph {
     /// Short name shown in the UI (file name or generator spec).
     pub name: String,
-    /// How the weights were obtained (from the file, unit, uniform with a seed).
+    /// How the weights were obtained (from the file, unit, uniform with a seed, scaled).
     pub weight_origin: String,
+    /// How real-valued file weights were scaled to integers; `None` when the weights are the
+    /// file's integers (or a weight rule's).
+    pub weight_scale: Option<WeightScale>,
     succ: Csr,
     pred: OnceLock<Csr>,
     omega: Vec<Distance>,
     path_bound: u128,
     max_weight: Weight,
+    first_negative: Option<(VertexId, VertexId, Weight)>,
+    negative_bound: i128,
     coords: Option<Vec<[f32; 2]>>,
     labels: VertexLabels,
 }
@@ -176,13 +185,35 @@ impl Graph {
         let omega =
             (0..succ.n() as VertexId).map(|v| succ.arcs(v).map(|(_, w)| w as Distance).min().unwrap_or(INF)).collect();
         let mut heaviest_in = vec![0 as Weight; succ.n()];
+        let mut lightest_in = vec![0 as Weight; succ.n()];
         for (&t, &w) in succ.targets.iter().zip(&succ.weights) {
             let h = &mut heaviest_in[t as usize];
             *h = (*h).max(w);
+            let l = &mut lightest_in[t as usize];
+            *l = (*l).min(w);
         }
         let path_bound = heaviest_in.iter().map(|&w| w as u128).sum();
+        let negative_bound = lightest_in.iter().map(|&w| w as i128).sum();
         let max_weight = heaviest_in.iter().copied().max().unwrap_or(0);
-        Graph { name, weight_origin, succ, pred: OnceLock::new(), omega, path_bound, max_weight, coords, labels }
+        let first_negative = if negative_bound < 0 {
+            (0..succ.n() as VertexId).find_map(|u| succ.arcs(u).find(|&(_, w)| w < 0).map(|(v, w)| (u, v, w)))
+        } else {
+            None
+        };
+        Graph {
+            name,
+            weight_origin,
+            weight_scale: None,
+            succ,
+            pred: OnceLock::new(),
+            omega,
+            path_bound,
+            max_weight,
+            first_negative,
+            negative_bound,
+            coords,
+            labels,
+        }
     }
 
     /// Number of vertices n.
@@ -235,7 +266,21 @@ impl Graph {
         self.path_bound
     }
 
-    /// The heaviest arc weight w_max (0 without arcs), computed once when the graph is built.
+    /// The first arc (u, v, w) with w < 0 in successor order, `None` when every weight is
+    /// non-negative. Computed once when the graph is built.
+    pub fn first_negative_arc(&self) -> Option<(VertexId, VertexId, Weight)> {
+        self.first_negative
+    }
+
+    /// A lower bound on any shortest distance when there is no negative cycle: Σ over vertices
+    /// of the lightest negative arc into each (0 without negative weights) — the mirror of
+    /// [`Graph::path_bound`].
+    pub fn negative_bound(&self) -> i128 {
+        self.negative_bound
+    }
+
+    /// The heaviest arc weight w_max (0 without arcs or when every weight is negative),
+    /// computed once when the graph is built.
     pub fn max_weight(&self) -> Weight {
         self.max_weight
     }

@@ -182,7 +182,10 @@ pub fn read_distances(path: &Path) -> std::io::Result<Vec<Distance>> {
             "distance file length is not a multiple of 8",
         ));
     }
-    Ok(bytes.chunks_exact(8).map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])).collect())
+    Ok(bytes
+        .chunks_exact(8)
+        .map(|c| crate::device::gpu::widen_u64(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])))
+        .collect())
 }
 
 /// A graph written as a plain DIMACS `.gr` in a fresh temporary folder, removed on drop.

@@ -180,7 +180,7 @@ impl GraphPlan {
         match &self.origin {
             GraphOrigin::File { path, weights } => {
                 let p = resolve_path(path, exp_dir);
-                let opts = crate::formats::LoadOptions { format: None, weights: *weights };
+                let opts = crate::formats::LoadOptions { format: None, weights: *weights, weight_decimals: None };
                 crate::formats::load(&p, &opts).with_context(|| format!("loading {}", p.display()))
             }
             GraphOrigin::Generate(s) => {

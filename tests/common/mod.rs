@@ -20,9 +20,26 @@ pub fn petgraph_distances(g: &Graph, source: VertexId) -> Vec<Distance> {
     }
     let mut d = vec![INF; g.n()];
     for (k, v) in petgraph::algo::dijkstra(&pg, NodeIndex::new(source as usize), None, |e| *e.weight()) {
-        d[k.index()] = v;
+        d[k.index()] = v as Distance;
     }
     d
+}
+
+/// Shortest distances from `source` by petgraph's `bellman_ford` (negative weights allowed;
+/// `Err` for a negative cycle reachable from the source). Weights go through `f64`, exact for
+/// the integers of test graphs.
+pub fn petgraph_signed_distances(g: &Graph, source: VertexId) -> Result<Vec<Distance>, String> {
+    let mut pg = DiGraph::<(), f64>::with_capacity(g.n(), g.m());
+    for _ in 0..g.n() {
+        pg.add_node(());
+    }
+    for u in 0..g.n() as VertexId {
+        for (v, w) in g.successors().arcs(u) {
+            pg.add_edge(NodeIndex::new(u as usize), NodeIndex::new(v as usize), w as f64);
+        }
+    }
+    let paths = petgraph::algo::bellman_ford(&pg, NodeIndex::new(source as usize)).map_err(|e| format!("{e:?}"))?;
+    Ok(paths.distances.iter().map(|&d| if d.is_infinite() { INF } else { d as Distance }).collect())
 }
 
 /// The repository root: where the crate was built, or the working directory when the test

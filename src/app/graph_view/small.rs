@@ -111,6 +111,6 @@ impl GraphView {
 }
 
 /// Weight of the arc u → v, if it exists.
-fn reverse_weight(graph: &Graph, u: VertexId, v: VertexId) -> Option<u32> {
+fn reverse_weight(graph: &Graph, u: VertexId, v: VertexId) -> Option<crate::graph::Weight> {
     graph.successors().arcs(u).find(|&(t, _)| t == v).map(|(_, w)| w)
 }

@@ -38,6 +38,24 @@ pub fn graph_panel(ui: &mut egui::Ui, state: &mut AppState, cmds: &mut Vec<Comma
         }
         ui.end_row();
 
+        let label = ui.label("Real weights").on_hover_text(
+            "Files with real values store round(x · 10^k): exact integers keep every device's distances \
+             identical. Auto picks the smallest k that is exact, or the largest with |w| ≤ 2²⁴.",
+        );
+        ui.horizontal(|ui| {
+            let mut auto = state.settings.weight_decimals.is_none();
+            if ui.checkbox(&mut auto, "auto").labelled_by(label.id).changed() {
+                cmds.push(Command::SetWeightDecimals(if auto { None } else { Some(3) }));
+            }
+            if let Some(mut k) = state.settings.weight_decimals {
+                let r = ui.add(egui::DragValue::new(&mut k).range(0..=9).prefix("×10^"));
+                if r.changed() {
+                    cmds.push(Command::SetWeightDecimals(Some(k)));
+                }
+            }
+        });
+        ui.end_row();
+
         let label = ui.label("Format");
         let shown = state.settings.format.map_or("auto (by extension)".to_string(), |f| f.description().to_string());
         egui::ComboBox::from_id_salt("format")

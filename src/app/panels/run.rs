@@ -59,7 +59,9 @@ pub fn run_panel(ui: &mut egui::Ui, state: &mut AppState, cmds: &mut Vec<Command
             .width(170.0)
             .show_ui(ui, |ui| {
                 for &a in Algorithm::all() {
-                    let why_not = device.and_then(|d| d.supports(a, &Default::default()).err());
+                    let why_not = device
+                        .and_then(|d| d.supports(a, &Default::default()).err())
+                        .or_else(|| state.graph.as_ref().and_then(|g| crate::algo::check_weights(&g.graph, a).err()));
                     let r = ui.add_enabled(why_not.is_none(), egui::Button::selectable(a == algo, a.id()));
                     let hover = format!("{}\n{}", a.describe(), a.spec().reference);
                     let r = r

@@ -66,17 +66,17 @@ impl Dist for u64 {
     const INF: u64 = u64::MAX;
     const SUFFIX: &'static str = "u64";
     fn to_host(self) -> Distance {
-        self
+        crate::device::gpu::widen_u64(self)
     }
     fn from_host(d: Distance) -> u64 {
-        d
+        if d == INF { u64::MAX } else { d as u64 }
     }
 }
 
 /// Whether 32-bit distances are safe: every value a relax can form (a walk of ≤ n arcs) stays
 /// below the u32 ∞ marker.
 fn narrow_ok(graph: &Graph) -> bool {
-    (graph.n() as u128) * u128::from(graph.max_weight()) < u128::from(u32::MAX)
+    (graph.n() as u128) * (graph.max_weight().max(0) as u128) < u128::from(u32::MAX)
 }
 
 /// Device bytes a CUDA stepper allocates for `graph` and `algo` (graph arrays, state, reduction
@@ -246,13 +246,14 @@ impl<D: Dist> CudaStepper<D> {
         let succ = graph.successors();
         let off = up(&succ.offsets, "successor offsets")?;
         let tgt = up(&succ.targets, "successor targets")?;
-        let wgt = up(&succ.weights, "successor weights")?;
+        // Same bits: the frontier kernels only see graphs without negative weights.
+        let wgt = up(bytemuck::cast_slice(&succ.weights), "successor weights")?;
         let pred = if variant == RelaxVariant::Predecessors {
             let p = graph.predecessors();
             Some([
                 up(&p.offsets, "predecessor offsets")?,
                 up(&p.targets, "predecessor sources")?,
-                up(&p.weights, "predecessor weights")?,
+                up(bytemuck::cast_slice(&p.weights), "predecessor weights")?,
             ])
         } else {
             None

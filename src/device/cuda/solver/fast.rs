@@ -146,7 +146,7 @@ impl<D: Dist> CudaStepper<D> {
             let next = if k + 1 < iters { rec_f_host[k + 1] as u64 } else { 0 };
             let unsettled = n as u64 - settled;
             settled += next;
-            let t = gpu::thresholds(self.run, rec_m[k], rec_c[k]);
+            let t = gpu::thresholds(self.run, gpu::widen_u64(rec_m[k]), gpu::widen_u64(rec_c[k]));
             run.records.push(gpu::sizes_record(
                 rec_base + k as u32,
                 &t,

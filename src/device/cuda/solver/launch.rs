@@ -87,7 +87,7 @@ impl<D: Dist> CudaStepper<D> {
 
     /// Thresholds of an iteration from the Δ words the minimum wrote.
     fn thresholds(&self, out: &IterOut) -> Thresholds {
-        gpu::thresholds(self.run, out.deltas[0], out.deltas[1])
+        gpu::thresholds(self.run, gpu::widen_u64(out.deltas[0]), gpu::widen_u64(out.deltas[1]))
     }
 
     /// Record of an instrumented iteration, from the kernels' counters.
