@@ -513,3 +513,51 @@ impl Stepper for DeltaSteppingStepper {
         Ok(run)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{GraphBuilder, VertexLabels, WeightRule};
+
+    fn graph(n: usize, arcs: &[(VertexId, VertexId, Weight)]) -> Arc<Graph> {
+        let mut b = GraphBuilder::new(n, WeightRule::File);
+        for &(u, v, w) in arcs {
+            b.push(u, v, Some(w));
+        }
+        Arc::new(b.build("test", None, VertexLabels::Offset(0)).expect("n ≥ 1"))
+    }
+
+    #[test]
+    fn auto_delta_is_the_heaviest_arc_over_the_mean_degree() {
+        assert_eq!(auto_delta(&graph(4, &[(0, 1, 10), (1, 2, 3)])), 20);
+        assert_eq!(auto_delta(&graph(3, &[])), 1);
+        assert_eq!(auto_delta(&graph(2, &[(0, 1, 0)])), 1);
+    }
+
+    /// Δ = 2: bucket 0 = {0, 1} needs two light phases, then its one heavy arc (0→2, 5) is
+    /// relaxed once and finds δ(2) = 2 already lower; bucket 1 = {2} ends the run.
+    #[test]
+    fn a_bucket_is_emptied_by_light_phases_then_relaxes_its_heavy_arcs_once() {
+        let g = graph(3, &[(0, 1, 1), (1, 2, 1), (0, 2, 5)]);
+        let opts = SolveOptions { params: crate::algo::Params::default().with("delta", "2"), ..Default::default() };
+        let mut st = DeltaSteppingStepper::new(g, DELTA_STEPPING, 0, 1, opts).expect("stepper");
+        let mut rows = Vec::new();
+        while let Some(step) = st.step().expect("step") {
+            let r = step.record;
+            let v: Vec<u64> = (0..6).map(|i| r.values.get(i).expect("value") as u64).collect();
+            rows.push((r.frontier, r.settled, r.relax_improved, v));
+        }
+        // (|F|, settled, improved, [bucket, bucket size, light, heavy, Δ, next |F|])
+        assert_eq!(
+            rows,
+            vec![
+                (1, 1, 1, vec![0, 1, 1, 0, 2, 1]),
+                (1, 2, 1, vec![0, 2, 1, 0, 2, 2]),
+                (2, 2, 0, vec![0, 2, 0, 1, 2, 1]),
+                (1, 3, 0, vec![1, 1, 0, 0, 2, 0]),
+            ]
+        );
+        assert_eq!(st.distances().expect("δ"), vec![0, 1, 2]);
+        assert!(st.is_done());
+    }
+}
