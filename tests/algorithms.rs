@@ -410,3 +410,99 @@ fn the_reference_reports_a_negative_cycle_naming_a_vertex() {
     assert!(err.contains("negative cycle") && (err.contains("δ(2)") || err.contains("δ(3)")), "{err}");
     assert!(reference_distances(&g, 3).is_ok(), "the cycle is not reachable from vertex 3");
 }
+
+/// Δ-stepping equals petgraph for every Δ — 1 (Dial's buckets), 3, auto, and one bucket for
+/// everything — on one thread and on pools of 2, 3 and 8 threads (every frontier forced onto
+/// the pool), on random graphs with zero weights and a real road graph, from several sources.
+#[test]
+fn delta_stepping_equals_petgraph_for_every_delta_and_thread_count() {
+    use sssp_lab::algo::{DELTA_STEPPING, DeltaSteppingStepper, Stepper, auto_delta};
+    let graphs = [
+        load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rome99.gr.gz"), &LoadOptions::default())
+            .expect("rome99"),
+        GeneratorSpec::Rmat { scale: 10, edge_factor: 8, a: 0.45, b: 0.15, c: 0.15, max_weight: 255, seed: 6 }
+            .generate()
+            .expect("gen"),
+        GeneratorSpec::Fanout { n: 1500, d: 4, max_weight: 100, seed: 8 }.generate().expect("gen"),
+        random_with_zero_weights(800, 3, 9),
+        random_with_zero_weights(300, 6, 1000),
+    ];
+    for g in graphs {
+        let g = Arc::new(g);
+        let auto = auto_delta(&g);
+        for s in sources(g.n()) {
+            let want = petgraph_distances(&g, s);
+            for delta in [1, 3, 0, 1 << 50] {
+                let opts = SolveOptions::for_choice(&format!("delta-stepping:delta={delta}").parse().expect("choice"));
+                for threads in [1, 2, 3, 8] {
+                    let st = DeltaSteppingStepper::new(Arc::clone(&g), DELTA_STEPPING, s, threads, opts.clone())
+                        .expect("stepper");
+                    assert_eq!(st.delta(), if delta == 0 { auto } else { delta });
+                    let mut st = st.with_cutoff(0);
+                    st.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("solve");
+                    let got = st.distances().expect("distances");
+                    assert_eq!(got, want, "{} from {s}: Δ = {delta}, {threads} threads", g.name);
+                }
+            }
+        }
+    }
+}
+
+/// `n` vertices, `n · degree` arcs with weights in 0..=max (a quarter of them 0), self-loops and
+/// parallel arcs allowed; seeded by a fixed LCG.
+fn random_with_zero_weights(n: u32, degree: u32, max: u32) -> Graph {
+    let mut x = 0x2545_f491_4f6c_dd1du64 ^ u64::from(n * degree + max);
+    let mut next = |k: u32| {
+        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        ((x >> 33) % u64::from(k)) as u32
+    };
+    let mut b = GraphBuilder::new(n as usize, WeightRule::File);
+    for _ in 0..n * degree {
+        let (u, v, zero) = (next(n), next(n), next(4) == 0);
+        let w = if zero { 0 } else { next(max + 1) };
+        b.push(u, v, Some(w as i32));
+    }
+    b.build(format!("random n={n} d={degree} w≤{max}"), None, VertexLabels::Offset(0)).expect("n ≥ 1")
+}
+
+/// Phases are synchronous: one thread and three (pool forced or not) record the same phases,
+/// value for value; the records add up (light + heavy = attempted, the last one settles every
+/// reached vertex, `delta` is the Δ used).
+#[test]
+fn delta_stepping_one_thread_and_three_record_the_same_phases() {
+    use sssp_lab::algo::{DELTA_STEPPING, DeltaSteppingStepper, Stepper, auto_delta};
+    let graphs = [
+        GeneratorSpec::Rmat { scale: 12, edge_factor: 8, a: 0.45, b: 0.15, c: 0.15, max_weight: 255, seed: 4 }
+            .generate()
+            .expect("gen"),
+        GeneratorSpec::Fanout { n: 3000, d: 12, max_weight: 100, seed: 7 }.generate().expect("gen"),
+    ];
+    for g in graphs {
+        let g = Arc::new(g);
+        for delta in [0, 20, 1 << 50] {
+            let opts = SolveOptions::for_choice(&format!("delta-stepping:delta={delta}").parse().expect("choice"));
+            let run = |threads, cutoff| {
+                let mut st = DeltaSteppingStepper::new(Arc::clone(&g), DELTA_STEPPING, 1, threads, opts.clone())
+                    .expect("stepper")
+                    .with_cutoff(cutoff);
+                let mut run = st.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("solve");
+                run.records.iter_mut().for_each(|r| r.times = Default::default());
+                run
+            };
+            let one = run(1, usize::MAX);
+            assert!(one.records.iter().any(|r| r.frontier >= 64), "{} Δ = {delta}: frontiers too small", g.name);
+            for (threads, cutoff) in [(3, 0), (3, 1024)] {
+                let many = run(threads, cutoff);
+                assert_eq!(one.records, many.records, "{} Δ = {delta}, {threads} threads, cutoff {cutoff}", g.name);
+            }
+            let used = if delta == 0 { auto_delta(&g) } else { delta };
+            for r in &one.records {
+                let v = |k| r.value(DELTA_STEPPING, k).expect(k);
+                assert_eq!(v("light_relax") + v("heavy_relax"), r.relax_attempted as f64);
+                assert_eq!(r.distance(DELTA_STEPPING, "delta"), used);
+            }
+            let last = one.records.last().expect("records");
+            assert_eq!((last.settled, last.value(DELTA_STEPPING, "next_frontier")), (one.reached, Some(0.0)));
+        }
+    }
+}

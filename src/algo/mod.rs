@@ -10,8 +10,8 @@
 //! `step` runs one iteration as the algorithm defines it ([`AlgorithmSpec::iteration`]):
 //! a frontier solver relaxes the out-arcs of Fᵢ (**relax**), computes the threshold Δᵢ over the
 //! unsettled set Uᵢ (**minimum**, [`Thresholds`]) and moves U ∩ {δ ≤ Δᵢ} into Fᵢ₊₁
-//! (**update**); sequential Dijkstra does the same with |Fᵢ| = 1; a bucketed solver would run
-//! one phase of its current bucket, an edge-parallel one one pass over the arcs. Every
+//! (**update**); sequential Dijkstra does the same with |Fᵢ| = 1; a bucketed solver
+//! (Δ-stepping) runs one phase of its current bucket, an edge-parallel one one pass over the arcs. Every
 //! [`IterationRecord`] carries the common measurements ([`COMMON_SERIES`]: |F| is the set whose
 //! arcs this iteration relaxed) and the values the algorithm declares
 //! ([`AlgorithmSpec::series`]). `settled` counts vertices whose distance is known to be final;
@@ -19,6 +19,7 @@
 //! run ends when `step` returns `Ok(None)`.
 
 mod bellman_ford;
+mod delta_stepping;
 mod dijkstra;
 mod frontier;
 pub mod model;
@@ -31,6 +32,7 @@ mod series;
 mod threshold;
 
 pub use bellman_ford::{BELLMAN_FORD, BellmanFordStepper};
+pub use delta_stepping::{DELTA_STEPPING, DeltaSteppingStepper, auto_delta};
 pub use dijkstra::{DIJKSTRA, DijkstraStepper, dijkstra_distances};
 pub use frontier::{CRAUSER_PRED, CRAUSER_SUCC, FrontierStepper, MARTIN_PRED, MARTIN_SUCC, frontier_values};
 pub use parallel::ParallelFrontierStepper;

@@ -41,6 +41,9 @@ pub enum Family {
     /// Passes over the arcs, one thread per arc, until nothing changes; settles nothing before
     /// it converges ([seed002]).
     EdgeParallel,
+    /// Buckets of width Δ emptied in synchronous phases: light arcs until the bucket stays
+    /// empty, then heavy arcs once ([meyer-sanders]).
+    Bucketed,
 }
 
 /// An algorithm's description. See the module docs; every field is read by some view.
@@ -78,13 +81,14 @@ pub struct AlgorithmSpec {
 }
 
 /// Every algorithm, in menu order. Adding an algorithm: one line here (see docs/architecture.md).
-pub static ALGORITHMS: [Algorithm; 6] = [
+pub static ALGORITHMS: [Algorithm; 7] = [
     super::dijkstra::DIJKSTRA,
     super::frontier::MARTIN_SUCC,
     super::frontier::MARTIN_PRED,
     super::frontier::CRAUSER_SUCC,
     super::frontier::CRAUSER_PRED,
     super::bellman_ford::BELLMAN_FORD,
+    super::delta_stepping::DELTA_STEPPING,
 ];
 
 /// An alias: `(alias, algorithm id, parameter values)`.
@@ -191,13 +195,21 @@ impl Algorithm {
     }
 
     /// Every parameter combination worth testing: the defaults, then each other value of each
-    /// choice parameter alone (the conformance tests and `check` run them all).
+    /// choice parameter alone and each `tests` value of each integer parameter alone (the
+    /// conformance tests and `check` run them all).
     pub fn test_params(self) -> Vec<Params> {
         let mut out = vec![Params::default()];
         for p in self.0.params {
-            if let ParamKind::Choice { values, default } = p.kind {
-                for v in values.iter().filter(|v| **v != default) {
-                    out.push(Params::default().with(p.key, v));
+            match p.kind {
+                ParamKind::Choice { values, default } => {
+                    for v in values.iter().filter(|v| **v != default) {
+                        out.push(Params::default().with(p.key, v));
+                    }
+                }
+                ParamKind::Int { default, tests, .. } => {
+                    for v in tests.iter().filter(|v| **v != default) {
+                        out.push(Params::default().with(p.key, &v.to_string()));
+                    }
                 }
             }
         }
@@ -297,8 +309,9 @@ pub struct ParamSpec {
 pub enum ParamKind {
     /// One of `values`.
     Choice { values: &'static [&'static str], default: &'static str },
-    /// An integer in `min..=max`.
-    Int { min: i64, max: i64, default: i64 },
+    /// An integer in `min..=max`; `tests`: values besides the default that
+    /// [`Algorithm::test_params`] runs.
+    Int { min: i64, max: i64, default: i64, tests: &'static [i64] },
 }
 
 impl ParamKind {

@@ -19,6 +19,10 @@ pub const UNSET: u32 = u32::MAX;
 pub fn supports(device: &str, algo: Algorithm) -> Result<(), String> {
     match algo.spec().family {
         Family::Frontier { .. } => Ok(()),
+        Family::Bucketed => Err(format!(
+            "{algo} does not run on {device}: there are no GPU kernels for Δ-stepping's buckets yet (they are planned); \
+run it on the CPU (one thread or all cores)"
+        )),
         Family::Sequential | Family::EdgeParallel => Err(format!(
             "{algo} does not run on {device}: the GPU kernels are the frontier solvers ({})",
             Algorithm::all().iter().filter(|a| a.threshold().is_some()).map(|a| a.id()).collect::<Vec<_>>().join(", ")

@@ -36,7 +36,13 @@ fn param_rows(ui: &mut egui::Ui, choice: &AlgoChoice, cmds: &mut Vec<Command>) {
             }
             ParamKind::Int { min, max, .. } => {
                 let mut v = algo.int(&choice.params, p.key);
-                let r = ui.add(egui::DragValue::new(&mut v).range(*min..=*max)).labelled_by(label.id);
+                // About 1 % of the value per pixel, so wide ranges (Δ on a road network: ~10⁴)
+                // can be dragged; the spec's range clamps it.
+                let speed = (v.unsigned_abs() as f64 / 100.0).max(1.0);
+                let r = ui
+                    .add(egui::DragValue::new(&mut v).range(*min..=*max).speed(speed))
+                    .labelled_by(label.id)
+                    .on_hover_text(p.help);
                 if r.changed() {
                     let params = choice.params.clone().with(p.key, &v.to_string());
                     cmds.push(Command::SetAlgorithm(AlgoChoice { algorithm: algo, params }));

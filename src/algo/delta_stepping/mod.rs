@@ -1,0 +1,145 @@
+//! Δ-stepping ([meyer-sanders]; the GAP Benchmark Suite's `sssp` is the reference CPU code,
+//! [gapbs]): vertices wait in buckets of width Δ, bucket i holding δ ∈ [iΔ, (i+1)Δ). The lowest
+//! non-empty bucket is emptied in *light phases*: its vertices relax their light arcs (w ≤ Δ),
+//! which may put vertices back into the same bucket, until it stays empty; then the vertices
+//! removed from it (R) are final and relax their heavy arcs (w > Δ) once, in one *heavy phase*
+//! (skipped when R has none). One `step` is one phase.
+//!
+//! Parameter `delta`: the bucket width; 0 (the default) derives it from the graph by
+//! [`auto_delta`]. Δ = 1 on integer weights is Dial's bucket queue (Dijkstra, one distance per
+//! bucket); Δ ≥ the largest distance is one bucket, i.e. frontier-filtered Bellman-Ford.
+//! Where it wins: many vertices per bucket (high degree, small Δ: R-MAT; or a Δ spanning many
+//! hops on roads) with O(n + m) work for a good Δ ([meyer-sanders] §3). Where it loses: a Δ too
+//! small pays one synchronised phase per bucket for little work (roads with Δ = 1), too large
+//! re-relaxes vertices many times per bucket (Bellman-Ford's waste); the best Δ depends on the
+//! graph, and no rule is right everywhere.
+//!
+//! Phases are synchronous, so one thread and all cores record the same phases: a light phase
+//! relaxes the light arcs of the current bucket's frontier against δ as the phase began
+//! (`prev`), lowering δ with an atomic `fetch_min`; a stamp per vertex collects each lowered
+//! vertex once, in thread-local lists. After the phase the lowered vertices go, in vertex order,
+//! into the bin of their final δ: the current bucket's (the next frontier) or a later one.
+//! GAPBS instead pushes a vertex into a thread-local bin every time it is lowered and relaxes
+//! whatever the bins hold; binning once per phase by the final δ keeps the sets (and so every
+//! count) independent of the interleaving. Later bins are lazy: an entry is skipped when its
+//! vertex has since moved to a lower bucket, and a vertex enters a bin only when it changes
+//! bucket, so a bin holds each vertex at most once. The light and heavy arcs of each vertex are
+//! split once into a copy of the adjacency (skipped when every arc is light).
+
+mod stepper;
+
+pub use stepper::DeltaSteppingStepper;
+
+use super::{
+    Algorithm, AlgorithmSpec, CodeLine, Family, ParamKind, ParamSpec, Params, Phase, PlotGroup, SeriesSpec, SeriesUnit,
+};
+use crate::graph::{Distance, Graph};
+
+/// Δ-stepping ([meyer-sanders], [gapbs]).
+pub const DELTA_STEPPING: Algorithm = Algorithm(&DELTA_STEPPING_SPEC);
+
+static PARAMS: [ParamSpec; 1] = [ParamSpec {
+    key: "delta",
+    label: "Bucket width Δ",
+    help: "Δ-stepping's bucket width; arcs with w ≤ Δ are light. 0 = auto: ⌈w_max / mean out-degree⌉ \
+([meyer-sanders]' Θ(1/d) for uniform weights)",
+    kind: ParamKind::Int { min: 0, max: 1 << 53, default: 0, tests: &[1, 100_000] },
+}];
+
+static SERIES: [SeriesSpec; 6] = [
+    SeriesSpec {
+        key: "bucket",
+        label: "bucket i",
+        help: "index of the current bucket, δ ∈ [iΔ, (i+1)Δ)",
+        unit: SeriesUnit::Count,
+        group: PlotGroup::Table,
+    },
+    SeriesSpec {
+        key: "bucket_size",
+        label: "bucket size",
+        help: "vertices of the current bucket so far: removed in its earlier phases or in this frontier",
+        unit: SeriesUnit::Count,
+        group: PlotGroup::Sets,
+    },
+    SeriesSpec {
+        key: "light_relax",
+        label: "light relaxations",
+        help: "light arcs (w ≤ Δ) relaxed this phase",
+        unit: SeriesUnit::Count,
+        group: PlotGroup::Work,
+    },
+    SeriesSpec {
+        key: "heavy_relax",
+        label: "heavy relaxations",
+        help: "heavy arcs (w > Δ) relaxed this phase (only in the heavy phase that ends a bucket)",
+        unit: SeriesUnit::Count,
+        group: PlotGroup::Work,
+    },
+    SeriesSpec {
+        key: "delta",
+        label: "Δ bucket width",
+        help: "the bucket width used (the auto rule's value when the parameter is 0)",
+        unit: SeriesUnit::Distance,
+        group: PlotGroup::Thresholds,
+    },
+    SeriesSpec {
+        key: "next_frontier",
+        label: "next |F|",
+        help: "vertices whose arcs the next phase relaxes",
+        unit: SeriesUnit::Count,
+        group: PlotGroup::Table,
+    },
+];
+
+/// Δ-stepping, one phase per step.
+pub static DELTA_STEPPING_SPEC: AlgorithmSpec = AlgorithmSpec {
+    id: "delta-stepping",
+    name: "Δ-stepping",
+    summary: "Δ-stepping: buckets of width Δ, light arcs in phases, heavy arcs once per bucket",
+    reference: "[meyer-sanders] §2–3; [gapbs] sssp",
+    iteration: "one phase: relax the light arcs of the current bucket's frontier against δ as the phase began, \
+or, once the bucket stays empty, the heavy arcs of the vertices removed from it",
+    family: Family::Bucketed,
+    params: &PARAMS,
+    series: &SERIES,
+    code,
+    finished: "every bucket is empty",
+    exact: |_| true,
+    cpu: |g, a, s, o| Ok(Box::new(DeltaSteppingStepper::new(g, a, s, 1, o.clone())?)),
+    negative_weights: false,
+    cpu_parallel: Some(|g, a, s, t, o| Ok(Box::new(DeltaSteppingStepper::new(g, a, s, t, o.clone())?))),
+};
+
+fn code(_: &Params) -> Vec<CodeLine> {
+    vec![
+        (Phase::Init, "δ(s) ← 0; δ(v) ← ∞ (v ≠ s); B[0] ← {s}"),
+        (Phase::Loop, "while some B[j] ≠ ∅ do"),
+        (Phase::Minimum, "  i ← min{j : B[j] ≠ ∅}; R ← ∅"),
+        (Phase::Loop, "  while B[i] ≠ ∅ do                  (a light phase)"),
+        (Phase::Relax, "    F ← B[i]; R ← R ∪ F; B[i] ← ∅"),
+        (Phase::Relax, "    for (u,v,w), u ∈ F, w ≤ Δ, in parallel:"),
+        (Phase::Relax, "      atomicMin(δ(v), δ_prev(u)+w)"),
+        (Phase::Update, "    move each lowered v to B[⌊δ(v)/Δ⌋]"),
+        (Phase::Relax, "  for (u,v,w), u ∈ R, w > Δ, in parallel:  (the heavy phase)"),
+        (Phase::Relax, "    atomicMin(δ(v), δ(u)+w)"),
+        (Phase::Update, "  move each lowered v to B[⌊δ(v)/Δ⌋]; R is settled"),
+    ]
+}
+
+/// Δ when the parameter is 0: ⌈w_max · n / m⌉ = ⌈w_max / d̄⌉ with d̄ the mean out-degree, at
+/// least 1 (1 for a graph without arcs or with only zero weights).
+///
+/// [meyer-sanders] prove O(n + m) work for Δ = Θ(1/d) on weights uniform in [0, 1] and maximum
+/// degree d; with weights up to w_max that is w_max / d. The mean degree stands in for d so one
+/// hub does not shrink Δ for the whole graph. On roads (NY: w_max = 36 946, d̄ = 2.8) it gives
+/// Δ ≈ 13 300, about ten mean arcs: buckets span several hops, hundreds of vertices per phase.
+/// GAP tunes NY by hand to 50 000, the same order. On R-MAT with weights 1..255 and degree 16
+/// it gives 16: small buckets, since each vertex already has many arcs to spread. GAP's
+/// Kronecker runs use 2 at degree 32; `experiments/delta-stepping.json` sweeps multiples.
+pub fn auto_delta(graph: &Graph) -> Distance {
+    let (n, m, w_max) = (graph.n() as u128, graph.m() as u128, graph.max_weight() as u128);
+    if m == 0 {
+        return 1;
+    }
+    (w_max * n).div_ceil(m).clamp(1, 1 << 53) as Distance
+}

@@ -1,0 +1,433 @@
+//! The Δ-stepping stepper (one thread or a rayon pool): the phases, the lazy bins and the split
+//! of each vertex's arcs into light and heavy ones. What a phase is and why the records do not
+//! depend on the thread count: the parent module's docs.
+
+use super::auto_delta;
+use crate::algo::model::SparseWarpCounter;
+use crate::algo::{
+    Algorithm, IterationRecord, PhaseTimes, RunRecord, SolveError, SolveOptions, Step, StepDelta, Stepper, Values,
+    dist_value,
+};
+use crate::graph::{Distance, Graph, INF, VertexId, Weight};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, Ordering::Relaxed};
+use std::time::Instant;
+
+/// The atomic of [`Distance`] (δ is lowered with `fetch_min`).
+type AtomicDistance = AtomicI64;
+
+/// Frontiers below this size are relaxed on the calling thread (a pool wake-up costs more).
+const PAR_CUTOFF: usize = 1024;
+
+/// Each vertex's arcs split into light ones (w ≤ Δ) first, heavy ones after; `None` when every
+/// arc is light (the graph's own arrays serve).
+struct Split {
+    targets: Vec<VertexId>,
+    weights: Vec<Weight>,
+    /// End of v's light arcs (start of its heavy ones).
+    light_end: Vec<u32>,
+}
+
+fn split(graph: &Graph, delta: Distance) -> Option<Split> {
+    if graph.max_weight() as Distance <= delta {
+        return None;
+    }
+    let succ = graph.successors();
+    let mut s =
+        Split { targets: Vec::with_capacity(succ.m()), weights: Vec::with_capacity(succ.m()), light_end: vec![] };
+    s.light_end.reserve(succ.n());
+    for u in 0..succ.n() as VertexId {
+        for heavy in [false, true] {
+            for (v, w) in succ.arcs(u).filter(|&(_, w)| (w as Distance > delta) == heavy) {
+                s.targets.push(v);
+                s.weights.push(w);
+            }
+            if !heavy {
+                s.light_end.push(s.targets.len() as u32);
+            }
+        }
+    }
+    Some(s)
+}
+
+/// Which arcs the next phase relaxes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Light,
+    Heavy,
+}
+
+/// Δ-stepping on one thread (`threads` = 1) or a rayon pool (0 = every core).
+pub struct DeltaSteppingStepper {
+    graph: Arc<Graph>,
+    algo: Algorithm,
+    opts: SolveOptions,
+    pool: Option<rayon::ThreadPool>,
+    /// Frontiers at least this large go to the pool.
+    cutoff: usize,
+    source: VertexId,
+    delta: Distance,
+    split: Option<Split>,
+    dist: Vec<AtomicDistance>,
+    /// δ when the current phase began (read-only during a phase).
+    prev: Vec<Distance>,
+    /// Phase in which a vertex was last lowered (collects each lowered vertex once).
+    stamp: Vec<AtomicU32>,
+    /// Later buckets by index, lazy (see the module docs).
+    bins: BTreeMap<Distance, Vec<VertexId>>,
+    /// Current bucket index (a [`Distance`]: ⌊δ/Δ⌋).
+    bucket: Distance,
+    /// Vertices whose arcs the next phase relaxes, and which arcs.
+    frontier: Vec<VertexId>,
+    kind: Kind,
+    /// R: vertices removed from the current bucket so far; `in_r[v]` = the bucket's serial.
+    removed: Vec<VertexId>,
+    in_r: Vec<u32>,
+    serial: u32,
+    /// Heavy arcs of R (0: the heavy phase is skipped).
+    heavy_of_r: u64,
+    reached: u64,
+    settled: u64,
+    warps: SparseWarpCounter,
+    iteration: u32,
+    done: bool,
+}
+
+impl DeltaSteppingStepper {
+    /// δ(s) = 0 in bucket 0, the first frontier. Errors: the thread pool cannot be created.
+    pub fn new(
+        graph: Arc<Graph>,
+        algo: Algorithm,
+        source: VertexId,
+        threads: usize,
+        opts: SolveOptions,
+    ) -> Result<Self, SolveError> {
+        let pool = match threads {
+            1 => None,
+            t => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(t)
+                    .build()
+                    .map_err(|e| SolveError::Device(format!("cannot start CPU threads: {e}")))?,
+            ),
+        };
+        let delta = match algo.int(&opts.params, "delta") {
+            d if d <= 0 => auto_delta(&graph),
+            d => d as Distance,
+        };
+        let n = graph.n();
+        let mut prev = vec![INF; n];
+        prev[source as usize] = 0;
+        let mut st = DeltaSteppingStepper {
+            split: split(&graph, delta),
+            dist: prev.iter().map(|&d| AtomicDistance::new(d)).collect(),
+            prev,
+            stamp: (0..n).map(|_| AtomicU32::new(0)).collect(),
+            bins: BTreeMap::new(),
+            bucket: 0,
+            frontier: Vec::new(),
+            kind: Kind::Light,
+            removed: Vec::new(),
+            in_r: vec![0; n],
+            serial: 0,
+            heavy_of_r: 0,
+            reached: 1,
+            settled: 1,
+            warps: SparseWarpCounter::new(n),
+            pool,
+            cutoff: PAR_CUTOFF,
+            algo,
+            opts,
+            source,
+            delta,
+            iteration: 0,
+            done: false,
+            graph,
+        };
+        st.open(0, vec![source]);
+        Ok(st)
+    }
+
+    /// Sends frontiers of at least `cutoff` vertices to the pool (default 1024; 0 = always),
+    /// so tests can force the parallel path on small graphs.
+    pub fn with_cutoff(mut self, cutoff: usize) -> Self {
+        self.cutoff = cutoff;
+        self
+    }
+
+    /// The bucket width in use.
+    pub fn delta(&self) -> Distance {
+        self.delta
+    }
+
+    fn bucket_of(&self, d: Distance) -> Distance {
+        d / self.delta
+    }
+
+    /// u's light or heavy arcs.
+    fn arcs(&self, u: VertexId, kind: Kind) -> (&[VertexId], &[Weight]) {
+        let succ = self.graph.successors();
+        let r = succ.range(u);
+        match (&self.split, kind) {
+            (None, Kind::Light) => (&succ.targets[r.clone()], &succ.weights[r]),
+            (None, Kind::Heavy) => (&[], &[]),
+            (Some(s), k) => {
+                let mid = s.light_end[u as usize] as usize;
+                let r = if k == Kind::Light { r.start..mid } else { mid..r.end };
+                (&s.targets[r.clone()], &s.weights[r])
+            }
+        }
+    }
+
+    /// Starts bucket `b` (serial + 1) with frontier `f`.
+    fn open(&mut self, b: Distance, f: Vec<VertexId>) {
+        self.bucket = b;
+        self.serial += 1;
+        self.removed.clear();
+        self.heavy_of_r = 0;
+        self.kind = Kind::Light;
+        self.frontier = f;
+        self.remove_frontier();
+    }
+
+    /// Adds the light frontier's new vertices to R.
+    fn remove_frontier(&mut self) {
+        let frontier = std::mem::take(&mut self.frontier);
+        for &v in &frontier {
+            if self.in_r[v as usize] != self.serial {
+                self.in_r[v as usize] = self.serial;
+                self.removed.push(v);
+                self.heavy_of_r += self.arcs(v, Kind::Heavy).0.len() as u64;
+            }
+        }
+        self.frontier = frontier;
+    }
+
+    /// Opens the lowest bin with a live entry; false when every bin is empty.
+    fn open_next(&mut self) -> bool {
+        while let Some((b, entries)) = self.bins.pop_first() {
+            let live: Vec<VertexId> =
+                entries.into_iter().filter(|&v| self.bucket_of(self.prev[v as usize]) == b).collect();
+            if !live.is_empty() {
+                self.open(b, live);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Relaxes `kind` arcs of u against δ_prev(u), skipping targets with δ_prev < `floor`
+    /// (settled); returns (arcs scanned, arcs relaxed).
+    fn relax(&self, u: VertexId, kind: Kind, floor: Distance, phase: u32, lowered: &mut Vec<VertexId>) -> (u64, u64) {
+        let du = self.prev[u as usize];
+        let (targets, weights) = self.arcs(u, kind);
+        let mut relaxed = 0;
+        for (&v, &w) in targets.iter().zip(weights) {
+            if self.prev[v as usize] < floor {
+                continue;
+            }
+            relaxed += 1;
+            let nd = du + w as Distance;
+            if nd < self.dist[v as usize].fetch_min(nd, Relaxed) && self.stamp[v as usize].swap(phase, Relaxed) != phase
+            {
+                lowered.push(v);
+            }
+        }
+        (targets.len() as u64, relaxed)
+    }
+
+    /// One phase over the frontier: (arcs scanned, arcs relaxed, vertices lowered).
+    fn phase(&self, phase: u32) -> (u64, u64, Vec<VertexId>) {
+        let lo = self.bucket.saturating_mul(self.delta);
+        // Light: buckets below i are settled. Heavy: bucket i is settled too.
+        let floor = if self.kind == Kind::Light { lo } else { lo.saturating_add(self.delta) };
+        let fold = |(s, r, mut low): (u64, u64, Vec<VertexId>), &u: &VertexId| {
+            let (a, b) = self.relax(u, self.kind, floor, phase, &mut low);
+            (s + a, r + b, low)
+        };
+        let join = |a: (u64, u64, Vec<VertexId>), mut b: (u64, u64, Vec<VertexId>)| {
+            b.2.extend(a.2);
+            (a.0 + b.0, a.1 + b.1, b.2)
+        };
+        match &self.pool {
+            Some(pool) if self.frontier.len() >= self.cutoff => pool.install(|| {
+                self.frontier.par_iter().fold(|| (0, 0, Vec::new()), fold).reduce(|| (0, 0, Vec::new()), join)
+            }),
+            _ => self.frontier.iter().fold((0, 0, Vec::new()), fold),
+        }
+    }
+}
+
+impl Stepper for DeltaSteppingStepper {
+    fn algorithm(&self) -> Algorithm {
+        self.algo
+    }
+
+    fn label(&self) -> String {
+        crate::algo::run_label(self.algo, &self.opts.params)
+    }
+
+    fn device(&self) -> String {
+        match &self.pool {
+            None => "CPU (1 thread)".into(),
+            Some(p) => format!("CPU ({} threads)", p.current_num_threads()),
+        }
+    }
+
+    fn source(&self) -> VertexId {
+        self.source
+    }
+
+    fn is_done(&self) -> bool {
+        self.done
+    }
+
+    fn step(&mut self) -> Result<Option<Step>, SolveError> {
+        if self.done {
+            return Ok(None);
+        }
+        self.iteration += 1;
+        let n = self.graph.n() as u64;
+        let (kind, bucket, frontier) = (self.kind, self.bucket, self.frontier.len() as u64);
+        // The heavy phase's frontier is R itself.
+        let bucket_size = if kind == Kind::Light { self.removed.len() as u64 } else { frontier };
+        let unsettled = n - self.settled;
+        let threads = self.warps.count(n, self.opts.block.relax, &self.frontier);
+        let t0 = Instant::now();
+        let (scanned, relaxed, mut lowered) = self.phase(self.iteration);
+        let t1 = Instant::now();
+        lowered.sort_unstable();
+        let mut delta = StepDelta::default();
+        let mut next = Vec::new();
+        for &v in &lowered {
+            let (old, d) = (self.prev[v as usize], self.dist[v as usize].load(Relaxed));
+            self.reached += u64::from(old == INF);
+            if self.opts.record_deltas {
+                delta.lowered.push((v, old, d));
+            }
+            self.prev[v as usize] = d;
+            let b = self.bucket_of(d);
+            if b == bucket {
+                next.push(v);
+            } else if old == INF || self.bucket_of(old) != b {
+                self.bins.entry(b).or_default().push(v);
+            }
+        }
+        let reached = self.reached - self.settled;
+        let t2 = Instant::now();
+        if kind == Kind::Light && !next.is_empty() {
+            self.frontier = next;
+            self.remove_frontier();
+        } else {
+            if kind == Kind::Light {
+                // The bucket stays empty: R is final.
+                let mut r: Vec<VertexId> = self.removed.iter().copied().filter(|&v| v != self.source).collect();
+                r.sort_unstable();
+                self.settled += r.len() as u64;
+                delta.settled = r;
+            }
+            if kind == Kind::Light && self.heavy_of_r > 0 {
+                self.kind = Kind::Heavy;
+                self.frontier = std::mem::take(&mut self.removed);
+                self.frontier.sort_unstable();
+            } else if !self.open_next() {
+                self.frontier.clear();
+                self.done = true;
+            }
+        }
+        let t3 = Instant::now();
+        let (light, heavy) = if kind == Kind::Light { (relaxed, 0) } else { (0, relaxed) };
+        let record = IterationRecord {
+            iteration: self.iteration,
+            frontier,
+            unsettled,
+            reached,
+            settled: self.settled,
+            edges_scanned: scanned,
+            relax_attempted: relaxed,
+            relax_improved: lowered.len() as u64,
+            threads: Some(threads),
+            times: PhaseTimes {
+                relax_ms: (t1 - t0).as_secs_f64() * 1e3,
+                update_ms: (t2 - t1).as_secs_f64() * 1e3,
+                minimum_ms: (t3 - t2).as_secs_f64() * 1e3,
+                copy_ms: 0.0,
+            },
+            values: Values::from_slice(&[
+                bucket as f64,
+                bucket_size as f64,
+                light as f64,
+                heavy as f64,
+                dist_value(self.delta),
+                self.frontier.len() as f64,
+            ]),
+        };
+        Ok(Some(Step { record, delta: self.opts.record_deltas.then_some(delta) }))
+    }
+
+    fn distances(&mut self) -> Result<Vec<Distance>, SolveError> {
+        Ok(self.dist.iter().map(|d| d.load(Relaxed)).collect())
+    }
+
+    fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
+        let record_deltas = std::mem::replace(&mut self.opts.record_deltas, false);
+        let graph = Arc::clone(&self.graph);
+        let run = crate::algo::run_by_steps(self, &graph, cancel, progress);
+        self.opts.record_deltas = record_deltas;
+        let mut run = run?;
+        run.iterations = self.iteration;
+        run.reached = self.reached;
+        Ok(run)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::DELTA_STEPPING;
+    use super::*;
+    use crate::graph::{GraphBuilder, VertexLabels, WeightRule};
+
+    fn graph(n: usize, arcs: &[(VertexId, VertexId, Weight)]) -> Arc<Graph> {
+        let mut b = GraphBuilder::new(n, WeightRule::File);
+        for &(u, v, w) in arcs {
+            b.push(u, v, Some(w));
+        }
+        Arc::new(b.build("test", None, VertexLabels::Offset(0)).expect("n ≥ 1"))
+    }
+
+    #[test]
+    fn auto_delta_is_the_heaviest_arc_over_the_mean_degree() {
+        assert_eq!(auto_delta(&graph(4, &[(0, 1, 10), (1, 2, 3)])), 20);
+        assert_eq!(auto_delta(&graph(3, &[])), 1);
+        assert_eq!(auto_delta(&graph(2, &[(0, 1, 0)])), 1);
+    }
+
+    /// Δ = 2: bucket 0 = {0, 1} needs two light phases, then its one heavy arc (0→2, 5) is
+    /// relaxed once and finds δ(2) = 2 already lower; bucket 1 = {2} ends the run.
+    #[test]
+    fn a_bucket_is_emptied_by_light_phases_then_relaxes_its_heavy_arcs_once() {
+        let g = graph(3, &[(0, 1, 1), (1, 2, 1), (0, 2, 5)]);
+        let opts = SolveOptions { params: crate::algo::Params::default().with("delta", "2"), ..Default::default() };
+        let mut st = DeltaSteppingStepper::new(g, DELTA_STEPPING, 0, 1, opts).expect("stepper");
+        let mut rows = Vec::new();
+        while let Some(step) = st.step().expect("step") {
+            let r = step.record;
+            let v: Vec<u64> = (0..6).map(|i| r.values.get(i).expect("value") as u64).collect();
+            rows.push((r.frontier, r.settled, r.relax_improved, v));
+        }
+        // (|F|, settled, improved, [bucket, bucket size, light, heavy, Δ, next |F|])
+        assert_eq!(
+            rows,
+            vec![
+                (1, 1, 1, vec![0, 1, 1, 0, 2, 1]),
+                (1, 2, 1, vec![0, 2, 1, 0, 2, 2]),
+                (2, 2, 0, vec![0, 2, 0, 1, 2, 1]),
+                (1, 3, 0, vec![1, 1, 0, 0, 2, 0]),
+            ]
+        );
+        assert_eq!(st.distances().expect("δ"), vec![0, 1, 2]);
+        assert!(st.is_done());
+    }
+}
