@@ -165,6 +165,12 @@ impl AppState {
         self.hovered = None;
         self.source = 0;
         self.source_text = self.graph().map_or_else(String::new, |g| g.labels().label(0).to_string());
+        // A graph with negative weights: move to an algorithm that runs it, and say why.
+        let refused = self.graph().and_then(|g| crate::algo::check_weights(g, self.settings.algorithm.algorithm).err());
+        if let Some(why) = refused {
+            self.settings.algorithm = crate::algo::AlgoChoice::new(crate::algo::BELLMAN_FORD);
+            self.error(format!("{why}; switched to bellman-ford"));
+        }
         self.reset();
     }
 
