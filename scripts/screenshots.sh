@@ -3,6 +3,8 @@
 #   screenshots/ny-mid-run.png          NY road network, Crauser halfway through, with its plots
 #   screenshots/small-graph-layout.png  karate club (no coordinates: laid out by the view)
 #   screenshots/bad-file-error.png      the error banner for a bad file, NY still loaded
+#   screenshots/ny-delta-stepping.png   NY with Δ-stepping (auto Δ) part-way: buckets, light/heavy relaxations
+#   screenshots/negative-cycle.png      Hamrle1 (negative weights): switched to Bellman-Ford, which names a negative cycle
 #   screenshots/bench-lab.png           the bench lab running experiments/smoke.json (CPU sweep)
 #
 # The app is driven by environment hooks read in `sssp_lab::app::run`: SSSP_LAB_OPEN (file to
@@ -78,5 +80,7 @@ shot() {
 
 shot ny-mid-run 3 SSSP_LAB_DEMO="algo:crauser-succ;run;seek:3750"
 shot small-graph-layout 4 SSSP_LAB_OPEN=tests/data/karate.graph SSSP_LAB_DEMO="algo:martin-succ;steps:2"
-shot bad-file-error 3 SSSP_LAB_DEMO="open:tests/data/bad/negative_weight.gr"
+shot bad-file-error 3 SSSP_LAB_DEMO="open:tests/data/bad/huge_weight.gr"
+shot ny-delta-stepping 3 SSSP_LAB_DEMO="algo:delta-stepping;run;seek:1200"
+shot negative-cycle 3 SSSP_LAB_OPEN=tests/data/Hamrle1.mtx SSSP_LAB_DEMO="steps:40"
 shot bench-lab 3 SSSP_LAB_BENCH=experiments/smoke.json

@@ -375,8 +375,8 @@ fn negative_weights_are_refused_by_label_setting_solvers_with_the_first_arc_name
             continue;
         }
         let err = got.err().map(|e| e.to_string()).unwrap_or_else(|| panic!("{algo} accepted negative weights"));
-        // File ids are 1-based here: the arc 2 → 1 is `3 → 2`.
-        assert!(err.contains("non-negative") && err.contains("arc 3 → 2 of weight -3"), "{err}");
+        // File ids are 1-based here: the arc (2, 1) is written (3, 2).
+        assert!(err.contains("non-negative") && err.contains("the arc from 3 to 2, weight -3"), "{err}");
         assert!(err.contains("bellman-ford"), "{err}");
         let on_pool = make_stepper(DeviceId::CpuParallel(2), Arc::clone(&g), algo, 0, &SolveOptions::default());
         assert!(on_pool.is_err(), "{algo} on the pool");

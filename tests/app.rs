@@ -117,10 +117,10 @@ fn keyboard_shortcuts_step_and_step_back() {
 #[test]
 fn a_bad_file_shows_an_error_and_keeps_the_previous_graph() {
     let mut h = start(generated(GeneratorSpec::Teaching));
-    h.state_mut().apply(Command::Open(data("bad/negative_weight.gr")));
+    h.state_mut().apply(Command::Open(data("bad/huge_weight.gr")));
     settle(&mut h);
     assert_eq!(st(&h).graph().map(|g| g.n()), Some(5), "the teaching graph stays loaded");
-    assert!(has_text(&h, "negative_weight.gr:3:"), "the error names file and line");
+    assert!(has_text(&h, "huge_weight.gr:3:"), "the error names file and line");
 
     let garbage = tempfile::Builder::new().suffix(".gr").tempfile().unwrap();
     std::fs::write(garbage.path(), b"\x00\x01 this is not a graph\n").unwrap();
@@ -262,4 +262,17 @@ fn playing_runs_several_steps_per_frame_and_space_pauses() {
     let paused_at = st(&h).iteration();
     h.run_steps(3);
     assert_eq!(st(&h).iteration(), paused_at);
+}
+
+#[test]
+fn a_graph_with_negative_weights_switches_to_bellman_ford_and_says_why() {
+    let mut h = start(generated(GeneratorSpec::Teaching));
+    assert!(!st(&h).settings.algorithm.algorithm.spec().negative_weights);
+    h.state_mut().apply(Command::Open(data("weights/negative_weight.gr")));
+    settle(&mut h);
+    assert_eq!(st(&h).graph().map(|g| g.n()), Some(3), "negative weights load");
+    assert_eq!(st(&h).settings.algorithm.algorithm.id(), "bellman-ford");
+    assert!(has_text(&h, "switched to bellman-ford"), "the banner says why");
+    click(&mut h, "Step");
+    assert_eq!(st(&h).iteration(), 1);
 }

@@ -279,7 +279,7 @@ pub fn check_weights(graph: &crate::graph::Graph, algo: Algorithm) -> Result<(),
             let l = graph.labels();
             let with = Algorithm::all().iter().filter(|a| a.spec().negative_weights).map(|a| a.id());
             Err(format!(
-                "{algo} needs non-negative weights, but `{}` has negative ones (first: arc {} → {} of weight {w}); \
+                "{algo} needs non-negative weights, but `{}` has negative ones (first: the arc from {} to {}, weight {w}); \
                  use {}",
                 graph.name,
                 l.label(u),
