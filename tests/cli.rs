@@ -74,12 +74,21 @@ fn a_bad_file_exits_non_zero_naming_file_and_line() {
     assert!(stderr(&o).contains("bad.gr:3"), "{}", stderr(&o));
 }
 
+/// Hamrle1 (real values, negative ones among them) loads; Dijkstra refuses it naming the first
+/// negative arc; Bellman-Ford reports the negative cycle its symmetric negative entries make.
+/// Both exit non-zero.
 #[test]
-fn negative_weights_are_refused() {
+fn negative_weights_load_dijkstra_refuses_and_bellman_ford_names_a_negative_cycle() {
     let o = run(bin().arg("info").arg(data("Hamrle1.mtx")));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(bin().args(["solve", "-s", "1"]).arg(data("Hamrle1.mtx")));
     assert!(!o.status.success());
-    assert!(stderr(&o).contains("Hamrle1.mtx:"), "{}", stderr(&o));
-    assert!(stderr(&o).contains("negative"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("negative") && stderr(&o).contains("the arc from"), "{}", stderr(&o));
+    for device in ["cpu", "cpu-par"] {
+        let o = run(bin().args(["solve", "-s", "1", "-a", "bellman-ford", "-d", device]).arg(data("Hamrle1.mtx")));
+        assert!(!o.status.success(), "{device}");
+        assert!(stderr(&o).contains("negative cycle reachable from the source through vertex"), "{}", stderr(&o));
+    }
 }
 
 #[test]

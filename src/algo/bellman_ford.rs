@@ -217,6 +217,12 @@ impl Stepper for BellmanFordStepper {
         let (scanned, mut lowered) = self.pass(pass);
         let t1 = Instant::now();
         lowered.sort_unstable();
+        // Without a negative cycle a shortest path has at most n − 1 arcs, so pass n lowers
+        // nothing (synchronous passes: pass k finds the shortest walks of at most k arcs).
+        if !lowered.is_empty() && pass as usize >= self.graph.n() {
+            self.done = true;
+            return Err(super::negative_cycle_error(&self.graph, self.source));
+        }
         let mut delta = StepDelta::default();
         for &v in &lowered {
             let d = self.dist[v as usize].load(Relaxed);

@@ -23,6 +23,7 @@ mod delta_stepping;
 mod dijkstra;
 mod frontier;
 pub mod model;
+mod negative_cycle;
 mod parallel;
 mod radix_heap;
 mod records;
@@ -37,6 +38,7 @@ pub use dijkstra::{DIJKSTRA, DijkstraStepper, dijkstra_distances};
 pub use frontier::{CRAUSER_PRED, CRAUSER_SUCC, FrontierStepper, MARTIN_PRED, MARTIN_SUCC, frontier_values};
 pub use parallel::ParallelFrontierStepper;
 pub use records::{IterationRecord, PhaseTimes, RunRecord, StepDelta, ThreadCounts, fmt_distance};
+pub use negative_cycle::{NegativeCycle, find_negative_cycle, negative_cycle_error};
 pub use reference::reference_distances;
 pub use registry::{AlgoChoice, Algorithm, AlgorithmSpec, Family, ParamKind, ParamSpec, Params};
 pub use series::{
@@ -180,6 +182,14 @@ pub enum SolveError {
     Options(String),
     #[error("{0}")]
     Device(String),
+    /// A negative cycle is reachable from the source, so shortest distances do not exist
+    /// (`bellman-ford` reports it; [`negative_cycle_error`] names it). `vertex` and `path` use
+    /// the file's ids.
+    #[error(
+        "negative cycle reachable from the source through vertex {vertex}: {path} (total weight {weight}); \
+shortest distances are undefined"
+    )]
+    NegativeCycle { vertex: u64, path: String, weight: Distance },
 }
 
 /// One finished iteration: its measurements and (if requested) what changed.

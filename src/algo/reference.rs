@@ -10,8 +10,8 @@ use std::collections::VecDeque;
 
 /// Shortest distances from `source`, n entries, [`INF`] = unreachable.
 ///
-/// Errors: a negative cycle reachable from `source` (the message names a vertex whose δ kept
-/// dropping, in the file's ids). O(n log n + m) without negative weights, O(n · m) worst case
+/// Errors: a negative cycle reachable from `source` (the message names its vertices in the
+/// file's ids, as [`super::negative_cycle_error`] does). O(n log n + m) without negative weights, O(n · m) worst case
 /// with them.
 pub fn reference_distances(graph: &Graph, source: VertexId) -> Result<Vec<Distance>, String> {
     if graph.first_negative_arc().is_none() {
@@ -35,10 +35,7 @@ pub fn reference_distances(graph: &Graph, source: VertexId) -> Result<Vec<Distan
                 if !queued[v as usize] {
                     times[v as usize] += 1;
                     if times[v as usize] as usize >= n.max(2) {
-                        return Err(format!(
-                            "negative cycle reachable from the source: δ({}) keeps dropping",
-                            graph.labels().label(v)
-                        ));
+                        return Err(super::negative_cycle_error(graph, source).to_string());
                     }
                     queued[v as usize] = true;
                     queue.push_back(v);
