@@ -7,8 +7,8 @@ use common::petgraph_distances;
 
 use proptest::prelude::*;
 use sssp_lab::algo::{
-    Algorithm, BELLMAN_FORD, CRAUSER_PRED, CRAUSER_SUCC, DIJKSTRA, MARTIN_PRED, MARTIN_SUCC, RunRecord, SolveOptions,
-    SolveError, cpu_stepper, dijkstra_distances, reference_distances,
+    Algorithm, BELLMAN_FORD, CRAUSER_PRED, CRAUSER_SUCC, DIJKSTRA, MARTIN_PRED, MARTIN_SUCC, RunRecord, SolveError,
+    SolveOptions, cpu_stepper, dijkstra_distances, reference_distances,
 };
 use sssp_lab::device::{DeviceId, make_stepper};
 use sssp_lab::formats::{LoadOptions, load};
@@ -405,7 +405,7 @@ fn the_reference_reports_a_negative_cycle_naming_a_vertex() {
     for (u, v, w) in [(0, 1, 1), (1, 2, -2), (2, 1, 1), (2, 3, 1)] {
         b.push(u, v, Some(w));
     }
-    let g = b.build("cycle", None, VertexLabels::Offset(1)).expect("n ≥ 1");
+    let g = Arc::new(b.build("cycle", None, VertexLabels::Offset(1)).expect("n ≥ 1"));
     let err = reference_distances(&g, 0).expect_err("1 → 2 → 1 weighs −1");
     // File ids are 1-based: the cycle 1 → 2 → 1 is written 2 -> 3 -> 2.
     assert!(err.contains("negative cycle reachable from the source through vertex 2: 2 -> 3 -> 2"), "{err}");
@@ -427,7 +427,10 @@ fn the_reference_reports_a_negative_cycle_naming_a_vertex() {
 #[test]
 fn bellman_ford_names_a_real_negative_cycle_exactly_when_petgraph_finds_one() {
     use sssp_lab::algo::find_negative_cycle;
-    let hamrle = Arc::new(load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/Hamrle1.mtx"), &LoadOptions::default()).expect("Hamrle1"));
+    let hamrle = Arc::new(
+        load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/Hamrle1.mtx"), &LoadOptions::default())
+            .expect("Hamrle1"),
+    );
     let mut graphs = vec![hamrle];
     for seed in 0..12u64 {
         let mut b = GraphBuilder::new(30, WeightRule::File);
@@ -447,13 +450,14 @@ fn bellman_ford_names_a_real_negative_cycle_exactly_when_petgraph_finds_one() {
     for g in &graphs {
         for s in [0, g.n() as VertexId / 2] {
             let want = common::petgraph_signed_distances(g, s);
-            let mut st = make_stepper(DeviceId::CpuParallel(2), Arc::clone(g), BELLMAN_FORD, s, &SolveOptions::default())
-                .expect("bf");
+            let mut st =
+                make_stepper(DeviceId::CpuParallel(2), Arc::clone(g), BELLMAN_FORD, s, &SolveOptions::default())
+                    .expect("bf");
             let got = st.run_to_end(&AtomicBool::new(false), &mut |_| {});
             match want {
                 Ok(want) => {
-                    got.unwrap_or_else(|e| panic!("{} from {s}: {e}", g.name()));
-                    assert_eq!(st.distances().expect("distances"), want, "{} from {s}", g.name());
+                    got.unwrap_or_else(|e| panic!("{} from {s}: {e}", g.name));
+                    assert_eq!(st.distances().expect("distances"), want, "{} from {s}", g.name);
                     clean += 1;
                 }
                 Err(_) => {

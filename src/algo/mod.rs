@@ -36,9 +36,9 @@ pub use bellman_ford::{BELLMAN_FORD, BellmanFordStepper};
 pub use delta_stepping::{DELTA_STEPPING, DeltaSteppingStepper, auto_delta};
 pub use dijkstra::{DIJKSTRA, DijkstraStepper, dijkstra_distances};
 pub use frontier::{CRAUSER_PRED, CRAUSER_SUCC, FrontierStepper, MARTIN_PRED, MARTIN_SUCC, frontier_values};
+pub use negative_cycle::{NegativeCycle, find_negative_cycle, negative_cycle_error};
 pub use parallel::ParallelFrontierStepper;
 pub use records::{IterationRecord, PhaseTimes, RunRecord, StepDelta, ThreadCounts, fmt_distance};
-pub use negative_cycle::{NegativeCycle, find_negative_cycle, negative_cycle_error};
 pub use reference::reference_distances;
 pub use registry::{AlgoChoice, Algorithm, AlgorithmSpec, Family, ParamKind, ParamSpec, Params};
 pub use series::{

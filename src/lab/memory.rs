@@ -11,6 +11,34 @@ pub fn reset_peak() -> bool {
     std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }
 
+/// Tells glibc's malloc to keep freed memory mapped (mmap threshold 1 GiB, or the largest it
+/// takes, and trim threshold 1 GiB), so a timed run's fresh arrays reuse pages that are already
+/// faulted in instead of mapping and unmapping new ones each run. Called once when a lab run
+/// starts. Why: in a process that holds a CUDA context, sequential `dijkstra` on 24k deg2 took
+/// 4–11 ms per run in `seed000-boost` against 0.58 ms alone; on the GPU machine the same CPU
+/// cells after CUDA cells showed bursts of 3–10× slower runs that disappear when freed memory
+/// is kept (bench/results/cpu-in-cuda/README.md): the page faults of fresh arrays wait while
+/// the CUDA driver works on the process's memory map. True when malloc took the setting;
+/// false elsewhere (not glibc).
+pub fn keep_freed_memory() -> bool {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        const GIB: libc::c_int = 1 << 30;
+        // SAFETY: mallopt only changes malloc's tuning parameters; any value is accepted or
+        // refused with 0, and it is called before the run allocates.
+        unsafe {
+            let mmap =
+                libc::mallopt(libc::M_MMAP_THRESHOLD, GIB) == 1 || libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20) == 1;
+            let trim = libc::mallopt(libc::M_TRIM_THRESHOLD, GIB) == 1;
+            mmap && trim
+        }
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    {
+        false
+    }
+}
+
 /// A `kB` field of `/proc/self/status` in bytes.
 fn status_bytes(field: &str) -> Option<u64> {
     let text = std::fs::read_to_string("/proc/self/status").ok()?;

@@ -18,10 +18,13 @@ use std::time::Instant;
 pub type LabRun = Job<LabOutcome, LabEvent>;
 
 /// Starts `exp` as a background job. Relative graph paths are resolved against `exp_dir`
-/// (see [`super::graphs::resolve_path`]); `repaint` is called after every event.
+/// (see [`super::graphs::resolve_path`]); `repaint` is called after every event. The job first
+/// keeps freed memory mapped ([`super::memory::keep_freed_memory`]) so CPU cells do not time page
+/// faults.
 pub fn start_run(exp: Experiment, exp_dir: PathBuf, repaint: Repaint) -> LabRun {
     let name = format!("experiment {}", exp.name);
     Job::streaming(name, repaint, move |jc| {
+        super::memory::keep_freed_memory();
         let mut w = Worker::new(&exp, &exp_dir, jc);
         match w.run_all() {
             Ok(true) => LabOutcome::Completed,
