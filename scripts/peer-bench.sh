@@ -47,6 +47,7 @@ if [[ $parts == *gapbs* ]]; then
 fi
 
 if [[ $parts == *ours* ]]; then
-  "$bin" bench experiments/peer-gapbs.json --out "$out/power-law-and-NY"
+  "$bin" bench experiments/peer-road.json --out "$out/road"
+  "$bin" bench experiments/peer-gapbs.json --out "$out/power-law"
   "$bin" bench experiments/peer-grid.json --out "$out/grid4096"
 fi

@@ -7,8 +7,8 @@ use common::petgraph_distances;
 
 use proptest::prelude::*;
 use sssp_lab::algo::{
-    Algorithm, BELLMAN_FORD, CRAUSER_PRED, CRAUSER_SUCC, DIJKSTRA, MARTIN_PRED, MARTIN_SUCC, RunRecord, SolveError,
-    SolveOptions, cpu_stepper, dijkstra_distances, reference_distances,
+    Algorithm, BELLMAN_FORD, CRAUSER_PRED, CRAUSER_SUCC, DIJKSTRA, Launch, MARTIN_PRED, MARTIN_SUCC, RunRecord,
+    SolveError, SolveOptions, cpu_stepper, dijkstra_distances, reference_distances,
 };
 use sssp_lab::device::{DeviceId, make_stepper};
 use sssp_lab::formats::{LoadOptions, load};
@@ -482,7 +482,8 @@ fn bellman_ford_names_a_real_negative_cycle_exactly_when_petgraph_finds_one() {
 
 /// Δ-stepping equals petgraph for every Δ — 1 (Dial's buckets), 3, auto, and one bucket for
 /// everything — on one thread and on pools of 2, 3 and 8 threads (every frontier forced onto
-/// the pool), on random graphs with zero weights and a real road graph, from several sources.
+/// the pool), on random graphs with zero weights and a real road graph, from several sources;
+/// both ways to the end: GAP's rounds (`launch=fast`) and the recorded phases (`per-phase`).
 #[test]
 fn delta_stepping_equals_petgraph_for_every_delta_and_thread_count() {
     use sssp_lab::algo::{DELTA_STEPPING, DeltaSteppingStepper, Stepper, auto_delta};
@@ -501,8 +502,13 @@ fn delta_stepping_equals_petgraph_for_every_delta_and_thread_count() {
         let auto = auto_delta(&g);
         for s in sources(g.n()) {
             let want = petgraph_distances(&g, s);
-            for delta in [1, 3, 0, 1 << 50] {
-                let opts = SolveOptions::for_choice(&format!("delta-stepping:delta={delta}").parse().expect("choice"));
+            for (delta, launch) in
+                [1, 3, 0, 1 << 50].into_iter().flat_map(|d| [(d, Launch::Fast), (d, Launch::PerPhase)])
+            {
+                let opts = SolveOptions {
+                    launch,
+                    ..SolveOptions::for_choice(&format!("delta-stepping:delta={delta}").parse().expect("choice"))
+                };
                 for threads in [1, 2, 3, 8] {
                     let st = DeltaSteppingStepper::new(Arc::clone(&g), DELTA_STEPPING, s, threads, opts.clone())
                         .expect("stepper");
@@ -510,7 +516,7 @@ fn delta_stepping_equals_petgraph_for_every_delta_and_thread_count() {
                     let mut st = st.with_cutoff(0);
                     st.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("solve");
                     let got = st.distances().expect("distances");
-                    assert_eq!(got, want, "{} from {s}: Δ = {delta}, {threads} threads", g.name);
+                    assert_eq!(got, want, "{} from {s}: Δ = {delta}, {threads} threads, {launch:?}", g.name);
                 }
             }
         }
@@ -549,7 +555,11 @@ fn delta_stepping_one_thread_and_three_record_the_same_phases() {
     for g in graphs {
         let g = Arc::new(g);
         for delta in [0, 20, 1 << 50] {
-            let opts = SolveOptions::for_choice(&format!("delta-stepping:delta={delta}").parse().expect("choice"));
+            // The recorded phases (GAP's rounds, `launch=fast`, keep no records).
+            let opts = SolveOptions {
+                launch: Launch::PerPhase,
+                ..SolveOptions::for_choice(&format!("delta-stepping:delta={delta}").parse().expect("choice"))
+            };
             let run = |threads, cutoff| {
                 let mut st = DeltaSteppingStepper::new(Arc::clone(&g), DELTA_STEPPING, 1, threads, opts.clone())
                     .expect("stepper")

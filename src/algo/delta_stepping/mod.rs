@@ -25,7 +25,13 @@
 //! vertex has since moved to a lower bucket, and a vertex enters a bin only when it changes
 //! bucket, so a bin holds each vertex at most once. The light and heavy arcs of each vertex are
 //! split once into a copy of the adjacency (skipped when every arc is light).
+//!
+//! Running to the end (`launch=fast`, the default, as `solve`, `check` and the benchmarks do)
+//! takes another path, [`fast`]: GAP's own rounds with thread-local bins, bin fusion and no
+//! per-phase records — the speed the issue measures against GAP. `launch=per-phase` runs the
+//! recorded phases to the end instead.
 
+mod fast;
 mod stepper;
 
 pub use stepper::DeltaSteppingStepper;

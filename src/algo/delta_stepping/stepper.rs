@@ -5,8 +5,8 @@
 use super::auto_delta;
 use crate::algo::model::SparseWarpCounter;
 use crate::algo::{
-    Algorithm, IterationRecord, PhaseTimes, RunRecord, SolveError, SolveOptions, Step, StepDelta, Stepper, Values,
-    dist_value,
+    Algorithm, IterationRecord, Launch, PhaseTimes, RunRecord, SolveError, SolveOptions, Step, StepDelta, Stepper,
+    Values, dist_value,
 };
 use crate::graph::{Distance, Graph, INF, VertexId, Weight};
 use rayon::prelude::*;
@@ -371,7 +371,32 @@ impl Stepper for DeltaSteppingStepper {
         Ok(self.dist.iter().map(|d| d.load(Relaxed)).collect())
     }
 
+    /// With `launch=fast` (the default) and no step taken yet: GAP's rounds on every thread
+    /// ([`super::fast`]), no per-round records. Otherwise the remaining phases, recorded.
     fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
+        if self.iteration == 0 && self.opts.launch == Launch::Fast {
+            let start = Instant::now();
+            let fast = super::fast::run(&self.graph, &self.dist, self.source, self.delta, self.pool.as_ref(), cancel)?;
+            let total_ms = start.elapsed().as_secs_f64() * 1e3;
+            self.done = true;
+            self.iteration = fast.rounds;
+            self.reached = self.dist.iter().filter(|d| d.load(Relaxed) != INF).count() as u64;
+            self.settled = self.reached;
+            progress(self.settled);
+            return Ok(RunRecord {
+                algorithm: self.label(),
+                device: self.device(),
+                graph: self.graph.name.clone(),
+                n: self.graph.n(),
+                m: self.graph.m(),
+                source: self.source,
+                iterations: fast.rounds,
+                total_ms,
+                times: PhaseTimes { relax_ms: total_ms, ..Default::default() },
+                reached: self.reached,
+                records: Vec::new(),
+            });
+        }
         let record_deltas = std::mem::replace(&mut self.opts.record_deltas, false);
         let graph = Arc::clone(&self.graph);
         let run = crate::algo::run_by_steps(self, &graph, cancel, progress);
