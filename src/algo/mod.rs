@@ -32,7 +32,9 @@ pub mod registry;
 mod series;
 mod threshold;
 
-pub use bellman_ford::{BELLMAN_FORD, BellmanFordStepper};
+pub use bellman_ford::{
+    ArcOrder, BELLMAN_FORD, BellmanFordStepper, EdgeList, PassBook, PassStart, PassTally, edge_list,
+};
 pub use delta_stepping::{DELTA_STEPPING, DeltaSteppingStepper, auto_delta};
 pub use dijkstra::{DIJKSTRA, DijkstraStepper, dijkstra_distances};
 pub use frontier::{CRAUSER_PRED, CRAUSER_SUCC, FrontierStepper, MARTIN_PRED, MARTIN_SUCC, frontier_values};

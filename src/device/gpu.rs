@@ -7,24 +7,25 @@
 
 use crate::algo::model::{SparseWarpCounter, WARP, launched_threads};
 use crate::algo::{
-    Algorithm, Family, IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, StepDelta,
-    ThreadCounts, Threshold, Thresholds, frontier_values, run_label,
+    Algorithm, ArcOrder, Family, IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions,
+    StepDelta, ThreadCounts, Threshold, Thresholds, frontier_values, run_label,
 };
 use crate::graph::{Distance, Graph, INF, VertexId};
 
 /// Stamp of a vertex that is not settled (`kernels/common.*` `UNSET`).
 pub const UNSET: u32 = u32::MAX;
 
-/// Whether a GPU device (named `device`) has kernels for `algo`: the frontier family.
+/// Whether a GPU device (named `device`) has kernels for `algo`: the frontier family and
+/// edge-parallel Bellman-Ford.
 pub fn supports(device: &str, algo: Algorithm) -> Result<(), String> {
     match algo.spec().family {
-        Family::Frontier { .. } => Ok(()),
+        Family::Frontier { .. } | Family::EdgeParallel => Ok(()),
         Family::Bucketed => Err(format!(
             "{algo} does not run on {device}: there are no GPU kernels for Δ-stepping's buckets yet (they are planned); \
 run it on the CPU (one thread or all cores)"
         )),
-        Family::Sequential | Family::EdgeParallel => Err(format!(
-            "{algo} does not run on {device}: the GPU kernels are the frontier solvers ({})",
+        Family::Sequential => Err(format!(
+            "{algo} does not run on {device}: the GPU kernels are the frontier solvers ({}) and bellman-ford",
             Algorithm::all().iter().filter(|a| a.threshold().is_some()).map(|a| a.id()).collect::<Vec<_>>().join(", ")
         )),
     }
@@ -59,7 +60,15 @@ pub fn check_request(
     let Family::Frontier { threshold, variant } = algo.spec().family else {
         return Err(SolveError::Device(format!("{algo} is not a frontier solver")));
     };
-    for (kernel, b) in [("relax", opts.block.relax), ("minimum", opts.block.minimum), ("update", opts.block.update)] {
+    let blocks = [("relax", opts.block.relax), ("minimum", opts.block.minimum), ("update", opts.block.update)];
+    check_blocks(device, &blocks, max_block, warp_multiple)?;
+    let racy = variant == RelaxVariant::Successors && algo.choice(&opts.params, "relax") == "non-atomic";
+    Ok(FrontierRun { threshold, variant, racy })
+}
+
+/// Refuses block sizes a device cannot launch (`warp_multiple`: CUDA's multiples of 32).
+fn check_blocks(device: &str, blocks: &[(&str, u32)], max_block: u32, warp_multiple: bool) -> Result<(), SolveError> {
+    for &(kernel, b) in blocks {
         if warp_multiple && (!(32..=max_block).contains(&b) || b % 32 != 0) {
             return Err(SolveError::Device(format!(
                 "{kernel} block size {b}: {device} needs a multiple of 32 (the warp) in 32…{max_block}"
@@ -71,8 +80,67 @@ pub fn check_request(
             )));
         }
     }
-    let racy = variant == RelaxVariant::Successors && algo.choice(&opts.params, "relax") == "non-atomic";
-    Ok(FrontierRun { threshold, variant, racy })
+    Ok(())
+}
+
+/// The shape of a Bellman-Ford run on a GPU ([seed002]; `docs/gpu-bellman-ford.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BellmanFordRun {
+    /// `filter=frontier`: only tails lowered in the previous pass relax.
+    pub frontier_only: bool,
+    pub order: ArcOrder,
+    /// `ro-cache=on` (CUDA's `__ldg` loads).
+    pub read_only_cache: bool,
+    /// [`Graph::negative_bound`]: a proposal below it proves a negative cycle.
+    pub lo: i64,
+}
+
+/// Checks a request for a GPU Bellman-Ford stepper (source, parameters, the relax and update
+/// block sizes as [`check_request`] does, the i32 range of [`bellman_ford_range`]).
+///
+/// Errors: [`SolveError::BadSource`], [`SolveError::Options`], [`SolveError::Device`].
+pub fn check_bellman_ford(
+    device: &str,
+    graph: &Graph,
+    algo: Algorithm,
+    source: VertexId,
+    opts: &SolveOptions,
+    max_block: u32,
+    warp_multiple: bool,
+) -> Result<BellmanFordRun, SolveError> {
+    crate::algo::check_source(graph, source)?;
+    algo.validate(&opts.params).map_err(SolveError::Options)?;
+    if algo.spec().family != Family::EdgeParallel {
+        return Err(SolveError::Device(format!("{algo} is not edge-parallel Bellman-Ford")));
+    }
+    let blocks = [("relax", opts.block.relax), ("update", opts.block.update)];
+    check_blocks(device, &blocks, max_block, warp_multiple)?;
+    let lo = bellman_ford_range(graph, device).map_err(SolveError::Device)?;
+    Ok(BellmanFordRun {
+        frontier_only: algo.choice(&opts.params, "filter") == "frontier",
+        order: ArcOrder::from_param(algo.choice(&opts.params, "order")),
+        read_only_cache: algo.choice(&opts.params, "ro-cache") != "off",
+        lo,
+    })
+}
+
+/// Whether the Bellman-Ford kernels' signed 32-bit δ (∞ = i32::MAX) hold every shortest-path
+/// value of `graph`: from below [`Graph::negative_bound`] (> i32::MIN; it also bounds every
+/// weight), from above the smaller of [`Graph::distance_bound`] and [`Graph::path_bound`]
+/// (< i32::MAX). Without a negative cycle every value a synchronous pass stores is the length
+/// of a simple path, so it lies between the two. Returns the lower bound (the kernels' `lo`).
+///
+/// Errors: the reason, naming `device` and the bounds.
+pub fn bellman_ford_range(graph: &Graph, device: &str) -> Result<i64, String> {
+    let upper = graph.distance_bound().min(graph.path_bound());
+    let lower = graph.negative_bound();
+    if upper < i32::MAX as u128 && lower > i32::MIN as i128 {
+        return Ok(lower as i64);
+    }
+    Err(format!(
+        "graph `{}` is outside the {device} Bellman-Ford range: the kernels keep signed 32-bit δ (∞ = 2³¹−1), but          shortest paths here may reach {upper} (bound from above) and {lower} (bound from below); use the CPU",
+        graph.name
+    ))
 }
 
 /// The header of a run's record: label, device, graph, source; times and records follow.

@@ -19,9 +19,11 @@ pub(super) const FRONTIER_SRC: &str = include_str!("../../../kernels/frontier.cu
 pub(super) const RACY_SRC: &str = include_str!("../../../kernels/racy.cu");
 /// The persistent fast path.
 pub(super) const FAST_SRC: &str = include_str!("../../../kernels/fast.cu");
+/// Edge-parallel Bellman-Ford (signed 32-bit δ, no width variants).
+pub(super) const BELLMAN_FORD_SRC: &str = include_str!("../../../kernels/bellman_ford.cu");
 
 /// Kernel files and the entry points each defines (both distance widths).
-const FILES: [(&str, &str, &[&str]); 3] = [
+const FILES: [(&str, &str, &[&str]); 4] = [
     (
         "frontier.cu",
         FRONTIER_SRC,
@@ -50,11 +52,21 @@ const FILES: [(&str, &str, &[&str]); 3] = [
             "fast_pred_crauser",
         ],
     ),
+    ("bellman_ford.cu", BELLMAN_FORD_SRC, &[]),
 ];
 
 /// Entry points with no distance-width suffix.
-const PLAIN: [(&str, &str); 3] =
-    [("frontier.cu", "sssp_min2"), ("fast.cu", "fast_reset"), ("fast.cu", "fast_unpack_u32")];
+const PLAIN: [(&str, &str); 9] = [
+    ("frontier.cu", "sssp_min2"),
+    ("fast.cu", "fast_reset"),
+    ("fast.cu", "fast_unpack_u32"),
+    ("bellman_ford.cu", "bf_init"),
+    ("bellman_ford.cu", "bf_commit"),
+    ("bellman_ford.cu", "bf_relax_all_ldg"),
+    ("bellman_ford.cu", "bf_relax_frontier_ldg"),
+    ("bellman_ford.cu", "bf_relax_all_plain"),
+    ("bellman_ford.cu", "bf_relax_frontier_plain"),
+];
 
 /// A CUDA device with its compiled kernels.
 pub(super) struct Gpu {

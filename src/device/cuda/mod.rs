@@ -12,6 +12,8 @@
 //!     the [`crate::algo::StepDelta`]. With `SolveOptions::instrument` the kernels themselves
 //!     count threads, warp classes, arcs and relaxations (`ThreadCounts::modelled = false`);
 //!     without it the same figures are derived on the host from the copies (`modelled = true`).
+//!   * `bellman-ford` has its own stepper (`bellman_ford.rs`, `kernels/bellman_ford.cu`):
+//!     edge-parallel passes over an edge list, signed 32-bit δ.
 //!   * `run_to_end` (fast mode) runs the persistent kernel of `kernels/fast.cu`: the whole
 //!     solve stays on the GPU, nothing is read back per iteration; its records hold, per
 //!     iteration, |F|, |U|, reached, settled, next |F| and the three Δ values, but no arc counts,
@@ -24,6 +26,7 @@
 //! - δ is 32-bit when n · max weight < 2³² − 1, else 64-bit (also in the device string).
 //! - Every driver, NVRTC, launch or copy failure is a [`SolveError::Device`], never a panic.
 
+mod bellman_ford;
 mod kernels;
 mod solver;
 
@@ -96,7 +99,11 @@ pub fn list() -> Vec<DeviceInfo> {
 /// Whether `graph` fits device `index`'s total memory for `algo` (the free memory is checked
 /// again when a stepper is built).
 pub fn fits(index: u32, graph: &Graph, algo: Algorithm, opts: &SolveOptions) -> Result<(), String> {
-    let need = device_bytes(graph, algo, opts);
+    let edge_parallel = algo.spec().family == crate::algo::Family::EdgeParallel;
+    if edge_parallel {
+        super::gpu::bellman_ford_range(graph, "CUDA")?;
+    }
+    let need = if edge_parallel { bellman_ford::device_bytes(graph) } else { device_bytes(graph, algo, opts) };
     match total_memory(index) {
         Some(total) if need > total as u64 => Err(format!(
             "graph `{}` needs {:.1} MiB of device memory for {algo}; cuda:{index} has {:.1} MiB",
@@ -126,7 +133,20 @@ pub fn stepper(
     source: VertexId,
     opts: &SolveOptions,
 ) -> Result<Box<dyn Stepper>, SolveError> {
+    if algo.spec().family == crate::algo::Family::EdgeParallel {
+        let run = super::gpu::check_bellman_ford("CUDA", &graph, algo, source, opts, 1024, true)?;
+        check_index(index)?;
+        let gpu = kernels::gpu(index)?;
+        return guarded(|| bellman_ford::new_stepper(gpu, graph, algo, run, source, opts))?;
+    }
     let run = super::gpu::check_request("CUDA", &graph, algo, source, opts, 1024, true)?;
+    check_index(index)?;
+    let gpu = kernels::gpu(index)?;
+    guarded(|| solver::new_stepper(gpu, graph, algo, run, source, opts))?
+}
+
+/// Errors when CUDA is unavailable or there is no device `index`.
+fn check_index(index: u32) -> Result<(), SolveError> {
     let devs = probe().as_ref().map_err(|r| SolveError::Device(format!("CUDA unavailable: {r}")))?;
     if index as usize >= devs.len() {
         return Err(SolveError::Device(format!(
@@ -135,8 +155,7 @@ pub fn stepper(
             devs.len() - 1
         )));
     }
-    let gpu = kernels::gpu(index)?;
-    guarded(|| solver::new_stepper(gpu, graph, algo, run, source, opts))?
+    Ok(())
 }
 
 /// What benchmarks print about a CUDA device.

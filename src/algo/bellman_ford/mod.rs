@@ -7,6 +7,9 @@
 //! - `filter=frontier`: only the out-arcs of vertices whose δ changed in the previous pass (the
 //!   frontier-filtered variant; pass 1 relaxes the source's arcs).
 //!
+//! - `order=source|shuffled`: the arc order of the edge list ([`edge_list`]); `ro-cache=on|off`:
+//!   CUDA's read-only data path. See `docs/gpu-bellman-ford.md` for the GPU kernels.
+//!
 //! Passes are synchronous (Jacobi): a pass reads δ as it was when the pass began and writes the
 //! minimum with an atomic `fetch_min`, so one thread and all cores record the same passes and a
 //! pass count is the largest number of arcs on a shortest path (+1 to see that nothing
@@ -15,27 +18,49 @@
 //! hops need hundreds of full sweeps; `bellman-ford` is Θ(passes · m) against Dijkstra's
 //! O(m + n log n).
 
-use super::model::SparseWarpCounter;
 use super::{
-    Algorithm, AlgorithmSpec, CodeLine, Family, IterationRecord, ParamKind, ParamSpec, Params, Phase, PhaseTimes,
-    PlotGroup, RunRecord, SeriesSpec, SeriesUnit, SolveError, SolveOptions, Step, StepDelta, Stepper, Values,
+    Algorithm, AlgorithmSpec, CodeLine, Family, ParamKind, ParamSpec, Params, Phase, PhaseTimes, PlotGroup, RunRecord,
+    SeriesSpec, SeriesUnit, SolveError, SolveOptions, Step, Stepper,
 };
-use crate::graph::{Distance, Graph, INF, VertexId};
+use crate::graph::{Distance, Graph, VertexId};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, Ordering::Relaxed};
 use std::time::Instant;
 
+mod book;
+mod edges;
+
+pub use book::{PassBook, PassStart, PassTally};
+pub use edges::{ArcOrder, EdgeList, edge_list};
+
 /// Edge-parallel Bellman-Ford ([seed002]).
 pub const BELLMAN_FORD: Algorithm = Algorithm(&BELLMAN_FORD_SPEC);
 
-static PARAMS: [ParamSpec; 1] = [ParamSpec {
-    key: "filter",
-    label: "Arcs per pass",
-    help: "all: every arc with a reached tail, each pass ([seed002]); frontier: only the out-arcs of vertices \
+static PARAMS: [ParamSpec; 3] = [
+    ParamSpec {
+        key: "filter",
+        label: "Arcs per pass",
+        help: "all: every arc with a reached tail, each pass ([seed002]); frontier: only the out-arcs of vertices \
 whose δ changed in the previous pass",
-    kind: ParamKind::Choice { values: &["all", "frontier"], default: "all" },
-}];
+        kind: ParamKind::Choice { values: &["all", "frontier"], default: "all" },
+    },
+    ParamSpec {
+        key: "order",
+        label: "Arc order",
+        help: "source: the edge list sorted into source-vertex segments (CSR order; [seed002]'s locality \
+optimisation); shuffled: a seeded random permutation, as an unsorted edge list has them (the baseline). Same \
+distances and passes; changes the memory access pattern on the GPUs and the modelled warps everywhere",
+        kind: ParamKind::Choice { values: &["source", "shuffled"], default: "source" },
+    },
+    ParamSpec {
+        key: "ro-cache",
+        label: "Read-only cache",
+        help: "CUDA only: on loads the edge arrays, δ_prev and the marks through const __restrict__ + __ldg \
+(the read-only data path); off uses plain loads. No effect on the CPU and wgpu",
+        kind: ParamKind::Choice { values: &["on", "off"], default: "on" },
+    },
+];
 
 static SERIES: [SeriesSpec; 1] = [SeriesSpec {
     key: "next_frontier",
@@ -84,20 +109,13 @@ pub struct BellmanFordStepper {
     graph: Arc<Graph>,
     algo: Algorithm,
     opts: SolveOptions,
-    frontier_only: bool,
     pool: Option<rayon::ThreadPool>,
     source: VertexId,
     dist: Vec<AtomicI64>,
-    /// δ when the current pass began.
-    prev: Vec<Distance>,
     /// Pass in which a vertex's δ was last lowered (distinct counts, the next frontier).
     stamp: Vec<AtomicU32>,
-    /// Tails whose arcs the next pass relaxes (frontier filter), or every reached vertex.
-    active: Vec<VertexId>,
-    reached: u64,
-    warps: SparseWarpCounter,
-    iteration: u32,
-    done: bool,
+    /// δ as the pass began, the active tails, the records.
+    book: PassBook,
 }
 
 impl BellmanFordStepper {
@@ -119,30 +137,25 @@ impl BellmanFordStepper {
                     .map_err(|e| SolveError::Device(format!("cannot start CPU threads: {e}")))?,
             )
         };
-        let n = graph.n();
-        let mut prev = vec![INF; n];
-        prev[source as usize] = 0;
+        let frontier_only = algo.choice(&opts.params, "filter") == "frontier";
+        let order = ArcOrder::from_param(algo.choice(&opts.params, "order"));
+        let book = PassBook::new(Arc::clone(&graph), source, frontier_only, order);
         Ok(BellmanFordStepper {
-            frontier_only: algo.choice(&opts.params, "filter") == "frontier",
-            dist: prev.iter().map(|&d| AtomicI64::new(d)).collect(),
-            prev,
-            stamp: (0..n).map(|_| AtomicU32::new(0)).collect(),
-            active: vec![source],
-            reached: 1,
-            warps: SparseWarpCounter::new(graph.m().max(1)),
+            dist: book.prev.iter().map(|&d| AtomicI64::new(d)).collect(),
+            stamp: (0..graph.n()).map(|_| AtomicU32::new(0)).collect(),
+            book,
             pool,
             algo,
             opts,
             source,
-            iteration: 0,
-            done: false,
             graph,
         })
     }
 
-    /// Relaxes the out-arcs of `u` against δ_prev(u); returns (arcs, lowered vertices).
+    /// Relaxes the out-arcs of `u` against δ_prev(u); returns the arcs scanned and pushes the
+    /// vertices this pass lowered first.
     fn relax_tail(&self, u: VertexId, pass: u32, lowered: &mut Vec<VertexId>) -> u64 {
-        let du = self.prev[u as usize];
+        let du = self.book.prev[u as usize];
         let mut arcs = 0;
         for (v, w) in self.graph.successors().arcs(u) {
             arcs += 1;
@@ -164,19 +177,13 @@ impl BellmanFordStepper {
             b.1.extend(a.1);
             (a.0 + b.0, b.1)
         };
+        let active = &self.book.active;
         match &self.pool {
-            Some(pool) if self.active.len() >= 1024 => {
-                pool.install(|| self.active.par_iter().fold(|| (0, Vec::new()), fold).reduce(|| (0, Vec::new()), join))
+            Some(pool) if active.len() >= 1024 => {
+                pool.install(|| active.par_iter().fold(|| (0, Vec::new()), fold).reduce(|| (0, Vec::new()), join))
             }
-            _ => self.active.iter().fold((0, Vec::new()), fold),
+            _ => active.iter().fold((0, Vec::new()), fold),
         }
-    }
-
-    /// Threads of an edge-parallel launch (one per arc, CSR order) whose arc has an active tail.
-    fn threads(&mut self, block: u32) -> super::ThreadCounts {
-        let off = &self.graph.successors().offsets;
-        let arcs: Vec<VertexId> = self.active.iter().flat_map(|&u| off[u as usize]..off[u as usize + 1]).collect();
-        self.warps.count(self.graph.m() as u64, block, &arcs)
     }
 }
 
@@ -201,67 +208,29 @@ impl Stepper for BellmanFordStepper {
     }
 
     fn is_done(&self) -> bool {
-        self.done
+        self.book.done
     }
 
     fn step(&mut self) -> Result<Option<Step>, SolveError> {
-        if self.done {
+        if self.book.done {
             return Ok(None);
         }
-        self.iteration += 1;
-        let pass = self.iteration;
-        let n = self.graph.n() as u64;
-        let threads = self.threads(self.opts.block.relax);
-        let frontier = self.active.len() as u64;
+        let start = self.book.start();
+        let threads = self.book.threads(self.opts.block.relax);
         let t0 = Instant::now();
-        let (scanned, mut lowered) = self.pass(pass);
+        let (scanned, mut lowered) = self.pass(start.pass);
+        debug_assert_eq!(scanned, start.scanned);
         let t1 = Instant::now();
         lowered.sort_unstable();
-        // Without a negative cycle a shortest path has at most n − 1 arcs, so pass n lowers
-        // nothing (synchronous passes: pass k finds the shortest walks of at most k arcs).
-        if !lowered.is_empty() && pass as usize >= self.graph.n() {
-            self.done = true;
-            return Err(super::negative_cycle_error(&self.graph, self.source));
-        }
-        let mut delta = StepDelta::default();
-        for &v in &lowered {
-            let d = self.dist[v as usize].load(Relaxed);
-            if self.prev[v as usize] == INF {
-                self.reached += 1;
-            }
-            delta.lowered.push((v, self.prev[v as usize], d));
-            self.prev[v as usize] = d;
-        }
-        self.done = lowered.is_empty();
-        let settled = if self.done {
-            delta.settled = (0..n as VertexId).filter(|&v| v != self.source && self.prev[v as usize] != INF).collect();
-            self.reached
-        } else {
-            1
-        };
-        self.active = if self.frontier_only {
-            lowered.clone()
-        } else {
-            (0..n as VertexId).filter(|&v| self.prev[v as usize] != INF).collect()
-        };
-        let t2 = Instant::now();
-        let record = IterationRecord {
-            iteration: pass,
-            frontier,
-            unsettled: n - 1,
-            reached: self.reached - 1,
-            settled,
-            edges_scanned: scanned,
-            relax_attempted: scanned,
-            relax_improved: lowered.len() as u64,
-            threads: Some(threads),
-            times: PhaseTimes {
-                relax_ms: (t1 - t0).as_secs_f64() * 1e3,
-                update_ms: (t2 - t1).as_secs_f64() * 1e3,
-                ..Default::default()
-            },
-            values: Values::from_slice(&[lowered.len() as f64]),
-        };
+        let dist = &self.dist;
+        let (mut record, delta) = self.book.finish(
+            start,
+            &lowered,
+            |v| dist[v as usize].load(Relaxed),
+            Some(threads),
+            PhaseTimes { relax_ms: (t1 - t0).as_secs_f64() * 1e3, ..Default::default() },
+        )?;
+        record.times.update_ms = t1.elapsed().as_secs_f64() * 1e3;
         Ok(Some(Step { record, delta: self.opts.record_deltas.then_some(delta) }))
     }
 
@@ -275,8 +244,8 @@ impl Stepper for BellmanFordStepper {
         let run = super::run_by_steps(self, &graph, cancel, progress);
         self.opts.record_deltas = record_deltas;
         let mut run = run?;
-        run.iterations = self.iteration;
-        run.reached = self.reached;
+        run.iterations = self.book.iteration;
+        run.reached = self.book.reached;
         Ok(run)
     }
 }
