@@ -435,3 +435,23 @@ fn cancelled_fast_run_can_be_stepped_to_the_end() {
         assert_same_distances(&format!("{algo} cancel + steps"), &st.distances().expect("d"), &want);
     }
 }
+
+/// Edge-parallel Bellman-Ford on CUDA: distances equal petgraph's (real, random and signed
+/// graphs, several sources), records equal the CPU stepper's pass by pass, for every filter ×
+/// order × ro-cache.
+#[test]
+fn bellman_ford_matches_petgraph_and_the_cpu_records() {
+    if !cuda_ready("bellman_ford_matches_petgraph_and_the_cpu_records") {
+        return;
+    }
+    common::bellman_ford::check_against_petgraph_and_cpu(CUDA, &["on", "off"]);
+}
+
+/// A negative cycle (a tiny built graph, Hamrle1) is a `SolveError::NegativeCycle` on CUDA.
+#[test]
+fn bellman_ford_reports_negative_cycles() {
+    if !cuda_ready("bellman_ford_reports_negative_cycles") {
+        return;
+    }
+    common::bellman_ford::check_negative_cycles(CUDA);
+}

@@ -600,3 +600,21 @@ fn device_string_names_range_and_timing() {
         assert!(name.contains("timestamps") || name.contains("wall-clock"), "{name}");
     }
 }
+
+/// Edge-parallel Bellman-Ford on every adapter: distances equal petgraph's (real, random and
+/// signed graphs, several sources), records equal the CPU stepper's pass by pass, for every
+/// filter × order (ro-cache does nothing on wgpu).
+#[test]
+fn bellman_ford_matches_petgraph_and_the_cpu_records() {
+    for i in adapters() {
+        common::bellman_ford::check_against_petgraph_and_cpu(DeviceId::Wgpu(i), &["on"]);
+    }
+}
+
+/// A negative cycle (a tiny built graph, Hamrle1) is a `SolveError::NegativeCycle` on wgpu.
+#[test]
+fn bellman_ford_reports_negative_cycles() {
+    for i in adapters() {
+        common::bellman_ford::check_negative_cycles(DeviceId::Wgpu(i));
+    }
+}

@@ -52,3 +52,166 @@ pub fn root() -> PathBuf {
         std::env::current_dir().expect("current directory")
     }
 }
+
+/// Edge-parallel Bellman-Ford on a GPU device against petgraph and the CPU stepper, shared by
+/// `tests/wgpu.rs` and `tests/cuda.rs`.
+pub mod bellman_ford {
+    use super::{petgraph_signed_distances, root};
+    use sssp_lab::algo::{BELLMAN_FORD, IterationRecord, Params, SolveError, SolveOptions, Stepper};
+    use sssp_lab::device::{DeviceId, make_stepper};
+    use sssp_lab::formats::{LoadOptions, load};
+    use sssp_lab::generate;
+    use sssp_lab::graph::{Distance, Graph, GraphBuilder, VertexId, VertexLabels, WeightRule};
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    /// A DAG with negative arcs plus an unreachable vertex (as in tests/algorithms.rs).
+    pub fn signed_dag() -> Arc<Graph> {
+        let mut b = GraphBuilder::new(7, WeightRule::File);
+        for (u, v, w) in [(0, 1, 4), (0, 2, 2), (2, 1, -3), (1, 3, 2), (2, 3, 5), (3, 4, -6), (1, 4, 1), (4, 5, 0)] {
+            b.push(u, v, Some(w));
+        }
+        Arc::new(b.build("signed dag", None, VertexLabels::Offset(1)).expect("n ≥ 1"))
+    }
+
+    /// A random graph on `n` vertices with `arcs` arcs, weights in `lo..lo + span`.
+    pub fn random(n: u32, arcs: u32, lo: i32, span: u64, seed: u64) -> Arc<Graph> {
+        let mut b = GraphBuilder::new(n as usize, WeightRule::File);
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        for _ in 0..arcs {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (u, v) = ((x % n as u64) as VertexId, ((x >> 8) % n as u64) as VertexId);
+            b.push(u, v, Some(((x >> 16) % span) as i32 + lo));
+        }
+        Arc::new(b.build(&format!("random {seed}"), None, VertexLabels::Offset(0)).expect("n ≥ 1"))
+    }
+
+    /// rome99, karate (uniform weights), a grid, an R-MAT graph, random graphs with and
+    /// without negative arcs (only the seeds without a negative cycle), the signed DAG.
+    pub fn graphs() -> Vec<Arc<Graph>> {
+        let file = |name: &str, weights: WeightRule| {
+            let path = root().join("tests/data").join(name);
+            Arc::new(load(&path, &LoadOptions { weights, ..Default::default() }).unwrap_or_else(|e| panic!("{e}")))
+        };
+        let mut g = vec![
+            file("rome99.gr.gz", WeightRule::File),
+            file("karate.graph", WeightRule::Uniform { max: 10, seed: 7 }),
+            Arc::new(generate::grid(20, 15, 9, 3).expect("grid")),
+            Arc::new(generate::rmat(10, 8, [0.45, 0.15, 0.15], 255, 2).expect("rmat")),
+            random(300, 1500, 1, 100, 1),
+            signed_dag(),
+        ];
+        for seed in 0..8 {
+            let r = random(40, 90, -4, 40, seed);
+            if petgraph_signed_distances(&r, 0).is_ok() && petgraph_signed_distances(&r, 20).is_ok() {
+                g.push(r);
+            }
+        }
+        g
+    }
+
+    /// Every `filter` × `order` × the given `ro-cache` values.
+    pub fn param_sets(ro_cache: &[&str]) -> Vec<Params> {
+        let mut out = Vec::new();
+        for filter in ["all", "frontier"] {
+            for order in ["source", "shuffled"] {
+                for ro in ro_cache {
+                    out.push(Params::default().with("filter", filter).with("order", order).with("ro-cache", ro));
+                }
+            }
+        }
+        out
+    }
+
+    fn stepper(device: DeviceId, g: &Arc<Graph>, s: VertexId, opts: &SolveOptions) -> Box<dyn Stepper> {
+        make_stepper(device, Arc::clone(g), BELLMAN_FORD, s, opts)
+            .unwrap_or_else(|e| panic!("{device} bellman-ford on {} from {s}: {e}", g.name))
+    }
+
+    fn steps(st: &mut dyn Stepper, what: &str) -> Vec<IterationRecord> {
+        let mut out = Vec::new();
+        while let Some(step) = st.step().unwrap_or_else(|e| panic!("{what}: {e}")) {
+            out.push(step.record);
+        }
+        out
+    }
+
+    /// What every device must agree on (no times, no thread counts).
+    fn counts(r: &IterationRecord) -> (u32, u64, u64, u64, u64, u64, u64, Vec<f64>) {
+        let v = (0..r.values.len()).map(|i| r.values.get(i).unwrap_or(f64::NAN)).collect();
+        (r.iteration, r.frontier, r.reached, r.settled, r.edges_scanned, r.relax_attempted, r.relax_improved, v)
+    }
+
+    /// Distances equal petgraph's from several sources; stepping records equal the CPU
+    /// stepper's (with its modelled threads); fast-path records equal them without threads.
+    pub fn check_against_petgraph_and_cpu(device: DeviceId, ro_cache: &[&str]) {
+        for g in graphs() {
+            let n = g.n() as VertexId;
+            let mut sources = vec![0, n / 2, n - 1];
+            sources.dedup();
+            for &s in &sources {
+                let want: Vec<Distance> = petgraph_signed_distances(&g, s).expect("no negative cycle");
+                for params in param_sets(ro_cache) {
+                    let opts = SolveOptions { params: params.clone(), ..Default::default() };
+                    let what = format!("{device} {} from {s} [{}]", g.name, params.to_text());
+                    let mut cpu = stepper(DeviceId::Cpu, &g, s, &opts);
+                    let cpu_recs = steps(cpu.as_mut(), &what);
+                    let mut st = stepper(device, &g, s, &opts);
+                    let got = steps(st.as_mut(), &what);
+                    assert_eq!(st.distances().expect("distances"), want, "{what}: stepped distances");
+                    assert_eq!(got.len(), cpu_recs.len(), "{what}: passes");
+                    for (a, b) in got.iter().zip(&cpu_recs) {
+                        assert_eq!(counts(a), counts(b), "{what}: pass {}", b.iteration);
+                        let (ta, tb) = (a.threads.expect("threads"), b.threads.expect("threads"));
+                        assert_eq!(
+                            (ta.launched, ta.working, ta.warps_all_dummy, ta.warps_mixed, ta.warps_all_working),
+                            (tb.launched, tb.working, tb.warps_all_dummy, tb.warps_mixed, tb.warps_all_working),
+                            "{what}: threads of pass {}",
+                            b.iteration
+                        );
+                    }
+                    let mut fast = stepper(device, &g, s, &opts);
+                    let run = fast.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("run_to_end");
+                    assert_eq!(fast.distances().expect("distances"), want, "{what}: fast distances");
+                    let fast_counts: Vec<_> = run.records.iter().map(counts).collect();
+                    let cpu_counts: Vec<_> = cpu_recs.iter().map(counts).collect();
+                    assert_eq!(fast_counts, cpu_counts, "{what}: fast records");
+                    assert_eq!(run.iterations as usize, cpu_recs.len(), "{what}: fast passes");
+                }
+            }
+        }
+    }
+
+    /// A two-vertex negative cycle and Hamrle1 give `NegativeCycle` stepping and running.
+    pub fn check_negative_cycles(device: DeviceId) {
+        let mut b = GraphBuilder::new(4, WeightRule::File);
+        for (u, v, w) in [(0, 1, 1), (1, 2, -2), (2, 1, 1), (2, 3, 5)] {
+            b.push(u, v, Some(w));
+        }
+        let tiny = Arc::new(b.build("tiny cycle", None, VertexLabels::Offset(0)).expect("n ≥ 1"));
+        let hamrle = Arc::new(
+            load(&root().join("tests/data/Hamrle1.mtx"), &LoadOptions::default()).unwrap_or_else(|e| panic!("{e}")),
+        );
+        for g in [tiny, hamrle] {
+            assert!(petgraph_signed_distances(&g, 0).is_err(), "{}: petgraph sees no cycle", g.name);
+            for params in param_sets(&["on"]) {
+                let opts = SolveOptions { params: params.clone(), ..Default::default() };
+                let what = format!("{device} {} [{}]", g.name, params.to_text());
+                let mut st = stepper(device, &g, 0, &opts);
+                let err = st.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect_err(&what);
+                assert!(matches!(err, SolveError::NegativeCycle { .. }), "{what}: {err}");
+                let mut st = stepper(device, &g, 0, &opts);
+                let err = loop {
+                    match st.step() {
+                        Ok(Some(_)) => {}
+                        Ok(None) => panic!("{what}: stepping ended without finding the cycle"),
+                        Err(e) => break e,
+                    }
+                };
+                assert!(matches!(err, SolveError::NegativeCycle { .. }), "{what}: {err}");
+            }
+        }
+    }
+}

@@ -1,6 +1,8 @@
 //! wgpu device: the frontier solvers (`martin-*`, `crauser-*`, each successors variant also
 //! with the non-atomic relax, `relax=non-atomic` / `racy`) as WGSL compute kernels on every adapter wgpu finds (Vulkan, GL, Metal, DX12).
 //!
+//! - `bellman-ford` runs on its own stepper ([`BellmanFordWgpu`], `kernels/bellman_ford.wgsl`):
+//!   edge-parallel passes with i32 δ.
 //! - [`list`] names every adapter as `wgpu <backend>: <adapter>` in a stable order (index i of
 //!   `DeviceId::Wgpu(i)` = position in that list); an adapter that cannot run the kernels, or no
 //!   adapter at all, is listed with the reason in `status`.
@@ -27,9 +29,11 @@
 //! GPU errors (validation, out of memory, device lost) become [`SolveError::Device`]; nothing
 //! here panics on a GPU result.
 
+mod bellman_ford;
 mod kernels;
 mod stepper;
 
+pub use bellman_ford::BellmanFordWgpu;
 pub use stepper::WgpuStepper;
 
 use super::{DeviceId, DeviceInfo};
@@ -77,6 +81,11 @@ pub fn stepper(
     source: VertexId,
     opts: &SolveOptions,
 ) -> Result<Box<dyn Stepper>, SolveError> {
+    if algo.spec().family == crate::algo::Family::EdgeParallel {
+        let run = super::gpu::check_bellman_ford("wgpu", &graph, algo, source, opts, u32::MAX, false)?;
+        let gpu = gpu(index)?;
+        return Ok(Box::new(BellmanFordWgpu::new(gpu, graph, algo, run, source, opts)?));
+    }
     Ok(Box::new(stepper_with(index, graph, algo, source, opts, WgpuTuning::default())?))
 }
 
