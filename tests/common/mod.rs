@@ -85,7 +85,7 @@ pub mod bellman_ford {
             let (u, v) = ((x % n as u64) as VertexId, ((x >> 8) % n as u64) as VertexId);
             b.push(u, v, Some(((x >> 16) % span) as i32 + lo));
         }
-        Arc::new(b.build(&format!("random {seed}"), None, VertexLabels::Offset(0)).expect("n ≥ 1"))
+        Arc::new(b.build(format!("random {seed}"), None, VertexLabels::Offset(0)).expect("n ≥ 1"))
     }
 
     /// rome99, karate (uniform weights), a grid, an R-MAT graph, random graphs with and
