@@ -618,3 +618,13 @@ fn bellman_ford_reports_negative_cycles() {
         common::bellman_ford::check_negative_cycles(DeviceId::Wgpu(i));
     }
 }
+
+/// Δ-stepping on every adapter: distances equal petgraph's (real and random graphs, several
+/// sources, Δ auto / 1 / 7 / 100 000), and phase by phase the records, thread counts and step
+/// deltas equal the CPU stepper's; the batched fast path records the same phases.
+#[test]
+fn delta_stepping_matches_petgraph_and_the_cpu_records() {
+    for i in adapters() {
+        common::delta_stepping::check_against_petgraph_and_cpu(DeviceId::Wgpu(i));
+    }
+}

@@ -15,17 +15,14 @@ use crate::graph::{Distance, Graph, INF, VertexId};
 /// Stamp of a vertex that is not settled (`kernels/common.*` `UNSET`).
 pub const UNSET: u32 = u32::MAX;
 
-/// Whether a GPU device (named `device`) has kernels for `algo`: the frontier family and
-/// edge-parallel Bellman-Ford.
+/// Whether a GPU device (named `device`) has kernels for `algo`: the frontier family,
+/// edge-parallel Bellman-Ford and Δ-stepping.
 pub fn supports(device: &str, algo: Algorithm) -> Result<(), String> {
     match algo.spec().family {
-        Family::Frontier { .. } | Family::EdgeParallel => Ok(()),
-        Family::Bucketed => Err(format!(
-            "{algo} does not run on {device}: there are no GPU kernels for Δ-stepping's buckets yet (they are planned); \
-run it on the CPU (one thread or all cores)"
-        )),
+        Family::Frontier { .. } | Family::EdgeParallel | Family::Bucketed => Ok(()),
         Family::Sequential => Err(format!(
-            "{algo} does not run on {device}: the GPU kernels are the frontier solvers ({}) and bellman-ford",
+            "{algo} does not run on {device}: the GPU kernels are the frontier solvers ({}), bellman-ford and \
+delta-stepping",
             Algorithm::all().iter().filter(|a| a.threshold().is_some()).map(|a| a.id()).collect::<Vec<_>>().join(", ")
         )),
     }
@@ -67,7 +64,12 @@ pub fn check_request(
 }
 
 /// Refuses block sizes a device cannot launch (`warp_multiple`: CUDA's multiples of 32).
-fn check_blocks(device: &str, blocks: &[(&str, u32)], max_block: u32, warp_multiple: bool) -> Result<(), SolveError> {
+pub(crate) fn check_blocks(
+    device: &str,
+    blocks: &[(&str, u32)],
+    max_block: u32,
+    warp_multiple: bool,
+) -> Result<(), SolveError> {
     for &(kernel, b) in blocks {
         if warp_multiple && (!(32..=max_block).contains(&b) || b % 32 != 0) {
             return Err(SolveError::Device(format!(

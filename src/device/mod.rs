@@ -10,6 +10,7 @@
 
 pub mod cuda;
 pub mod gpu;
+pub mod gpu_delta;
 pub mod wgpu;
 
 use crate::algo::{Algorithm, SolveError, SolveOptions, Stepper};
@@ -105,6 +106,9 @@ impl DeviceInfo {
         match self.id {
             DeviceId::Cpu | DeviceId::CpuParallel(_) => Ok(()),
             DeviceId::Cuda(i) => cuda::fits(i, graph, algo, opts),
+            DeviceId::Wgpu(_) if algo.spec().family == crate::algo::Family::EdgeParallel => {
+                gpu::bellman_ford_range(graph, "wgpu").map(|_| ())
+            }
             DeviceId::Wgpu(_) => wgpu::check_distance_range(graph).map_err(|e| e.to_string()),
         }
     }

@@ -215,3 +215,98 @@ pub mod bellman_ford {
         }
     }
 }
+
+/// Δ-stepping on a GPU device against petgraph and the CPU stepper, shared by `tests/wgpu.rs`
+/// and `tests/cuda.rs`.
+pub mod delta_stepping {
+    use super::{petgraph_distances, root};
+    use sssp_lab::algo::{DELTA_STEPPING, IterationRecord, Params, SolveOptions, Stepper};
+    use sssp_lab::device::{DeviceId, make_stepper};
+    use sssp_lab::formats::{LoadOptions, load};
+    use sssp_lab::generate;
+    use sssp_lab::graph::{Graph, VertexId, WeightRule};
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    /// rome99, karate (uniform weights), a grid, an R-MAT graph, a random graph, a graph with
+    /// zero-weight arcs.
+    pub fn graphs() -> Vec<Arc<Graph>> {
+        let file = |name: &str, weights: WeightRule| {
+            let path = root().join("tests/data").join(name);
+            Arc::new(load(&path, &LoadOptions { weights, ..Default::default() }).unwrap_or_else(|e| panic!("{e}")))
+        };
+        vec![
+            file("rome99.gr.gz", WeightRule::File),
+            file("karate.graph", WeightRule::Uniform { max: 10, seed: 7 }),
+            Arc::new(generate::grid(20, 15, 9, 3).expect("grid")),
+            Arc::new(generate::rmat(10, 8, [0.45, 0.15, 0.15], 255, 2).expect("rmat")),
+            super::bellman_ford::random(300, 1500, 1, 100, 1),
+            super::bellman_ford::random(200, 900, 0, 3, 2),
+        ]
+    }
+
+    fn stepper(device: DeviceId, g: &Arc<Graph>, s: VertexId, opts: &SolveOptions) -> Box<dyn Stepper> {
+        make_stepper(device, Arc::clone(g), DELTA_STEPPING, s, opts)
+            .unwrap_or_else(|e| panic!("{device} delta-stepping on {} from {s}: {e}", g.name))
+    }
+
+    /// What every device must agree on (no times).
+    #[allow(clippy::type_complexity)]
+    fn counts(r: &IterationRecord) -> (u32, u64, u64, u64, u64, u64, u64, u64, Vec<f64>) {
+        let v = (0..r.values.len()).map(|i| r.values.get(i).unwrap_or(f64::NAN)).collect();
+        let (i, f, u, re, s) = (r.iteration, r.frontier, r.unsettled, r.reached, r.settled);
+        (i, f, u, re, s, r.edges_scanned, r.relax_attempted, r.relax_improved, v)
+    }
+
+    fn threads(r: &IterationRecord) -> (u64, u64, u64, u64, u64) {
+        let t = r.threads.expect("threads");
+        (t.launched, t.working, t.warps_all_dummy, t.warps_mixed, t.warps_all_working)
+    }
+
+    /// Distances equal petgraph's from several sources and for several Δ; stepping records,
+    /// thread counts and deltas equal the CPU stepper's; fast-path records equal them too.
+    pub fn check_against_petgraph_and_cpu(device: DeviceId) {
+        for g in graphs() {
+            let n = g.n() as VertexId;
+            let mut sources = vec![0, n / 2, n - 1];
+            sources.dedup();
+            for &s in &sources {
+                let want = petgraph_distances(&g, s);
+                // Δ = 1 on rome99 is thousands of phases, each a round trip: small graphs cover it.
+                let deltas: &[&str] = if g.n() > 2000 { &["0", "100000"] } else { &["0", "1", "7", "100000"] };
+                for delta in deltas {
+                    let params = Params::default().with("delta", delta);
+                    let opts = SolveOptions { params: params.clone(), record_deltas: true, ..Default::default() };
+                    let what = format!("{device} {} from {s} [{}]", g.name, params.to_text());
+                    let mut cpu = stepper(DeviceId::Cpu, &g, s, &opts);
+                    let mut st = stepper(device, &g, s, &opts);
+                    let mut cpu_recs = Vec::new();
+                    loop {
+                        let a = cpu.step().unwrap_or_else(|e| panic!("{what}: cpu: {e}"));
+                        let b = st.step().unwrap_or_else(|e| panic!("{what}: {e}"));
+                        let (Some(a), Some(b)) = (a, b) else {
+                            assert!(cpu.is_done() && st.is_done(), "{what}: one device ended first");
+                            break;
+                        };
+                        let i = a.record.iteration;
+                        assert_eq!(counts(&b.record), counts(&a.record), "{what}: phase {i}");
+                        assert_eq!(threads(&b.record), threads(&a.record), "{what}: threads of phase {i}");
+                        let (da, db) = (a.delta.expect("cpu delta"), b.delta.expect("gpu delta"));
+                        assert_eq!(db.lowered, da.lowered, "{what}: lowered in phase {i}");
+                        assert_eq!(db.settled, da.settled, "{what}: settled in phase {i}");
+                        cpu_recs.push(a.record);
+                    }
+                    assert_eq!(st.distances().expect("distances"), want, "{what}: stepped distances");
+                    let opts = SolveOptions { params: params.clone(), ..Default::default() };
+                    let mut fast = stepper(device, &g, s, &opts);
+                    let run = fast.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("run_to_end");
+                    assert_eq!(fast.distances().expect("distances"), want, "{what}: fast distances");
+                    let fast_counts: Vec<_> = run.records.iter().map(counts).collect();
+                    let cpu_counts: Vec<_> = cpu_recs.iter().map(counts).collect();
+                    assert_eq!(fast_counts, cpu_counts, "{what}: fast records");
+                    assert_eq!(run.iterations as usize, cpu_recs.len(), "{what}: fast phases");
+                }
+            }
+        }
+    }
+}

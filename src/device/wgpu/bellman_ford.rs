@@ -308,7 +308,7 @@ impl BellmanFordWgpu {
     }
 }
 
-fn readback_buffer(gpu: &Gpu, bytes: u64) -> wgpu::Buffer {
+pub(super) fn readback_buffer(gpu: &Gpu, bytes: u64) -> wgpu::Buffer {
     gpu.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("bf readback"),
         size: bytes.next_multiple_of(4),
@@ -318,7 +318,7 @@ fn readback_buffer(gpu: &Gpu, bytes: u64) -> wgpu::Buffer {
 }
 
 /// Maps `buffer[0..size]` after submission `index` and copies the bytes out.
-fn read(
+pub(super) fn read(
     gpu: &Gpu,
     buffer: &wgpu::Buffer,
     size: u64,

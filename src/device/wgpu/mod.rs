@@ -30,10 +30,12 @@
 //! here panics on a GPU result.
 
 mod bellman_ford;
+mod delta_stepping;
 mod kernels;
 mod stepper;
 
 pub use bellman_ford::BellmanFordWgpu;
+pub use delta_stepping::DeltaSteppingWgpu;
 pub use stepper::WgpuStepper;
 
 use super::{DeviceId, DeviceInfo};
@@ -85,6 +87,11 @@ pub fn stepper(
         let run = super::gpu::check_bellman_ford("wgpu", &graph, algo, source, opts, u32::MAX, false)?;
         let gpu = gpu(index)?;
         return Ok(Box::new(BellmanFordWgpu::new(gpu, graph, algo, run, source, opts)?));
+    }
+    if algo.spec().family == crate::algo::Family::Bucketed {
+        let run = super::gpu_delta::check_delta_stepping("wgpu", &graph, algo, source, opts, u32::MAX, false)?;
+        let gpu = gpu(index)?;
+        return Ok(Box::new(DeltaSteppingWgpu::new(gpu, graph, algo, run, source, opts)?));
     }
     Ok(Box::new(stepper_with(index, graph, algo, source, opts, WgpuTuning::default())?))
 }

@@ -1,0 +1,207 @@
+//! What the CUDA and wgpu Δ-stepping steppers share ([meyer-sanders]; kernels
+//! `kernels/delta_stepping.{cu,wgsl}`, design in `docs/gpu-delta-stepping.md`): the request
+//! check, the device state's layout (control words and the per-phase log entry), the initial
+//! state, and the record of a phase rebuilt from its log entry — the same figures as the CPU
+//! stepper's (`src/algo/delta_stepping`), so every device draws the same plots.
+//!
+//! The bucket state machine runs on the device: a phase is relax, commit, advance (and, when
+//! the bucket is exhausted, the far set's lowest bucket is opened) with no host round trip, so
+//! the host can queue a batch of phases and read back one log entry per phase.
+
+use crate::algo::model::launched_threads;
+use crate::algo::{
+    Algorithm, Family, IterationRecord, PhaseTimes, SolveError, SolveOptions, StepDelta, ThreadCounts, Values,
+    auto_delta, dist_value,
+};
+use crate::graph::{Distance, Graph, INF, VertexId};
+
+/// Control words (`C_*` in the kernels).
+pub const CTL_WORDS: usize = 16;
+pub const C_PHASE: usize = 0;
+pub const C_SLOT: usize = 1;
+pub const C_BUCKET: usize = 2;
+pub const C_KIND: usize = 3;
+pub const C_SERIAL: usize = 4;
+pub const C_RSIZE: usize = 5;
+pub const C_HEAVY_R: usize = 6;
+pub const C_SETTLED: usize = 7;
+pub const C_REACHED: usize = 8;
+pub const C_MINB: usize = 9;
+
+/// u32 words of a phase's log entry (`LOG_WORDS` in the kernels) and the fields read here.
+pub const LOG_WORDS: usize = 24;
+const L_VALID: usize = 0;
+const L_FRONTIER: usize = 1;
+const L_SCANNED: usize = 2;
+const L_RELAXED: usize = 3;
+const L_LOWERED: usize = 4;
+const L_BUCKET: usize = 9;
+const L_KIND: usize = 10;
+const L_BUCKET_SIZE: usize = 11;
+const L_NEXT_FRONTIER: usize = 12;
+const L_SETTLED_BEFORE: usize = 13;
+const L_SETTLED: usize = 14;
+const L_REACHED: usize = 15;
+const L_WARPS_FULL: usize = 16;
+const L_WARPS_MIXED: usize = 17;
+/// The bucket serial of the phase (R's members carry it in `rr`).
+pub const L_SERIAL: usize = 18;
+const L_DONE: usize = 19;
+/// Most phases per batch of the fast path (log entries on the device).
+pub const BATCH_MAX: u32 = 64;
+
+/// One phase's log entry.
+pub type LogEntry = [u32; LOG_WORDS];
+
+/// A Δ-stepping request checked for a GPU: the bucket width (clamped to u32).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeltaRun {
+    pub delta: u32,
+}
+
+/// Checks a request for a GPU Δ-stepping stepper: source, parameters, the relax and update
+/// block sizes, weights that are non-negative and distances that stay below the u32 ∞
+/// (`range`: the device's check, e.g. [`crate::device::wgpu::check_distance_range`]).
+///
+/// Errors: [`SolveError::BadSource`], [`SolveError::Options`], [`SolveError::NegativeWeight`]
+/// (through the registry's check), [`SolveError::Device`].
+pub fn check_delta_stepping(
+    device: &str,
+    graph: &Graph,
+    algo: Algorithm,
+    source: VertexId,
+    opts: &SolveOptions,
+    max_block: u32,
+    warp_multiple: bool,
+) -> Result<DeltaRun, SolveError> {
+    crate::algo::check_source(graph, source)?;
+    algo.validate(&opts.params).map_err(SolveError::Options)?;
+    if algo.spec().family != Family::Bucketed {
+        return Err(SolveError::Device(format!("{algo} is not Δ-stepping")));
+    }
+    super::gpu::check_blocks(device, &[("relax", opts.block.relax), ("update", opts.block.update)], max_block, {
+        warp_multiple
+    })?;
+    super::wgpu::check_distance_range(graph)?;
+    let delta = match algo.int(&opts.params, "delta") {
+        d if d <= 0 => auto_delta(graph),
+        d => d as Distance,
+    };
+    Ok(DeltaRun { delta: delta.clamp(1, u32::MAX as Distance) as u32 })
+}
+
+/// Initial device state for `source`: δ (= δ_prev), fr, rr, pend, and the control words.
+/// The source is bucket 0's frontier of phase 1 and its R (serial 1); it counts as reached and
+/// settled, as on the CPU.
+pub struct InitialState {
+    pub dist: Vec<u32>,
+    pub fr: Vec<u32>,
+    pub rr: Vec<u32>,
+    pub pend: Vec<u32>,
+    pub ctl: [u32; CTL_WORDS],
+}
+
+pub fn initial_state(graph: &Graph, source: VertexId, run: DeltaRun) -> InitialState {
+    let n = graph.n();
+    let mut dist = vec![u32::MAX; n];
+    dist[source as usize] = 0;
+    let mut fr = vec![0u32; n];
+    fr[source as usize] = 1;
+    let mut rr = vec![0u32; n];
+    rr[source as usize] = 1;
+    let heavy = graph.successors().arcs(source).filter(|&(_, w)| w as u64 > u64::from(run.delta)).count();
+    let mut ctl = [0u32; CTL_WORDS];
+    ctl[C_PHASE] = 1;
+    ctl[C_SERIAL] = 1;
+    ctl[C_RSIZE] = 1;
+    ctl[C_HEAVY_R] = heavy as u32;
+    ctl[C_SETTLED] = 1;
+    ctl[C_REACHED] = 1;
+    ctl[C_MINB] = u32::MAX;
+    InitialState { dist, fr, rr, pend: vec![0; n], ctl }
+}
+
+/// Whether a log entry belongs to a phase that ran (queued phases after the end write nothing).
+pub fn ran(e: &LogEntry) -> bool {
+    e[L_VALID] != 0
+}
+
+/// Whether the phase of `e` ended the run.
+pub fn finished(e: &LogEntry) -> bool {
+    e[L_DONE] != 0
+}
+
+/// Reached vertices (the source included) after the phase of `e`.
+pub fn reached_total(e: &LogEntry) -> u64 {
+    u64::from(e[L_REACHED]) + u64::from(e[L_SETTLED_BEFORE])
+}
+
+/// Whether the phase of `e` settled R (a light phase that left the bucket empty).
+pub fn settles(e: &LogEntry) -> bool {
+    e[L_SETTLED] != e[L_SETTLED_BEFORE]
+}
+
+/// The record of phase `iteration` from its log entry; thread counts from the device's warp
+/// votes (one relax thread per vertex, `block` per block).
+pub fn record(e: &LogEntry, iteration: u32, n: u64, block: u32, delta: u32, times: PhaseTimes) -> IterationRecord {
+    let light = e[L_KIND] == 0;
+    let relaxed = u64::from(e[L_RELAXED]);
+    let launched = launched_threads(n, block);
+    let (full, mixed) = (u64::from(e[L_WARPS_FULL]), u64::from(e[L_WARPS_MIXED]));
+    IterationRecord {
+        iteration,
+        frontier: e[L_FRONTIER].into(),
+        unsettled: n - u64::from(e[L_SETTLED_BEFORE]),
+        reached: e[L_REACHED].into(),
+        settled: e[L_SETTLED].into(),
+        edges_scanned: e[L_SCANNED].into(),
+        relax_attempted: relaxed,
+        relax_improved: e[L_LOWERED].into(),
+        threads: Some(ThreadCounts {
+            block_size: block,
+            launched,
+            working: e[L_FRONTIER].into(),
+            warps_all_dummy: launched.div_ceil(32).saturating_sub(full + mixed),
+            warps_mixed: mixed,
+            warps_all_working: full,
+            modelled: false,
+        }),
+        times,
+        values: Values::from_slice(&[
+            e[L_BUCKET] as f64,
+            e[L_BUCKET_SIZE] as f64,
+            if light { relaxed as f64 } else { 0.0 },
+            if light { 0.0 } else { relaxed as f64 },
+            dist_value(Distance::from(delta)),
+            e[L_NEXT_FRONTIER] as f64,
+        ]),
+    }
+}
+
+/// δ from the device (u32::MAX = ∞).
+pub fn widen(d: u32) -> Distance {
+    if d == u32::MAX { INF } else { Distance::from(d) }
+}
+
+/// The step's delta for the view: vertices whose δ went down (against the host's copy `prev`,
+/// updated in place) and, when the phase settled R, R's members (`rr[v]` = the phase's serial)
+/// without the source, as the CPU stepper reports them.
+pub fn step_delta(prev: &mut [Distance], new: &[u32], rr: Option<&[u32]>, serial: u32, source: VertexId) -> StepDelta {
+    let mut delta = StepDelta::default();
+    for (v, (p, &d)) in prev.iter_mut().zip(new).enumerate() {
+        let d = widen(d);
+        if d < *p {
+            delta.lowered.push((v as VertexId, *p, d));
+            *p = d;
+        }
+    }
+    if let Some(rr) = rr {
+        delta.settled = rr
+            .iter()
+            .enumerate()
+            .filter(|&(v, &r)| r == serial && v as VertexId != source)
+            .map(|(v, _)| v as VertexId)
+            .collect();
+    }
+    delta
+}
