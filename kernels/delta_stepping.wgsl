@@ -70,6 +70,8 @@ const L_WARPS_FULL: u32 = 16u;
 const L_WARPS_MIXED: u32 = 17u;
 const L_SERIAL: u32 = 18u;
 const L_DONE: u32 = 19u;
+const L_ARC_ITERS: u32 = 20u;
+const L_WARP_ITERS: u32 = 21u;
 
 struct Params {
     n: u32,
@@ -93,6 +95,11 @@ struct Params {
 // Per-workgroup sums (one global atomic per workgroup and counter) and per-warp working counts.
 var<workgroup> acc: array<atomic<u32>, 8>;
 var<workgroup> warp_work: array<atomic<u32>, 32>;
+var<workgroup> warp_most: array<atomic<u32>, 32>;
+// relax=balanced: the workgroup's degree prefix sums, arc starts and δ_prev of its vertices.
+var<workgroup> s_pos: array<u32, 1024>;
+var<workgroup> s_beg: array<u32, 1024>;
+var<workgroup> s_du: array<u32, 1024>;
 
 fn thread_index(wg: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 {
     return (wg.y * nwg.x + wg.x) * WG + lid;
@@ -116,6 +123,7 @@ fn acc_clear(lid: u32) {
     }
     if lid < 32u {
         atomicStore(&warp_work[lid], 0u);
+        atomicStore(&warp_most[lid], 0u);
     }
     workgroupBarrier();
 }
@@ -155,6 +163,9 @@ fn ds_relax(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: 
     var relaxed = 0u;
     if working {
         atomicAdd(&warp_work[lid / 32u], 1u);
+        let deg = offsets[v + 1u] - offsets[v];
+        atomicMax(&warp_most[lid / 32u], deg);
+        acc_add(5u, deg);
         let du = prev[v];
         let light = kind == K_LIGHT;
         for (var e = offsets[v]; e < offsets[v + 1u]; e++) {
@@ -185,20 +196,125 @@ fn ds_relax(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: 
     let e = entry();
     // Warps of 32 consecutive invocations; WG is a multiple of 32 for exact figures.
     if lid % 32u == 0u {
-        let c = atomicLoad(&warp_work[lid / 32u]);
-        if c == 32u {
-            atomicAdd(&acc[3], 1u);
-        } else if c != 0u {
-            atomicAdd(&acc[4], 1u);
-        }
+        count_warp(lid);
+        acc_add(6u, atomicLoad(&warp_most[lid / 32u]));
     }
     workgroupBarrier();
     if kind < K_SELECT {
-        acc_flush_log(lid, e, 0u, L_FRONTIER);
-        acc_flush_log(lid, e, 1u, L_SCANNED);
-        acc_flush_log(lid, e, 2u, L_RELAXED);
-        acc_flush_log(lid, e, 3u, L_WARPS_FULL);
-        acc_flush_log(lid, e, 4u, L_WARPS_MIXED);
+        flush_relax(lid, e);
+    }
+}
+
+// Warp classes of the launch (per 32 invocations), called by each warp's first invocation.
+fn count_warp(lid: u32) {
+    let c = atomicLoad(&warp_work[lid / 32u]);
+    if c == 32u {
+        atomicAdd(&acc[3], 1u);
+    } else if c != 0u {
+        atomicAdd(&acc[4], 1u);
+    }
+}
+
+fn flush_relax(lid: u32, e: u32) {
+    acc_flush_log(lid, e, 0u, L_FRONTIER);
+    acc_flush_log(lid, e, 1u, L_SCANNED);
+    acc_flush_log(lid, e, 2u, L_RELAXED);
+    acc_flush_log(lid, e, 3u, L_WARPS_FULL);
+    acc_flush_log(lid, e, 4u, L_WARPS_MIXED);
+    acc_flush_log(lid, e, 5u, L_ARC_ITERS);
+    acc_flush_log(lid, e, 6u, L_WARP_ITERS);
+}
+
+// relax=balanced (the twin of ds_relax_balanced in delta_stepping.cu): the workgroup's frontier
+// vertices put their out-degrees in a prefix sum; every invocation then takes arcs lid, lid + WG …
+// of the workgroup's total and finds its vertex by binary search.
+@compute @workgroup_size(WG)
+fn ds_relax_balanced(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                     @builtin(local_invocation_index) lid: u32) {
+    acc_clear(lid);
+    let v = thread_index(wg, nwg, lid);
+    let kind = atomicLoad(&ctl[C_KIND]);
+    let bucket = atomicLoad(&ctl[C_BUCKET]);
+    let delta = params.delta;
+    let light = kind == K_LIGHT;
+    var working = false;
+    if v < params.n && kind == K_LIGHT {
+        working = fr[v] == atomicLoad(&ctl[C_PHASE]);
+    }
+    if v < params.n && kind == K_HEAVY {
+        working = rr[v] == atomicLoad(&ctl[C_SERIAL]);
+    }
+    var deg = 0u;
+    if working {
+        atomicAdd(&warp_work[lid / 32u], 1u);
+        deg = offsets[v + 1u] - offsets[v];
+        s_beg[lid] = offsets[v];
+        s_du[lid] = prev[v];
+        acc_add(0u, 1u);
+    }
+    // Inclusive Hillis-Steele scan of the degrees over the workgroup.
+    s_pos[lid] = deg;
+    for (var o = 1u; o < WG; o *= 2u) {
+        workgroupBarrier();
+        var x = 0u;
+        if lid >= o {
+            x = s_pos[lid - o];
+        }
+        workgroupBarrier();
+        s_pos[lid] += x;
+    }
+    workgroupBarrier();
+    let total = s_pos[WG - 1u];
+    workgroupBarrier();
+    s_pos[lid] -= deg; // exclusive
+    workgroupBarrier();
+    var scanned = 0u;
+    var relaxed = 0u;
+    for (var i = lid; i < total; i += WG) {
+        var lo = 0u;
+        var hi = WG - 1u;
+        while lo < hi {
+            let mid = (lo + hi + 1u) / 2u;
+            if s_pos[mid] <= i {
+                lo = mid;
+            } else {
+                hi = mid - 1u;
+            }
+        }
+        let e = s_beg[lo] + (i - s_pos[lo]);
+        let w = weights[e];
+        if (w <= delta) != light {
+            continue;
+        }
+        scanned++;
+        let t = targets[e];
+        let pt = prev[t];
+        if pt != INF {
+            let bt = pt / delta;
+            if bt < bucket || (!light && bt == bucket) {
+                continue; // settled
+            }
+        }
+        relaxed++;
+        let nd = s_du[lo] + w;
+        if nd < atomicLoad(&dist[t]) {
+            atomicMin(&dist[t], nd);
+        }
+    }
+    acc_add(1u, scanned);
+    acc_add(2u, relaxed);
+    if lid == 0u && total != 0u {
+        acc_add(5u, total);
+        acc_add(6u, ((total + WG - 1u) / WG) * ((WG + 31u) / 32u));
+    }
+    workgroupBarrier();
+    let e = entry();
+    if lid % 32u == 0u {
+        count_warp(lid);
+    }
+    workgroupBarrier();
+    if kind < K_SELECT {
+        flush_relax(lid, e);
     }
 }
 

@@ -455,3 +455,14 @@ fn bellman_ford_reports_negative_cycles() {
     }
     common::bellman_ford::check_negative_cycles(CUDA);
 }
+
+/// Δ-stepping on CUDA: distances equal petgraph's (real and random graphs, several sources,
+/// Δ auto / 1 / 7 / 100 000), and phase by phase the records, warp counts and step deltas equal
+/// the CPU stepper's; the batched fast path records the same phases.
+#[test]
+fn delta_stepping_matches_petgraph_and_the_cpu_records() {
+    if !cuda_ready("delta_stepping_matches_petgraph_and_the_cpu_records") {
+        return;
+    }
+    common::delta_stepping::check_against_petgraph_and_cpu(CUDA);
+}

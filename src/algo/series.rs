@@ -160,7 +160,7 @@ pub fn series_of(algo: Algorithm) -> Vec<SeriesRef> {
 }
 
 /// Most values an algorithm may declare.
-pub const MAX_VALUES: usize = 6;
+pub const MAX_VALUES: usize = 8;
 
 /// An algorithm's declared per-iteration values, inline (no allocation per iteration), in the
 /// order of its [`super::AlgorithmSpec::series`]. Unset slots are NaN. Serialized as a list of

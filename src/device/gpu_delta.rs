@@ -47,16 +47,20 @@ const L_WARPS_MIXED: usize = 17;
 /// The bucket serial of the phase (R's members carry it in `rr`).
 pub const L_SERIAL: usize = 18;
 const L_DONE: usize = 19;
+const L_ARC_ITERS: usize = 20;
+const L_WARP_ITERS: usize = 21;
 /// Most phases per batch of the fast path (log entries on the device).
 pub const BATCH_MAX: u32 = 64;
 
 /// One phase's log entry.
 pub type LogEntry = [u32; LOG_WORDS];
 
-/// A Δ-stepping request checked for a GPU: the bucket width (clamped to u32).
+/// A Δ-stepping request checked for a GPU: the bucket width (clamped to u32) and the relax
+/// kernel (`relax=balanced`: a block shares its frontier's arcs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DeltaRun {
     pub delta: u32,
+    pub balanced: bool,
 }
 
 /// Checks a request for a GPU Δ-stepping stepper: source, parameters, the relax and update
@@ -87,7 +91,15 @@ pub fn check_delta_stepping(
         d if d <= 0 => auto_delta(graph),
         d => d as Distance,
     };
-    Ok(DeltaRun { delta: delta.clamp(1, u32::MAX as Distance) as u32 })
+    let balanced = algo.choice(&opts.params, "relax") == "balanced";
+    if balanced && opts.block.relax > 1024 {
+        return Err(SolveError::Device(format!(
+            "{device}: relax=balanced keeps a block's prefix sums in shared memory for at most 1024 threads; \
+             block size {} is larger",
+            opts.block.relax
+        )));
+    }
+    Ok(DeltaRun { delta: delta.clamp(1, u32::MAX as Distance) as u32, balanced })
 }
 
 /// Initial device state for `source`: δ (= δ_prev), fr, rr, pend, and the control words.
@@ -174,6 +186,7 @@ pub fn record(e: &LogEntry, iteration: u32, n: u64, block: u32, delta: u32, time
             if light { 0.0 } else { relaxed as f64 },
             dist_value(Distance::from(delta)),
             e[L_NEXT_FRONTIER] as f64,
+            crate::algo::lane_use(e[L_ARC_ITERS].into(), e[L_WARP_ITERS].into()),
         ]),
     }
 }

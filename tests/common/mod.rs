@@ -263,8 +263,9 @@ pub mod delta_stepping {
         (t.launched, t.working, t.warps_all_dummy, t.warps_mixed, t.warps_all_working)
     }
 
-    /// Distances equal petgraph's from several sources and for several Δ; stepping records,
-    /// thread counts and deltas equal the CPU stepper's; fast-path records equal them too.
+    /// Distances equal petgraph's from several sources, for several Δ and both relax kernels;
+    /// stepping records (lane use included), thread counts and deltas equal the CPU stepper's;
+    /// fast-path records equal them too.
     pub fn check_against_petgraph_and_cpu(device: DeviceId) {
         for g in graphs() {
             let n = g.n() as VertexId;
@@ -274,8 +275,10 @@ pub mod delta_stepping {
                 let want = petgraph_distances(&g, s);
                 // Δ = 1 on rome99 is thousands of phases, each a round trip: small graphs cover it.
                 let deltas: &[&str] = if g.n() > 2000 { &["0", "100000"] } else { &["0", "1", "7", "100000"] };
-                for delta in deltas {
-                    let params = Params::default().with("delta", delta);
+                let balanced_delta = if g.n() > 2000 { "0" } else { "7" };
+                let runs = deltas.iter().map(|d| (*d, "vertex")).chain([(balanced_delta, "balanced")]);
+                for (delta, relax) in runs {
+                    let params = Params::default().with("delta", delta).with("relax", relax);
                     let opts = SolveOptions { params: params.clone(), record_deltas: true, ..Default::default() };
                     let what = format!("{device} {} from {s} [{}]", g.name, params.to_text());
                     let mut cpu = stepper(DeviceId::Cpu, &g, s, &opts);

@@ -44,15 +44,26 @@ use crate::graph::{Distance, Graph};
 /// Δ-stepping ([meyer-sanders], [gapbs]).
 pub const DELTA_STEPPING: Algorithm = Algorithm(&DELTA_STEPPING_SPEC);
 
-static PARAMS: [ParamSpec; 1] = [ParamSpec {
-    key: "delta",
-    label: "Bucket width Δ",
-    help: "Δ-stepping's bucket width; arcs with w ≤ Δ are light. 0 = auto: ⌈w_max / mean out-degree⌉ \
+static PARAMS: [ParamSpec; 2] = [
+    ParamSpec {
+        key: "delta",
+        label: "Bucket width Δ",
+        help: "Δ-stepping's bucket width; arcs with w ≤ Δ are light. 0 = auto: ⌈w_max / mean out-degree⌉ \
 ([meyer-sanders]' Θ(1/d) for uniform weights)",
-    kind: ParamKind::Int { min: 0, max: 1 << 53, default: 0, tests: &[1, 100_000] },
-}];
+        kind: ParamKind::Int { min: 0, max: 1 << 53, default: 0, tests: &[1, 100_000] },
+    },
+    ParamSpec {
+        key: "relax",
+        label: "Arcs per thread",
+        help: "GPU relax: vertex = one thread walks all arcs of its frontier vertex (a hub stalls its warp); \
+balanced = a block's threads share the arcs of the block's frontier vertices, one arc each, found by binary \
+search in the block's degree prefix sums (the load balancing of skewed degrees). The CPU models the lane use \
+of either; distances and phases are the same",
+        kind: ParamKind::Choice { values: &["vertex", "balanced"], default: "vertex" },
+    },
+];
 
-static SERIES: [SeriesSpec; 6] = [
+static SERIES: [SeriesSpec; 7] = [
     SeriesSpec {
         key: "bucket",
         label: "bucket i",
@@ -95,7 +106,45 @@ static SERIES: [SeriesSpec; 6] = [
         unit: SeriesUnit::Count,
         group: PlotGroup::Table,
     },
+    SeriesSpec {
+        key: "lane_use",
+        label: "lane use (relax)",
+        help: "arc iterations of the relax loop / lane-iterations its warps spent (1 = every lane busy): with \
+relax=vertex a warp runs as long as its highest-degree frontier vertex; with relax=balanced a block runs \
+⌈its frontier's arcs / block size⌉ rounds",
+        unit: SeriesUnit::Ratio,
+        group: PlotGroup::Threads,
+    },
 ];
+
+/// Lane use of a relax launch over `frontier` (distinct vertex ids, any order) with `block`
+/// threads per block: (arc iterations, warp iterations). `balanced`: a block walks its
+/// frontier's arcs together, ⌈arcs / block⌉ rounds of ⌈block / 32⌉ warps; otherwise a warp
+/// (32 consecutive vertex ids) runs as long as its largest out-degree. Lane use = arc iterations
+/// / (32 · warp iterations). The GPU kernels count the same (`kernels/delta_stepping.*`).
+pub fn lane_model(graph: &Graph, frontier: &[crate::graph::VertexId], block: u32, balanced: bool) -> (u64, u64) {
+    let succ = graph.successors();
+    let group = if balanced { block.max(1) } else { 32 };
+    let mut per: std::collections::HashMap<u32, (u64, u64)> = std::collections::HashMap::new();
+    let mut arcs = 0;
+    for &v in frontier {
+        let d = succ.degree(v) as u64;
+        arcs += d;
+        let e = per.entry(v / group).or_default();
+        e.0 += d;
+        e.1 = e.1.max(d);
+    }
+    let warp_iters = per
+        .values()
+        .map(|&(sum, max)| if balanced { sum.div_ceil(u64::from(group)) * u64::from(group.div_ceil(32)) } else { max })
+        .sum();
+    (arcs, warp_iters)
+}
+
+/// Lane use from [`lane_model`]'s pair (1 when nothing ran).
+pub fn lane_use(arc_iters: u64, warp_iters: u64) -> f64 {
+    if warp_iters == 0 { 1.0 } else { arc_iters as f64 / (32 * warp_iters) as f64 }
+}
 
 /// Δ-stepping, one phase per step.
 pub static DELTA_STEPPING_SPEC: AlgorithmSpec = AlgorithmSpec {

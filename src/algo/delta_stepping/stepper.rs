@@ -295,6 +295,8 @@ impl Stepper for DeltaSteppingStepper {
         let bucket_size = if kind == Kind::Light { self.removed.len() as u64 } else { frontier };
         let unsettled = n - self.settled;
         let threads = self.warps.count(n, self.opts.block.relax, &self.frontier);
+        let balanced = self.algo.choice(&self.opts.params, "relax") == "balanced";
+        let (arc_iters, warp_iters) = super::lane_model(&self.graph, &self.frontier, self.opts.block.relax, balanced);
         let t0 = Instant::now();
         let (scanned, relaxed, mut lowered) = self.phase(self.iteration);
         let t1 = Instant::now();
@@ -362,6 +364,7 @@ impl Stepper for DeltaSteppingStepper {
                 heavy as f64,
                 dist_value(self.delta),
                 self.frontier.len() as f64,
+                super::lane_use(arc_iters, warp_iters),
             ]),
         };
         Ok(Some(Step { record, delta: self.opts.record_deltas.then_some(delta) }))

@@ -22,6 +22,12 @@ pub(super) const FAST_SRC: &str = include_str!("../../../kernels/fast.cu");
 /// Edge-parallel Bellman-Ford (signed 32-bit δ, no width variants).
 pub(super) const BELLMAN_FORD_SRC: &str = include_str!("../../../kernels/bellman_ford.cu");
 
+/// Δ-stepping (u32 δ, no width variants), compiled apart from the others: a failure there
+/// leaves the frontier solvers and Bellman-Ford usable and is reported when Δ-stepping asks.
+pub(super) const DELTA_STEPPING_SRC: &str = include_str!("../../../kernels/delta_stepping.cu");
+const DELTA_STEPPING_FUNCS: [&str; 7] =
+    ["ds_relax", "ds_relax_balanced", "ds_commit", "ds_advance", "ds_min_far", "ds_open", "ds_advance2"];
+
 /// Kernel files and the entry points each defines (both distance widths).
 const FILES: [(&str, &str, &[&str]); 4] = [
     (
@@ -79,11 +85,16 @@ pub(super) struct Gpu {
     /// Time NVRTC took to compile all kernel files (ms), shown by benchmarks.
     pub compile_ms: f64,
     funcs: HashMap<String, CudaFunction>,
+    /// Why kernels/delta_stepping.cu did not compile or load, if it did not.
+    delta_stepping_error: Option<String>,
 }
 
 impl Gpu {
     /// The kernel `name` (e.g. `relax_succ_u32`).
     pub fn func(&self, name: &str) -> Result<CudaFunction, SolveError> {
+        if let (Some(e), true) = (&self.delta_stepping_error, name.starts_with("ds_")) {
+            return Err(SolveError::Device(e.clone()));
+        }
         self.funcs
             .get(name)
             .cloned()
@@ -145,7 +156,12 @@ fn open(index: u32) -> Result<Gpu, SolveError> {
             }
         }
     }
+    let delta_stepping_error = load_plain(&ctx, arch, "delta_stepping.cu", DELTA_STEPPING_SRC, &DELTA_STEPPING_FUNCS)
+        .map(|loaded| funcs.extend(loaded))
+        .err()
+        .map(|e| e.to_string());
     Ok(Gpu {
+        delta_stepping_error,
         ordinal: index,
         ctx,
         name,
@@ -155,6 +171,31 @@ fn open(index: u32) -> Result<Gpu, SolveError> {
         compile_ms: t0.elapsed().as_secs_f64() * 1e3,
         funcs,
     })
+}
+
+/// Compiles one kernel file (with common.cuh) and loads the entry points `names`.
+fn load_plain(
+    ctx: &Arc<CudaContext>,
+    arch: &'static str,
+    file: &str,
+    src: &str,
+    names: &[&str],
+) -> Result<Vec<(String, CudaFunction)>, SolveError> {
+    let opts = CompileOptions {
+        arch: Some(arch),
+        name: Some(file.to_string()),
+        options: vec!["--std=c++17".into()],
+        ..Default::default()
+    };
+    let ptx = compile_ptx_with_opts(format!("{COMMON_SRC}\n{src}"), opts).map_err(|e| compile_error(file, e))?;
+    let module = ctx.load_module(ptx).map_err(dev_err(&format!("cannot load the module of kernels/{file}")))?;
+    names
+        .iter()
+        .map(|&name| {
+            let f = module.load_function(name).map_err(dev_err(&format!("kernel {name} not in kernels/{file}")))?;
+            Ok((name.to_string(), f))
+        })
+        .collect()
 }
 
 fn compile_error(file: &str, e: CompileError) -> SolveError {

@@ -27,6 +27,7 @@
 //! - Every driver, NVRTC, launch or copy failure is a [`SolveError::Device`], never a panic.
 
 mod bellman_ford;
+mod delta_stepping;
 mod kernels;
 mod solver;
 
@@ -103,7 +104,17 @@ pub fn fits(index: u32, graph: &Graph, algo: Algorithm, opts: &SolveOptions) -> 
     if edge_parallel {
         super::gpu::bellman_ford_range(graph, "CUDA")?;
     }
-    let need = if edge_parallel { bellman_ford::device_bytes(graph) } else { device_bytes(graph, algo, opts) };
+    let bucketed = algo.spec().family == crate::algo::Family::Bucketed;
+    if bucketed {
+        super::wgpu::check_distance_range(graph).map_err(|e| e.to_string())?;
+    }
+    let need = if edge_parallel {
+        bellman_ford::device_bytes(graph)
+    } else if bucketed {
+        delta_stepping::device_bytes(graph)
+    } else {
+        device_bytes(graph, algo, opts)
+    };
     match total_memory(index) {
         Some(total) if need > total as u64 => Err(format!(
             "graph `{}` needs {:.1} MiB of device memory for {algo}; cuda:{index} has {:.1} MiB",
@@ -138,6 +149,12 @@ pub fn stepper(
         check_index(index)?;
         let gpu = kernels::gpu(index)?;
         return guarded(|| bellman_ford::new_stepper(gpu, graph, algo, run, source, opts))?;
+    }
+    if algo.spec().family == crate::algo::Family::Bucketed {
+        let run = super::gpu_delta::check_delta_stepping("CUDA", &graph, algo, source, opts, 1024, true)?;
+        check_index(index)?;
+        let gpu = kernels::gpu(index)?;
+        return guarded(|| delta_stepping::new_stepper(gpu, graph, algo, run, source, opts))?;
     }
     let run = super::gpu::check_request("CUDA", &graph, algo, source, opts, 1024, true)?;
     check_index(index)?;

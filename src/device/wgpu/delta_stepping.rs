@@ -151,7 +151,12 @@ impl DeltaSteppingWgpu {
             let (rb, cb) = (opts.block.relax, opts.block.update);
             let (gr, gc) = (grid(n as u32, rb, max_dim), grid(n as u32, cb, max_dim));
             let kernels = vec![
-                kernel("ds_relax", Some(rb), &[0, 1, 2, 3, 4, 5, 6, 7, 9, 10], gr),
+                kernel(
+                    if run.balanced { "ds_relax_balanced" } else { "ds_relax" },
+                    Some(rb),
+                    &[0, 1, 2, 3, 4, 5, 6, 7, 9, 10],
+                    gr,
+                ),
                 kernel("ds_commit", Some(cb), &[0, 1, 3, 4, 5, 6, 7, 8, 9, 10], gc),
                 kernel("ds_advance", None, &[9, 10], (1, 1)),
                 kernel("ds_min_far", Some(cb), &[0, 4, 8, 10], gc),
@@ -163,7 +168,12 @@ impl DeltaSteppingWgpu {
         let (kernels, dist, rr, log, ctl) = built;
         let prev = state.dist.iter().map(|&d| book::widen(d)).collect();
         Ok(DeltaSteppingWgpu {
-            device: format!("{} · u32 δ (Δ-stepping, Δ = {}) · host wall-clock timing", gpu.name, run.delta),
+            device: format!(
+                "{} · u32 δ (Δ-stepping, Δ = {}, {} relax) · host wall-clock timing",
+                gpu.name,
+                run.delta,
+                if run.balanced { "balanced" } else { "vertex" }
+            ),
             kernels,
             dist,
             rr,

@@ -1,0 +1,341 @@
+// sssp-lab: Δ-stepping ([meyer-sanders]) on CUDA, the twin of kernels/delta_stepping.wgsl (its
+// header describes the six kernels of a phase; design in docs/gpu-delta-stepping.md).
+//
+// - ds_relax (n threads): v relaxes its light (w ≤ Δ) or heavy (w > Δ) arcs against δ_prev(v)
+//   when it is in the phase's frontier (light: fr[v] == phase; heavy: rr[v] == serial),
+//   skipping settled targets; atomicMin only when the proposal is below δ(t) as just read.
+// - ds_commit (n threads): lowered vertices take their new δ into δ_prev and are binned: the
+//   current bucket's go to the next light frontier (and R), the others to the far set.
+// - ds_advance (1 thread): the bucket state machine; ds_min_far and ds_open (n threads) open
+//   the far set's lowest bucket when the current one is exhausted; ds_advance2 (1 thread) ends
+//   the run or opens it, and moves to the next log slot.
+//
+// Counts are warp-aggregated (one atomic per warp). Warp classes come from __ballot_sync, so the
+// dummy-thread and warp figures are the hardware's own. δ is u32, ∞ = 2³²−1; the host refuses
+// graphs whose distances could reach it. Queued phases after the run ended return at once.
+//
+// Launched from: src/device/cuda/delta_stepping.rs; compiled by NVRTC with kernels/common.cuh
+// prepended (apart from the other kernel files: a failure here leaves the others usable).
+
+#define DS_INF 0xFFFFFFFFu
+#define DS_K_LIGHT 0u
+#define DS_K_HEAVY 1u
+#define DS_K_SELECT 2u
+#define DS_K_DONE 3u
+
+// ctl words (C_* in src/device/gpu_delta.rs)
+#define DS_C_PHASE 0
+#define DS_C_SLOT 1
+#define DS_C_BUCKET 2
+#define DS_C_KIND 3
+#define DS_C_SERIAL 4
+#define DS_C_RSIZE 5
+#define DS_C_HEAVY_R 6
+#define DS_C_SETTLED 7
+#define DS_C_REACHED 8
+#define DS_C_MINB 9
+#define DS_C_OPENED 10
+#define DS_C_OPENED_HEAVY 11
+
+// log entry words (L_* in src/device/gpu_delta.rs)
+#define DS_LOG_WORDS 24
+#define DS_L_VALID 0
+#define DS_L_FRONTIER 1
+#define DS_L_SCANNED 2
+#define DS_L_RELAXED 3
+#define DS_L_LOWERED 4
+#define DS_L_FRESH 5
+#define DS_L_NEXT 6
+#define DS_L_NEW_R 7
+#define DS_L_NEW_R_HEAVY 8
+#define DS_L_BUCKET 9
+#define DS_L_KIND 10
+#define DS_L_BUCKET_SIZE 11
+#define DS_L_NEXT_FRONTIER 12
+#define DS_L_SETTLED_BEFORE 13
+#define DS_L_SETTLED 14
+#define DS_L_REACHED 15
+#define DS_L_WARPS_FULL 16
+#define DS_L_WARPS_MIXED 17
+#define DS_L_SERIAL 18
+#define DS_L_DONE 19
+#define DS_L_ARC_ITERS 20
+#define DS_L_WARP_ITERS 21
+
+// A warp-aggregated sum into *dst (every lane of the warp calls it; sums stay below 2³²).
+__device__ __forceinline__ void ds_warp_add(u32 x, u32 *dst) {
+    const u32 s = (u32)warp_sum64((u64)x);
+    if (lane_id() == 0 && s != 0) atomicAdd(dst, s);
+}
+
+__device__ __forceinline__ u32 ds_heavy_degree(u32 v, const u32 *__restrict__ off, const u32 *__restrict__ wgt,
+                                                u32 delta) {
+    u32 h = 0;
+    for (u32 e = off[v]; e < off[v + 1]; ++e) h += wgt[e] > delta ? 1u : 0u;
+    return h;
+}
+
+__device__ __forceinline__ u32 *ds_entry(u32 *log, const u32 *ctl) {
+    return &log[ctl[DS_C_SLOT] * DS_LOG_WORDS];
+}
+
+extern "C" __global__ void ds_relax(u32 n, u32 delta, const u32 *__restrict__ off, const u32 *__restrict__ tgt,
+                                    const u32 *__restrict__ wgt, const u32 *prev, u32 *dist, const u32 *fr,
+                                    const u32 *rr, u32 *log, const u32 *ctl) {
+    const u32 kind = ctl[DS_C_KIND];
+    if (kind >= DS_K_SELECT) return; // uniform over the launch
+    const u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    const u32 bucket = ctl[DS_C_BUCKET];
+    const bool light = kind == DS_K_LIGHT;
+    bool work = false;
+    if (v < n) work = light ? fr[v] == ctl[DS_C_PHASE] : rr[v] == ctl[DS_C_SERIAL];
+    u32 scanned = 0, relaxed = 0;
+    if (work) {
+        const u32 du = prev[v];
+        const u32 end = off[v + 1];
+        for (u32 e = off[v]; e < end; ++e) {
+            const u32 w = wgt[e];
+            if ((w <= delta) != light) continue;
+            ++scanned;
+            const u32 t = tgt[e];
+            const u32 pt = prev[t];
+            if (pt != DS_INF) {
+                const u32 bt = pt / delta;
+                if (bt < bucket || (!light && bt == bucket)) continue; // settled
+            }
+            ++relaxed;
+            const u32 nd = du + w; // below ∞: the host checked the distance range
+            if (nd < dist[t]) atomicMin(&dist[t], nd);
+        }
+    }
+    // Every lane reaches here (blockDim.x is a multiple of 32; threads past n vote false).
+    u32 *e = ds_entry(log, ctl);
+    const u32 ballot = __ballot_sync(FULL_MASK, work);
+    if (lane_id() == 0 && ballot != 0) {
+        const u32 p = __popc(ballot);
+        atomicAdd(&e[DS_L_FRONTIER], p);
+        atomicAdd(&e[p == 32 ? DS_L_WARPS_FULL : DS_L_WARPS_MIXED], 1u);
+    }
+    ds_warp_add(scanned, &e[DS_L_SCANNED]);
+    ds_warp_add(relaxed, &e[DS_L_RELAXED]);
+    // Lane use: the warp's loop runs as long as its largest out-degree.
+    const u32 deg = work ? off[v + 1] - off[v] : 0;
+    u32 most = deg;
+    for (int o = 16; o > 0; o >>= 1) most = max(most, __shfl_xor_sync(FULL_MASK, most, o));
+    if (lane_id() == 0 && most != 0) atomicAdd(&e[DS_L_WARP_ITERS], most);
+    ds_warp_add(deg, &e[DS_L_ARC_ITERS]);
+}
+
+// Block-wide exclusive scan (every thread calls it; blockDim.x ≤ 1024, a multiple of 32).
+__device__ __forceinline__ u32 ds_block_scan(u32 x, u32 &total) {
+    __shared__ u32 warp_sums[32];
+    const u32 lane = lane_id(), warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    u32 inc = x;
+    for (int o = 1; o < 32; o <<= 1) {
+        const u32 y = __shfl_up_sync(FULL_MASK, inc, o);
+        if (lane >= (u32)o) inc += y;
+    }
+    if (lane == 31) warp_sums[warp] = inc;
+    __syncthreads();
+    if (warp == 0) {
+        u32 w = lane < warps ? warp_sums[lane] : 0;
+        for (int o = 1; o < 32; o <<= 1) {
+            const u32 y = __shfl_up_sync(FULL_MASK, w, o);
+            if (lane >= (u32)o) w += y;
+        }
+        if (lane < warps) warp_sums[lane] = w; // inclusive over warps
+    }
+    __syncthreads();
+    total = warp_sums[warps - 1];
+    const u32 before = warp == 0 ? 0 : warp_sums[warp - 1];
+    __syncthreads(); // warp_sums is reused by the next call
+    return before + inc - x;
+}
+
+// relax=balanced: the block's frontier vertices put their degrees in a prefix sum; then every
+// thread takes arcs i = tid, tid + blockDim … of the block's total and finds its vertex by binary
+// search, so a hub's arcs are spread over the whole block instead of one lane.
+extern "C" __global__ void ds_relax_balanced(u32 n, u32 delta, const u32 *__restrict__ off,
+                                             const u32 *__restrict__ tgt, const u32 *__restrict__ wgt,
+                                             const u32 *prev, u32 *dist, const u32 *fr, const u32 *rr, u32 *log,
+                                             const u32 *ctl) {
+    __shared__ u32 s_pos[1024], s_beg[1024], s_du[1024];
+    const u32 kind = ctl[DS_C_KIND];
+    if (kind >= DS_K_SELECT) return; // uniform over the launch
+    const u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    const u32 bucket = ctl[DS_C_BUCKET];
+    const bool light = kind == DS_K_LIGHT;
+    bool work = false;
+    if (v < n) work = light ? fr[v] == ctl[DS_C_PHASE] : rr[v] == ctl[DS_C_SERIAL];
+    const u32 deg = work ? off[v + 1] - off[v] : 0;
+    u32 total;
+    const u32 pos = ds_block_scan(deg, total);
+    s_pos[threadIdx.x] = pos;
+    s_beg[threadIdx.x] = work ? off[v] : 0;
+    s_du[threadIdx.x] = work ? prev[v] : 0;
+    __syncthreads();
+    u32 scanned = 0, relaxed = 0;
+    for (u32 i = threadIdx.x; i < total; i += blockDim.x) {
+        u32 lo = 0, hi = blockDim.x - 1; // the last k with s_pos[k] <= i has i in its range
+        while (lo < hi) {
+            const u32 mid = (lo + hi + 1) >> 1;
+            if (s_pos[mid] <= i) lo = mid; else hi = mid - 1;
+        }
+        const u32 e = s_beg[lo] + (i - s_pos[lo]);
+        const u32 w = wgt[e];
+        if ((w <= delta) != light) continue;
+        ++scanned;
+        const u32 t = tgt[e];
+        const u32 pt = prev[t];
+        if (pt != DS_INF) {
+            const u32 bt = pt / delta;
+            if (bt < bucket || (!light && bt == bucket)) continue; // settled
+        }
+        ++relaxed;
+        const u32 nd = s_du[lo] + w;
+        if (nd < dist[t]) atomicMin(&dist[t], nd);
+    }
+    u32 *e = ds_entry(log, ctl);
+    const u32 ballot = __ballot_sync(FULL_MASK, work);
+    if (lane_id() == 0 && ballot != 0) {
+        const u32 p = __popc(ballot);
+        atomicAdd(&e[DS_L_FRONTIER], p);
+        atomicAdd(&e[p == 32 ? DS_L_WARPS_FULL : DS_L_WARPS_MIXED], 1u);
+    }
+    ds_warp_add(scanned, &e[DS_L_SCANNED]);
+    ds_warp_add(relaxed, &e[DS_L_RELAXED]);
+    if (threadIdx.x == 0 && total != 0) {
+        atomicAdd(&e[DS_L_ARC_ITERS], total);
+        atomicAdd(&e[DS_L_WARP_ITERS], ((total + blockDim.x - 1) / blockDim.x) * (blockDim.x >> 5));
+    }
+}
+
+extern "C" __global__ void ds_commit(u32 n, u32 delta, const u32 *__restrict__ off, const u32 *__restrict__ wgt,
+                                     u32 *prev, const u32 *dist, u32 *fr, u32 *rr, u32 *pend, u32 *log,
+                                     const u32 *ctl) {
+    const u32 kind = ctl[DS_C_KIND];
+    if (kind >= DS_K_SELECT) return; // uniform
+    const u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    bool lowered = false, fresh = false, next = false, new_r = false;
+    u32 new_r_heavy = 0;
+    if (v < n) {
+        const u32 d = dist[v];
+        const u32 p = prev[v];
+        if (d < p) {
+            lowered = true;
+            fresh = p == DS_INF;
+            prev[v] = d;
+            const u32 serial = ctl[DS_C_SERIAL];
+            if (kind == DS_K_LIGHT && d / delta == ctl[DS_C_BUCKET]) {
+                next = true;
+                fr[v] = ctl[DS_C_PHASE] + 1;
+                pend[v] = 0;
+                if (rr[v] != serial) {
+                    rr[v] = serial;
+                    new_r = true;
+                    new_r_heavy = ds_heavy_degree(v, off, wgt, delta);
+                }
+            } else {
+                pend[v] = 1;
+            }
+        }
+    }
+    u32 *e = ds_entry(log, ctl);
+    warp_count(lowered, &e[DS_L_LOWERED]);
+    warp_count(fresh, &e[DS_L_FRESH]);
+    warp_count(next, &e[DS_L_NEXT]);
+    warp_count(new_r, &e[DS_L_NEW_R]);
+    ds_warp_add(new_r_heavy, &e[DS_L_NEW_R_HEAVY]);
+}
+
+extern "C" __global__ void ds_advance(u32 *log, u32 *ctl) {
+    const u32 kind = ctl[DS_C_KIND];
+    if (kind >= DS_K_SELECT) return;
+    u32 *e = ds_entry(log, ctl);
+    const u32 settled_before = ctl[DS_C_SETTLED];
+    const u32 reached = ctl[DS_C_REACHED] + e[DS_L_FRESH];
+    ctl[DS_C_REACHED] = reached;
+    e[DS_L_VALID] = 1;
+    e[DS_L_BUCKET] = ctl[DS_C_BUCKET];
+    e[DS_L_KIND] = kind;
+    e[DS_L_SERIAL] = ctl[DS_C_SERIAL];
+    e[DS_L_SETTLED_BEFORE] = settled_before;
+    e[DS_L_REACHED] = reached - settled_before;
+    u32 rsize = ctl[DS_C_RSIZE];
+    e[DS_L_BUCKET_SIZE] = rsize;
+    u32 next_kind = DS_K_SELECT;
+    if (kind == DS_K_LIGHT) {
+        rsize += e[DS_L_NEW_R];
+        const u32 heavy_r = ctl[DS_C_HEAVY_R] + e[DS_L_NEW_R_HEAVY];
+        ctl[DS_C_RSIZE] = rsize;
+        ctl[DS_C_HEAVY_R] = heavy_r;
+        const u32 next = e[DS_L_NEXT];
+        if (next > 0) {
+            next_kind = DS_K_LIGHT;
+            e[DS_L_NEXT_FRONTIER] = next;
+        } else {
+            // The bucket stays empty: R is settled (the source was counted at the start).
+            ctl[DS_C_SETTLED] = settled_before + rsize - (ctl[DS_C_SERIAL] == 1 ? 1u : 0u);
+            if (heavy_r > 0) {
+                next_kind = DS_K_HEAVY;
+                e[DS_L_NEXT_FRONTIER] = rsize;
+            }
+        }
+    }
+    e[DS_L_SETTLED] = ctl[DS_C_SETTLED];
+    ctl[DS_C_KIND] = next_kind;
+    ctl[DS_C_PHASE] += 1;
+    ctl[DS_C_MINB] = DS_INF;
+    ctl[DS_C_OPENED] = 0;
+    ctl[DS_C_OPENED_HEAVY] = 0;
+}
+
+extern "C" __global__ void ds_min_far(u32 n, u32 delta, const u32 *prev, const u32 *pend, u32 *ctl) {
+    if (ctl[DS_C_KIND] != DS_K_SELECT) return; // uniform
+    const u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    u32 b = DS_INF;
+    if (v < n && pend[v] == 1) b = prev[v] / delta;
+    // Warp minimum first: one atomic per warp.
+    for (int o = 16; o > 0; o >>= 1) b = min(b, __shfl_xor_sync(FULL_MASK, b, o));
+    if (lane_id() == 0 && b != DS_INF) atomicMin(&ctl[DS_C_MINB], b);
+}
+
+extern "C" __global__ void ds_open(u32 n, u32 delta, const u32 *__restrict__ off, const u32 *__restrict__ wgt,
+                                   const u32 *prev, u32 *fr, u32 *rr, u32 *pend, u32 *ctl) {
+    if (ctl[DS_C_KIND] != DS_K_SELECT) return; // uniform
+    const u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    const u32 minb = ctl[DS_C_MINB];
+    bool take = false;
+    u32 heavy = 0;
+    if (v < n && minb != DS_INF && pend[v] == 1 && prev[v] / delta == minb) {
+        take = true;
+        pend[v] = 0;
+        fr[v] = ctl[DS_C_PHASE];
+        rr[v] = ctl[DS_C_SERIAL] + 1;
+        heavy = ds_heavy_degree(v, off, wgt, delta);
+    }
+    warp_count(take, &ctl[DS_C_OPENED]);
+    ds_warp_add(heavy, &ctl[DS_C_OPENED_HEAVY]);
+}
+
+extern "C" __global__ void ds_advance2(u32 *log, u32 *ctl) {
+    const u32 kind = ctl[DS_C_KIND];
+    if (kind == DS_K_DONE) return;
+    u32 *e = ds_entry(log, ctl);
+    if (kind == DS_K_SELECT) {
+        const u32 minb = ctl[DS_C_MINB];
+        if (minb == DS_INF) {
+            ctl[DS_C_KIND] = DS_K_DONE;
+            e[DS_L_DONE] = 1;
+            e[DS_L_NEXT_FRONTIER] = 0;
+        } else {
+            ctl[DS_C_BUCKET] = minb;
+            ctl[DS_C_SERIAL] += 1;
+            ctl[DS_C_RSIZE] = ctl[DS_C_OPENED];
+            ctl[DS_C_HEAVY_R] = ctl[DS_C_OPENED_HEAVY];
+            ctl[DS_C_KIND] = DS_K_LIGHT;
+            e[DS_L_NEXT_FRONTIER] = ctl[DS_C_OPENED];
+        }
+    }
+    ctl[DS_C_SLOT] += 1;
+}
