@@ -37,7 +37,7 @@ def read_gapbs(path):
 def read_ours(out):
     """{group: {series: dict(ms, iterations, m, n, runs, wrong)}}."""
     cells = {}
-    for f in sorted(out.glob("*/results.csv")):
+    for f in sorted([*out.glob("results.csv"), *out.glob("*/results.csv")]):
         for row in csv.DictReader(f.open()):
             if row.get("skipped") or row.get("error") or not row.get("total_ms"):
                 continue
