@@ -186,12 +186,13 @@ pub enum SolveError {
     Device(String),
     /// A negative cycle is reachable from the source, so shortest distances do not exist
     /// (`bellman-ford` reports it; [`negative_cycle_error`] names it). `vertex` and `path` use
-    /// the file's ids.
+    /// the file's ids; `weight` is the stored integer sum, `weight_text` as the file states it
+    /// ([`crate::graph::Graph::weight_text`]).
     #[error(
-        "negative cycle reachable from the source through vertex {vertex}: {path} (total weight {weight}); \
+        "negative cycle reachable from the source through vertex {vertex}: {path}, total weight {weight_text}; \
 shortest distances are undefined"
     )]
-    NegativeCycle { vertex: u64, path: String, weight: Distance },
+    NegativeCycle { vertex: u64, path: String, weight: Distance, weight_text: String },
 }
 
 /// One finished iteration: its measurements and (if requested) what changed.
@@ -291,11 +292,12 @@ pub fn check_weights(graph: &crate::graph::Graph, algo: Algorithm) -> Result<(),
             let l = graph.labels();
             let with = Algorithm::all().iter().filter(|a| a.spec().negative_weights).map(|a| a.id());
             Err(format!(
-                "{algo} needs non-negative weights, but `{}` has negative ones (first: the arc from {} to {}, weight {w}); \
+                "{algo} needs non-negative weights, but `{}` has negative ones (first: the arc from {} to {}, weight {}); \
                  use {}",
                 graph.name,
                 l.label(u),
                 l.label(v),
+                graph.weight_text(i64::from(w)),
                 with.collect::<Vec<_>>().join(" or ")
             ))
         }

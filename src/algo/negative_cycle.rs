@@ -129,12 +129,14 @@ pub fn negative_cycle_error(graph: &Graph, source: VertexId) -> SolveError {
         Some(cycle) => SolveError::NegativeCycle {
             vertex: graph.labels().label(cycle.vertices[0]),
             path: cycle.path(graph, 8),
+            weight_text: graph.weight_text(cycle.weight),
             weight: cycle.weight,
         },
         None => SolveError::NegativeCycle {
             vertex: graph.labels().label(source),
             path: "(not found again by the queue-based search)".into(),
             weight: 0,
+            weight_text: "unknown".into(),
         },
     }
 }

@@ -246,6 +246,19 @@ impl Graph {
         self.coords.as_deref()
     }
 
+    /// A stored weight or path length `w` as the user knows it: the integer itself, or, for
+    /// real-valued files scaled by 10^k ([`WeightScale`]), the file's value with the stored
+    /// integer beside it (`-0.21772 (stored ×10^5: -21772)`).
+    pub fn weight_text(&self, w: i64) -> String {
+        match &self.weight_scale {
+            Some(s) if s.decimals > 0 => {
+                let real = w as f64 / 10f64.powi(s.decimals as i32);
+                format!("{real:.prec$} (stored ×10^{}: {w})", s.decimals, prec = s.decimals as usize)
+            }
+            _ => w.to_string(),
+        }
+    }
+
     /// How vertex indices map to the ids of the input file.
     pub fn labels(&self) -> &VertexLabels {
         &self.labels
