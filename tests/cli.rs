@@ -76,7 +76,8 @@ fn a_bad_file_exits_non_zero_naming_file_and_line() {
 
 /// Hamrle1 (real values, negative ones among them) loads; Dijkstra refuses it naming the first
 /// negative arc; Bellman-Ford reports the negative cycle its symmetric negative entries make.
-/// Both exit non-zero.
+/// Both exit non-zero, and both state weights as the file does (real values, with the stored
+/// integer beside them).
 #[test]
 fn negative_weights_load_dijkstra_refuses_and_bellman_ford_names_a_negative_cycle() {
     let o = run(bin().arg("info").arg(data("Hamrle1.mtx")));
@@ -84,10 +85,12 @@ fn negative_weights_load_dijkstra_refuses_and_bellman_ford_names_a_negative_cycl
     let o = run(bin().args(["solve", "-s", "1"]).arg(data("Hamrle1.mtx")));
     assert!(!o.status.success());
     assert!(stderr(&o).contains("negative") && stderr(&o).contains("the arc from"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("weight -0.21772 (stored ×10^5: -21772)"), "{}", stderr(&o));
     for device in ["cpu", "cpu-par"] {
         let o = run(bin().args(["solve", "-s", "1", "-a", "bellman-ford", "-d", device]).arg(data("Hamrle1.mtx")));
         assert!(!o.status.success(), "{device}");
         assert!(stderr(&o).contains("negative cycle reachable from the source through vertex"), "{}", stderr(&o));
+        assert!(stderr(&o).contains("total weight -0.20393 (stored ×10^5: -20393)"), "{}", stderr(&o));
     }
 }
 
