@@ -34,11 +34,57 @@ fn dev(msg: String) -> SolveError {
     SolveError::Device(msg)
 }
 
-/// One dispatch: pipeline, bind group, workgroups in x and y.
-struct Kernel {
+/// One dispatch: pipeline, bind group, workgroups in x and y (shared with the Δ-stepping
+/// stepper, as are [`grid`], [`readback_buffer`] and [`read`]).
+pub(super) struct Kernel {
     pipeline: wgpu::ComputePipeline,
     group: wgpu::BindGroup,
     grid: (u32, u32),
+}
+
+impl Kernel {
+    /// Pipeline `entry` of `module` with its override `constants`, bound to the `buffers` whose
+    /// binding numbers are in `used` (exactly the ones the entry point uses: the layout is
+    /// derived from the shader).
+    pub(super) fn new(
+        d: &wgpu::Device,
+        module: &wgpu::ShaderModule,
+        entry: &str,
+        constants: &[(&str, f64)],
+        buffers: &[(u32, &wgpu::Buffer)],
+        used: &[u32],
+        grid: (u32, u32),
+    ) -> Kernel {
+        let pipeline = d.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(entry),
+            layout: None,
+            module,
+            entry_point: Some(entry),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants,
+                zero_initialize_workgroup_memory: false,
+            },
+            cache: None,
+        });
+        let entries: Vec<wgpu::BindGroupEntry> = buffers
+            .iter()
+            .filter(|(b, _)| used.contains(b))
+            .map(|&(binding, buf)| wgpu::BindGroupEntry { binding, resource: buf.as_entire_binding() })
+            .collect();
+        let group = d.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(entry),
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &entries,
+        });
+        Kernel { pipeline, group, grid }
+    }
+
+    /// Records the dispatch into `pass`.
+    pub(super) fn dispatch(&self, pass: &mut wgpu::ComputePass) {
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &self.group, &[]);
+        pass.dispatch_workgroups(self.grid.0, self.grid.1, 1);
+    }
 }
 
 /// The wgpu Bellman-Ford stepper.
@@ -65,7 +111,7 @@ pub struct BellmanFordWgpu {
 }
 
 /// Workgroups for `threads` invocations of `wg`, 2-D beyond `max_dim` per dimension.
-fn grid(threads: u32, wg: u32, max_dim: u32) -> (u32, u32) {
+pub(super) fn grid(threads: u32, wg: u32, max_dim: u32) -> (u32, u32) {
     let groups = threads.div_ceil(wg).max(1);
     if groups <= max_dim { (groups, 1) } else { (max_dim, groups.div_ceil(max_dim)) }
 }
@@ -147,28 +193,7 @@ impl BellmanFordWgpu {
                 } else {
                     vec![("WG", f64::from(wg)), ("FRONTIER", if run.frontier_only { 1.0 } else { 0.0 })]
                 };
-                let pipeline = d.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some(entry),
-                    layout: None,
-                    module: &module,
-                    entry_point: Some(entry),
-                    compilation_options: wgpu::PipelineCompilationOptions {
-                        constants: &constants,
-                        zero_initialize_workgroup_memory: false,
-                    },
-                    cache: None,
-                });
-                let entries: Vec<wgpu::BindGroupEntry> = all
-                    .iter()
-                    .filter(|(b, _)| used.contains(b))
-                    .map(|&(binding, buf)| wgpu::BindGroupEntry { binding, resource: buf.as_entire_binding() })
-                    .collect();
-                let group = d.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some(entry),
-                    layout: &pipeline.get_bind_group_layout(0),
-                    entries: &entries,
-                });
-                Kernel { pipeline, group, grid }
+                Kernel::new(d, &module, entry, &constants, &all, used, grid)
             };
             let (rb, cb) = (opts.block.relax, opts.block.update);
             let relax = kernel("bf_relax", rb, &[0, 1, 2, 3, 4, 5, 6, 7, 8], grid(m as u32, rb, max_dim));
@@ -217,9 +242,7 @@ impl BellmanFordWgpu {
                 });
                 for _ in 0..count {
                     for k in [&self.relax, &self.commit, &self.advance] {
-                        pass.set_pipeline(&k.pipeline);
-                        pass.set_bind_group(0, &k.group, &[]);
-                        pass.dispatch_workgroups(k.grid.0, k.grid.1, 1);
+                        k.dispatch(&mut pass);
                     }
                 }
             }

@@ -9,7 +9,7 @@
 //! reads back only their log entries. Times are host wall-clock.
 
 use super::Gpu;
-use super::bellman_ford::{read, readback_buffer};
+use super::bellman_ford::{Kernel, grid, read, readback_buffer};
 use crate::algo::{Algorithm, PhaseTimes, RunRecord, SolveError, SolveOptions, Step, StepDelta, Stepper};
 use crate::device::gpu;
 use crate::device::gpu_delta::{self as book, BATCH_MAX, C_SLOT, DeltaRun, L_SERIAL, LOG_WORDS, LogEntry};
@@ -23,13 +23,6 @@ const SOURCE: &str = include_str!("../../../kernels/delta_stepping.wgsl");
 
 fn dev(msg: String) -> SolveError {
     SolveError::Device(msg)
-}
-
-/// One dispatch: pipeline, bind group, workgroups in x and y.
-struct Kernel {
-    pipeline: wgpu::ComputePipeline,
-    group: wgpu::BindGroup,
-    grid: (u32, u32),
 }
 
 /// The wgpu Δ-stepping stepper.
@@ -53,11 +46,6 @@ pub struct DeltaSteppingWgpu {
     iteration: u32,
     done: bool,
     reached: u64,
-}
-
-fn grid(threads: u32, wg: u32, max_dim: u32) -> (u32, u32) {
-    let groups = threads.div_ceil(wg).max(1);
-    if groups <= max_dim { (groups, 1) } else { (max_dim, groups.div_ceil(max_dim)) }
 }
 
 impl DeltaSteppingWgpu {
@@ -118,35 +106,23 @@ impl DeltaSteppingWgpu {
                 label: Some("delta_stepping.wgsl"),
                 source: wgpu::ShaderSource::Wgsl(SOURCE.into()),
             });
-            let all: [&wgpu::Buffer; 11] =
-                [&params, &offsets, &targets, &weights, &prev, &dist, &fr, &rr, &pend, &log, &ctl];
+            let all: [(u32, &wgpu::Buffer); 11] = [
+                (0, &params),
+                (1, &offsets),
+                (2, &targets),
+                (3, &weights),
+                (4, &prev),
+                (5, &dist),
+                (6, &fr),
+                (7, &rr),
+                (8, &pend),
+                (9, &log),
+                (10, &ctl),
+            ];
             // wg: None for the one-invocation kernels (they do not use the WG constant).
             let kernel = |entry: &str, wg: Option<u32>, used: &[u32], grid: (u32, u32)| {
                 let constants: Vec<(&str, f64)> = wg.map(|w| vec![("WG", f64::from(w))]).unwrap_or_default();
-                let pipeline = d.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some(entry),
-                    layout: None,
-                    module: &module,
-                    entry_point: Some(entry),
-                    compilation_options: wgpu::PipelineCompilationOptions {
-                        constants: &constants,
-                        zero_initialize_workgroup_memory: false,
-                    },
-                    cache: None,
-                });
-                let entries: Vec<wgpu::BindGroupEntry> = used
-                    .iter()
-                    .map(|&binding| wgpu::BindGroupEntry {
-                        binding,
-                        resource: all[binding as usize].as_entire_binding(),
-                    })
-                    .collect();
-                let group = d.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some(entry),
-                    layout: &pipeline.get_bind_group_layout(0),
-                    entries: &entries,
-                });
-                Kernel { pipeline, group, grid }
+                Kernel::new(d, &module, entry, &constants, &all, used, grid)
             };
             let (rb, cb) = (opts.block.relax, opts.block.update);
             let (gr, gc) = (grid(n as u32, rb, max_dim), grid(n as u32, cb, max_dim));
@@ -208,9 +184,7 @@ impl DeltaSteppingWgpu {
                 });
                 for _ in 0..count {
                     for k in &self.kernels {
-                        pass.set_pipeline(&k.pipeline);
-                        pass.set_bind_group(0, &k.group, &[]);
-                        pass.dispatch_workgroups(k.grid.0, k.grid.1, 1);
+                        k.dispatch(&mut pass);
                     }
                 }
             }
