@@ -28,6 +28,8 @@ typedef unsigned long long u64;
 #define C_IMPROVED 6
 #define C_REACHED 7
 #define C_NEXT_FRONTIER 8
+#define C_ARC_ITERS 9  // successors relax: iterations of the per-arc loop, summed over threads
+#define C_WARP_ITERS 10 // successors relax: iterations the warps ran (lane use = ARC / (32 · WARP))
 #define C_COUNT 16
 
 template <typename D> struct Inf;
@@ -114,4 +116,72 @@ __device__ __forceinline__ void warp_append(bool take, u32 value, u32 *list, u32
 __device__ __forceinline__ void warp_count(bool take, u32 *count) {
     const u32 mask = __ballot_sync(FULL_MASK, take);
     if (mask != 0 && lane_id() == __ffs(mask) - 1) atomicAdd(count, (u32)__popc(mask));
+}
+
+// Per warp of a vertex-parallel relax launch: class by ballot, working threads by popc, sums of
+// the per-thread arc counts, and lane use: `loop` is the thread's trip count of its arc loop, and
+// the warp runs as long as its longest one. Every thread of the launch calls it (blockDim.x is a
+// multiple of 32, so warps are full).
+__device__ __forceinline__ void count_relax(bool work, u64 scanned, u64 attempted, u32 loop, u64 *ctr) {
+    const u32 ballot = __ballot_sync(FULL_MASK, work);
+    scanned = warp_sum64(scanned);
+    attempted = warp_sum64(attempted);
+    const u32 most = warp_max32(loop);
+    const u64 iters = warp_sum64((u64)loop);
+    if (lane_id() == 0) {
+        const u32 p = __popc(ballot);
+        if (p) atomicAdd(&ctr[C_WORKING], (u64)p);
+        atomicAdd(&ctr[p == 0 ? C_WARPS_DUMMY : (p == 32 ? C_WARPS_FULL : C_WARPS_MIXED)], 1ull);
+        if (scanned) atomicAdd(&ctr[C_SCANNED], scanned);
+        if (attempted) atomicAdd(&ctr[C_ATTEMPTED], attempted);
+        if (most) atomicAdd(&ctr[C_WARP_ITERS], (u64)most);
+        if (iters) atomicAdd(&ctr[C_ARC_ITERS], iters);
+    }
+}
+
+// Block-wide exclusive scan of x; `total` gets the block's sum. Every thread calls it;
+// blockDim.x ≤ 1024 and a multiple of 32. Used by the balanced relax kernels (degree prefix sums).
+__device__ __forceinline__ u32 block_exclusive_scan(u32 x, u32 &total) {
+    __shared__ u32 warp_sums[32];
+    const u32 lane = lane_id(), warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    u32 inc = x;
+    for (int o = 1; o < 32; o <<= 1) {
+        const u32 y = __shfl_up_sync(FULL_MASK, inc, o);
+        if (lane >= (u32)o) inc += y;
+    }
+    if (lane == 31) warp_sums[warp] = inc;
+    __syncthreads();
+    if (warp == 0) {
+        u32 w = lane < warps ? warp_sums[lane] : 0;
+        for (int o = 1; o < 32; o <<= 1) {
+            const u32 y = __shfl_up_sync(FULL_MASK, w, o);
+            if (lane >= (u32)o) w += y;
+        }
+        if (lane < warps) warp_sums[lane] = w; // inclusive over warps
+    }
+    __syncthreads();
+    total = warp_sums[warps - 1];
+    const u32 before = warp == 0 ? 0 : warp_sums[warp - 1];
+    __syncthreads(); // warp_sums is reused by the next call
+    return before + inc - x;
+}
+
+// Warp rounds of a balanced loop over `total` items of the block (thread t takes t, t + blockDim
+// …): warp w runs ⌈(total − 32w) / blockDim⌉ rounds when total > 32w (src/algo/model.rs
+// balanced_warp_iters). Called by one thread.
+__device__ __forceinline__ u32 balanced_warp_iters(u32 total) {
+    u32 rounds = 0;
+    for (u32 base = 0; base < blockDim.x && base < total; base += 32) rounds += (total - base + blockDim.x - 1) / blockDim.x;
+    return rounds;
+}
+
+// The last k in [0, count) with pos[k] <= i, for ascending pos with pos[0] = 0 <= i: the entry of
+// an exclusive degree prefix sum whose range holds item i (zero-degree entries are skipped).
+__device__ __forceinline__ u32 owner_of(const u32 *pos, u32 count, u32 i) {
+    u32 lo = 0, hi = count - 1;
+    while (lo < hi) {
+        const u32 mid = (lo + hi + 1) >> 1;
+        if (pos[mid] <= i) lo = mid; else hi = mid - 1;
+    }
+    return lo;
 }

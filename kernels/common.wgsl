@@ -39,6 +39,8 @@ const L_ATTEMPTED: u32 = 7u;
 const L_IMPROVED: u32 = 8u;
 const L_WARPS_FULL: u32 = 9u;
 const L_WARPS_MIXED: u32 = 10u;
+/// Successors relax: iterations its warps ran (lane use = L_EDGES / (32 · L_WARP_ITERS)).
+const L_WARP_ITERS: u32 = 11u;
 
 struct Params {
     n: u32,
@@ -84,4 +86,15 @@ fn acc_flush(lid: u32, slot: u32) {
             }
         }
     }
+}
+
+/// Warp rounds of a balanced loop over `total` items of the workgroup (invocation t takes t,
+/// t + WG …): warp w runs ⌈(total − 32w) / WG⌉ rounds when total > 32w (src/algo/model.rs
+/// balanced_warp_iters).
+fn balanced_warp_iters(total: u32) -> u32 {
+    var rounds = 0u;
+    for (var base = 0u; base < WG && base < total; base += WARP) {
+        rounds += (total - base + WG - 1u) / WG;
+    }
+    return rounds;
 }

@@ -126,32 +126,6 @@ extern "C" __global__ void ds_relax(u32 n, u32 delta, const u32 *__restrict__ of
     ds_warp_add(deg, &e[DS_L_ARC_ITERS]);
 }
 
-// Block-wide exclusive scan (every thread calls it; blockDim.x ≤ 1024, a multiple of 32).
-__device__ __forceinline__ u32 ds_block_scan(u32 x, u32 &total) {
-    __shared__ u32 warp_sums[32];
-    const u32 lane = lane_id(), warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    u32 inc = x;
-    for (int o = 1; o < 32; o <<= 1) {
-        const u32 y = __shfl_up_sync(FULL_MASK, inc, o);
-        if (lane >= (u32)o) inc += y;
-    }
-    if (lane == 31) warp_sums[warp] = inc;
-    __syncthreads();
-    if (warp == 0) {
-        u32 w = lane < warps ? warp_sums[lane] : 0;
-        for (int o = 1; o < 32; o <<= 1) {
-            const u32 y = __shfl_up_sync(FULL_MASK, w, o);
-            if (lane >= (u32)o) w += y;
-        }
-        if (lane < warps) warp_sums[lane] = w; // inclusive over warps
-    }
-    __syncthreads();
-    total = warp_sums[warps - 1];
-    const u32 before = warp == 0 ? 0 : warp_sums[warp - 1];
-    __syncthreads(); // warp_sums is reused by the next call
-    return before + inc - x;
-}
-
 // relax=balanced: the block's frontier vertices put their degrees in a prefix sum; then every
 // thread takes arcs i = tid, tid + blockDim … of the block's total and finds its vertex by binary
 // search, so a hub's arcs are spread over the whole block instead of one lane.
@@ -169,18 +143,14 @@ extern "C" __global__ void ds_relax_balanced(u32 n, u32 delta, const u32 *__rest
     if (v < n) work = light ? fr[v] == ctl[DS_C_PHASE] : rr[v] == ctl[DS_C_SERIAL];
     const u32 deg = work ? off[v + 1] - off[v] : 0;
     u32 total;
-    const u32 pos = ds_block_scan(deg, total);
+    const u32 pos = block_exclusive_scan(deg, total);
     s_pos[threadIdx.x] = pos;
     s_beg[threadIdx.x] = work ? off[v] : 0;
     s_du[threadIdx.x] = work ? prev[v] : 0;
     __syncthreads();
     u32 scanned = 0, relaxed = 0;
     for (u32 i = threadIdx.x; i < total; i += blockDim.x) {
-        u32 lo = 0, hi = blockDim.x - 1; // the last k with s_pos[k] <= i has i in its range
-        while (lo < hi) {
-            const u32 mid = (lo + hi + 1) >> 1;
-            if (s_pos[mid] <= i) lo = mid; else hi = mid - 1;
-        }
+        const u32 lo = owner_of(s_pos, blockDim.x, i);
         const u32 e = s_beg[lo] + (i - s_pos[lo]);
         const u32 w = wgt[e];
         if ((w <= delta) != light) continue;
@@ -206,7 +176,7 @@ extern "C" __global__ void ds_relax_balanced(u32 n, u32 delta, const u32 *__rest
     ds_warp_add(relaxed, &e[DS_L_RELAXED]);
     if (threadIdx.x == 0 && total != 0) {
         atomicAdd(&e[DS_L_ARC_ITERS], total);
-        atomicAdd(&e[DS_L_WARP_ITERS], ((total + blockDim.x - 1) / blockDim.x) * (blockDim.x >> 5));
+        atomicAdd(&e[DS_L_WARP_ITERS], balanced_warp_iters(total));
     }
 }
 

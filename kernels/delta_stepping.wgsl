@@ -101,6 +101,16 @@ var<workgroup> s_pos: array<u32, 1024>;
 var<workgroup> s_beg: array<u32, 1024>;
 var<workgroup> s_du: array<u32, 1024>;
 
+/// Warp rounds of the balanced loop over `total` arcs (the twin of balanced_warp_iters in
+/// common.wgsl, which this standalone file does not include).
+fn balanced_warp_iters(total: u32) -> u32 {
+    var rounds = 0u;
+    for (var base = 0u; base < WG && base < total; base += 32u) {
+        rounds += (total - base + WG - 1u) / WG;
+    }
+    return rounds;
+}
+
 fn thread_index(wg: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 {
     return (wg.y * nwg.x + wg.x) * WG + lid;
 }
@@ -305,7 +315,7 @@ fn ds_relax_balanced(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgrou
     acc_add(2u, relaxed);
     if lid == 0u && total != 0u {
         acc_add(5u, total);
-        acc_add(6u, ((total + WG - 1u) / WG) * ((WG + 31u) / 32u));
+        acc_add(6u, balanced_warp_iters(total));
     }
     workgroupBarrier();
     let e = entry();

@@ -15,7 +15,10 @@
 //   §3.1) are computed so the records can show both thresholds.
 // - Instrumented mode (template INSTR = true) counts, per relax launch, the working threads, the
 //   warp classes (all-dummy / mixed / all-working via __ballot_sync + __popc), arcs scanned,
-//   relaxations attempted, and (in minimum1) reached and improved vertices.
+//   relaxations attempted, the lane use of the successors relax (C_ARC_ITERS / C_WARP_ITERS), and
+//   (in minimum1) reached and improved vertices.
+// - relax_succ_bal: the successors relax with the block's frontier arcs spread over its threads
+//   (relax=balanced, issue 11 item 3; load balancing as in [terms-peers]).
 
 template <typename D>
 __device__ __forceinline__ void init_k(u32 n, D *dist, u32 *stamp, u32 source) {
@@ -23,21 +26,6 @@ __device__ __forceinline__ void init_k(u32 n, D *dist, u32 *stamp, u32 source) {
     if (v < n) {
         dist[v] = v == source ? (D)0 : Inf<D>::v();
         stamp[v] = v == source ? 1u : UNSET;
-    }
-}
-
-// Per warp: class by ballot, working threads by popc, sums of the per-thread arc counts. Every
-// thread of the launch calls it (blockDim.x is a multiple of 32, so warps are full).
-__device__ __forceinline__ void count_relax(bool work, u64 scanned, u64 attempted, u64 *ctr) {
-    const u32 ballot = __ballot_sync(FULL_MASK, work);
-    scanned = warp_sum64(scanned);
-    attempted = warp_sum64(attempted);
-    if (lane_id() == 0) {
-        const u32 p = __popc(ballot);
-        if (p) atomicAdd(&ctr[C_WORKING], (u64)p);
-        atomicAdd(&ctr[p == 0 ? C_WARPS_DUMMY : (p == 32 ? C_WARPS_FULL : C_WARPS_MIXED)], 1ull);
-        if (scanned) atomicAdd(&ctr[C_SCANNED], scanned);
-        if (attempted) atomicAdd(&ctr[C_ATTEMPTED], attempted);
     }
 }
 
@@ -61,7 +49,45 @@ __device__ __forceinline__ void relax_succ_k(u32 n, const u32 *__restrict__ off,
             }
         }
     }
-    if (INSTR) count_relax(work, scanned, attempted, ctr);
+    if (INSTR) count_relax(work, scanned, attempted, work ? off[v + 1] - off[v] : 0, ctr);
+}
+
+// relax=balanced (successors): the block's frontier vertices put their out-degrees in a prefix
+// sum; every thread then takes arcs i = tid, tid + blockDim … of the block's total and finds its
+// vertex by binary search (as the persistent kernel of kernels/fast.cu does), so a hub's arcs are
+// spread over the whole block instead of one lane. The same relaxations as relax_succ_k.
+template <typename D, bool INSTR>
+__device__ __forceinline__ void relax_succ_bal_k(u32 n, const u32 *__restrict__ off, const u32 *__restrict__ tgt,
+                                                 const u32 *__restrict__ wgt, D *dist, const u32 *stamp, u32 iter,
+                                                 u64 *ctr) {
+    __shared__ u32 s_pos[1024], s_beg[1024];
+    __shared__ D s_dv[1024];
+    const u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    const bool work = v < n && stamp[v] == iter;
+    const u32 deg = work ? off[v + 1] - off[v] : 0;
+    u32 total;
+    s_pos[threadIdx.x] = block_exclusive_scan(deg, total);
+    s_beg[threadIdx.x] = work ? off[v] : 0;
+    s_dv[threadIdx.x] = work ? dist[v] : (D)0;
+    __syncthreads();
+    u64 scanned = 0, attempted = 0;
+    for (u32 i = threadIdx.x; i < total; i += blockDim.x) {
+        const u32 k = owner_of(s_pos, blockDim.x, i);
+        const u32 e = s_beg[k] + (i - s_pos[k]);
+        const u32 u = tgt[e];
+        if (INSTR) ++scanned;
+        if (stamp[u] == UNSET) {
+            if (INSTR) ++attempted;
+            atomicMin(&dist[u], (D)(s_dv[k] + (D)wgt[e]));
+        }
+    }
+    if (INSTR) {
+        count_relax(work, scanned, attempted, 0, ctr);
+        if (threadIdx.x == 0 && total != 0) {
+            atomicAdd(&ctr[C_ARC_ITERS], (u64)total);
+            atomicAdd(&ctr[C_WARP_ITERS], (u64)balanced_warp_iters(total));
+        }
+    }
 }
 
 // Predecessors: unsettled thread u pulls min δ(p) + w over its frontier in-neighbours p. Only
@@ -88,7 +114,7 @@ __device__ __forceinline__ void relax_pred_k(u32 n, const u32 *__restrict__ poff
         }
         if (best < old) dist[v] = best;
     }
-    if (INSTR) count_relax(work, scanned, attempted, ctr);
+    if (INSTR) count_relax(work, scanned, attempted, 0, ctr);
 }
 
 // minimum1: block b reduces vertices [2·B·b, 2·B·(b+1)) (two per thread, min taken on load),
@@ -175,6 +201,16 @@ extern "C" __global__ void sssp_min2(u32 parts, const u64 *part_m, const u64 *pa
                                                     const u32 *__restrict__ tgt, const u32 *__restrict__ wgt,     \
                                                     D *dist, const u32 *stamp, u32 iter, u64 *ctr) {              \
         relax_succ_k<D, true>(n, off, tgt, wgt, dist, stamp, iter, ctr);                                          \
+    }                                                                                                             \
+    extern "C" __global__ void relax_succ_bal_##S(u32 n, const u32 *__restrict__ off,                            \
+                                                  const u32 *__restrict__ tgt, const u32 *__restrict__ wgt,       \
+                                                  D *dist, const u32 *stamp, u32 iter, u64 *ctr) {                \
+        relax_succ_bal_k<D, false>(n, off, tgt, wgt, dist, stamp, iter, ctr);                                     \
+    }                                                                                                             \
+    extern "C" __global__ void relax_succ_bal_instr_##S(u32 n, const u32 *__restrict__ off,                      \
+                                                        const u32 *__restrict__ tgt, const u32 *__restrict__ wgt, \
+                                                        D *dist, const u32 *stamp, u32 iter, u64 *ctr) {          \
+        relax_succ_bal_k<D, true>(n, off, tgt, wgt, dist, stamp, iter, ctr);                                      \
     }                                                                                                             \
     extern "C" __global__ void relax_pred_##S(u32 n, const u32 *__restrict__ off, const u32 *__restrict__ src,   \
                                               const u32 *__restrict__ wgt, D *dist, const u32 *stamp, u32 iter,   \

@@ -59,17 +59,24 @@ fn sssp_init(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg:
 }
 
 // Warp classes of the relax launch: the first invocation of each 32-thread warp counts the
-// working threads of its warp (threads past n are dummies).
-fn count_warp(t: u32, n: u32, frontier_working: bool, i: u32) {
+// working threads of its warp (threads past n are dummies). `lanes`: also the warp's iterations of
+// a one-thread-per-vertex successors loop, its largest frontier out-degree (lane use).
+fn count_warp(t: u32, n: u32, frontier_working: bool, i: u32, lanes: bool) {
     if t % WARP == 0u {
         var working = 0u;
+        var most = 0u;
         let end = min(t + WARP, n);
         for (var v = t; v < end; v++) {
             let st = status_ro[v];
-            working += u32(select(st == UNSET, st == i, frontier_working));
+            let w = select(st == UNSET, st == i, frontier_working);
+            working += u32(w);
+            if lanes && w {
+                most = max(most, offsets[v + 1u] - offsets[v]);
+            }
         }
         acc_add(L_WARPS_FULL, u32(working == WARP));
         acc_add(L_WARPS_MIXED, u32(working != 0u && working != WARP));
+        acc_add(L_WARP_ITERS, most);
     }
 }
 
@@ -115,10 +122,97 @@ fn relax_succ(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
             acc_add(L_UNSETTLED, 1u);
         }
         if INSTRUMENT {
-            count_warp(t, n, true, i);
+            count_warp(t, n, true, i, true);
         }
     }
     if INSTRUMENT {
+        acc_flush(lid, ctrl_ro[C_SLOT]);
+    }
+}
+
+var<workgroup> s_pos: array<u32, WG>;
+var<workgroup> s_beg: array<u32, WG>;
+var<workgroup> s_dv: array<u32, WG>;
+
+// relax=balanced (the twin of relax_succ_bal in frontier.cu): the workgroup's frontier vertices
+// put their out-degrees in a prefix sum; every invocation then takes arcs lid, lid + WG … of the
+// workgroup's total and finds its vertex by binary search, so a hub's arcs are spread over the
+// workgroup instead of one invocation. The same relaxations and counts as relax_succ.
+@compute @workgroup_size(WG)
+fn relax_succ_balanced(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                       @builtin(local_invocation_index) lid: u32) {
+    acc_begin(lid);
+    let t = thread_index(wg, nwg, lid);
+    let n = P.n;
+    let i = ctrl_ro[C_ITER];
+    var deg = 0u;
+    if t < n {
+        let st = status_ro[t];
+        if st == i {
+            let b = offsets[t];
+            deg = offsets[t + 1u] - b;
+            s_beg[lid] = b;
+            s_dv[lid] = atomicLoad(&dist_atomic[t]);
+            if INSTRUMENT {
+                acc_add(L_FRONTIER, 1u);
+                acc_add(L_EDGES, deg);
+            }
+        } else if INSTRUMENT && st == UNSET {
+            acc_add(L_UNSETTLED, 1u);
+        }
+        if INSTRUMENT {
+            count_warp(t, n, true, i, false);
+        }
+    }
+    // Inclusive Hillis-Steele scan of the degrees over the workgroup, then exclusive.
+    s_pos[lid] = deg;
+    for (var o = 1u; o < WG; o *= 2u) {
+        workgroupBarrier();
+        var x = 0u;
+        if lid >= o {
+            x = s_pos[lid - o];
+        }
+        workgroupBarrier();
+        s_pos[lid] += x;
+    }
+    workgroupBarrier();
+    let total = s_pos[WG - 1u];
+    workgroupBarrier();
+    s_pos[lid] -= deg;
+    workgroupBarrier();
+    var attempted = 0u;
+    var improved = 0u;
+    for (var j = lid; j < total; j += WG) {
+        // The last k with s_pos[k] <= j owns arc j (zero-degree entries are skipped).
+        var lo = 0u;
+        var hi = WG - 1u;
+        while lo < hi {
+            let mid = (lo + hi + 1u) / 2u;
+            if s_pos[mid] <= j {
+                lo = mid;
+            } else {
+                hi = mid - 1u;
+            }
+        }
+        let a = s_beg[lo] + (j - s_pos[lo]);
+        let v = arc_target(a);
+        if status_ro[v] == UNSET {
+            let nd = s_dv[lo] + arc_weight(a);
+            let old = atomicMin(&dist_atomic[v], nd);
+            if INSTRUMENT {
+                attempted += 1u;
+                if nd < old && atomicExchange(&stamp[v], i) != i {
+                    improved += 1u;
+                }
+            }
+        }
+    }
+    if INSTRUMENT {
+        acc_add(L_ATTEMPTED, attempted);
+        acc_add(L_IMPROVED, improved);
+        if lid == 0u && total != 0u {
+            acc_add(L_WARP_ITERS, balanced_warp_iters(total));
+        }
         acc_flush(lid, ctrl_ro[C_SLOT]);
     }
 }
@@ -163,7 +257,7 @@ fn relax_pred(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
             acc_add(L_FRONTIER, 1u);
         }
         if INSTRUMENT {
-            count_warp(t, n, false, i);
+            count_warp(t, n, false, i, false);
         }
     }
     if INSTRUMENT {

@@ -40,18 +40,7 @@ __device__ __forceinline__ void relax_racy_k(u32 n, const u32 *__restrict__ off,
             }
         }
     }
-    if (INSTR) {
-        const u32 ballot = __ballot_sync(FULL_MASK, work);
-        scanned = warp_sum64(scanned);
-        attempted = warp_sum64(attempted);
-        if (lane_id() == 0) {
-            const u32 p = __popc(ballot);
-            if (p) atomicAdd(&ctr[C_WORKING], (u64)p);
-            atomicAdd(&ctr[p == 0 ? C_WARPS_DUMMY : (p == 32 ? C_WARPS_FULL : C_WARPS_MIXED)], 1ull);
-            if (scanned) atomicAdd(&ctr[C_SCANNED], scanned);
-            if (attempted) atomicAdd(&ctr[C_ATTEMPTED], attempted);
-        }
-    }
+    if (INSTR) count_relax(work, scanned, attempted, work ? off[v + 1] - off[v] : 0, ctr);
 }
 
 #define SSSP_RACY_KERNELS(D, S)                                                                                   \

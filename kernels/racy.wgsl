@@ -60,12 +60,17 @@ fn relax_racy(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
         }
         if INSTRUMENT && t % WARP == 0u {
             var working = 0u;
+            var most = 0u; // the warp's loop runs as long as its largest frontier out-degree
             let end = min(t + WARP, n);
             for (var v = t; v < end; v++) {
-                working += u32(status_ro[v] == i);
+                if status_ro[v] == i {
+                    working += 1u;
+                    most = max(most, offsets[v + 1u] - offsets[v]);
+                }
             }
             acc_add(L_WARPS_FULL, u32(working == WARP));
             acc_add(L_WARPS_MIXED, u32(working != 0u && working != WARP));
+            acc_add(L_WARP_ITERS, most);
         }
     }
     if INSTRUMENT {

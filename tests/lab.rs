@@ -42,6 +42,7 @@ fn small(devices: Vec<LabDevice>, algorithms: Vec<Algorithm>) -> Experiment {
         sources: SourceSpec::Ids(vec![0, 7]),
         baseline: None,
         instrument: false,
+        launch: Default::default(),
         stepped: None,
         check: true,
         cell_budget_s: None,

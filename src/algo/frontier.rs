@@ -41,17 +41,39 @@ pub const CRAUSER_PRED: Algorithm = Algorithm(&CRAUSER_PRED_SPEC);
 const ITERATION: &str = "relax the out-arcs of the frontier F, compute Δ over the unsettled set U, settle \
 U ∩ {δ ≤ Δ} as the next frontier (three kernels on a GPU)";
 
-/// The successors relax may drop its atomics: the teaching variant `racy` (`[seed004]` §4.3).
+/// The successors relax may drop its atomics (the teaching variant `racy`, `[seed004]` §4.3) or
+/// spread a block's frontier arcs over its threads (`balanced`, `[terms-peers]` load balancing).
 static SUCC_PARAMS: [ParamSpec; 1] = [ParamSpec {
     key: "relax",
     label: "Relax",
-    help: "atomic: atomicMin per arc; non-atomic: read-compare-write that races on a GPU, as in the earlier \
-GPU Dijkstra that [seed004] §4.3 shows is wrong (one CPU thread cannot race)",
-    kind: ParamKind::Choice { values: &["atomic", "non-atomic"], default: "atomic" },
+    help: "atomic: one thread per vertex, atomicMin per arc; non-atomic: read-compare-write that races on a \
+GPU, as in the earlier GPU Dijkstra that [seed004] §4.3 shows is wrong (one CPU thread cannot race); balanced: \
+atomicMin, but a block's frontier arcs are spread over all its threads (degree prefix sum + binary search), so a \
+hub no longer keeps one lane busy while its warp waits (see the lane-use plot)",
+    kind: ParamKind::Choice { values: &["atomic", "non-atomic", "balanced"], default: "atomic" },
 }];
 
-/// Declared values of every frontier solver, in the order [`frontier_values`] writes them.
-static SERIES: [SeriesSpec; 4] = [
+/// Declared values of the predecessors solvers, in the order [`frontier_values`] writes them.
+static PRED_SERIES: [SeriesSpec; 4] = [SERIES[0], SERIES[1], SERIES[2], SERIES[3]];
+
+/// Declared values of the successors solvers: the four of every frontier solver, then lane use.
+static SUCC_SERIES: [SeriesSpec; 5] = [
+    SERIES[0],
+    SERIES[1],
+    SERIES[2],
+    SERIES[3],
+    SeriesSpec {
+        key: "lane_use",
+        label: "lane use (relax)",
+        help: "arc iterations of the relax loop / lane-iterations its warps spent (1 = every lane busy): with one \
+thread per frontier vertex a warp runs as long as its highest-degree vertex; with relax=balanced a block runs \
+⌈its frontier's arcs / block size⌉ rounds",
+        unit: SeriesUnit::Ratio,
+        group: PlotGroup::Threads,
+    },
+];
+
+const SERIES: [SeriesSpec; 4] = [
     SeriesSpec {
         key: "delta",
         label: "Δ used",
@@ -82,13 +104,43 @@ static SERIES: [SeriesSpec; 4] = [
     },
 ];
 
-/// The declared values of a frontier iteration (every device writes them through this).
-pub fn frontier_values(t: &Thresholds, next_frontier: u64) -> Values {
-    Values::from_slice(&[dist_value(t.delta), dist_value(t.martin), dist_value(t.crauser), next_frontier as f64])
+/// The declared values of a frontier iteration (every device writes them through this);
+/// `lane_use` ([`crate::algo::lane_use`]) only for the successors relax, `None` where the run
+/// did not count it (the fast paths).
+pub fn frontier_values(t: &Thresholds, next_frontier: u64, lane_use: Option<f64>) -> Values {
+    let v = [dist_value(t.delta), dist_value(t.martin), dist_value(t.crauser), next_frontier as f64];
+    match lane_use {
+        Some(l) => Values::from_slice(&[v[0], v[1], v[2], v[3], l]),
+        None => Values::from_slice(&v),
+    }
+}
+
+/// Whether the parameters ask for the block-balanced successors relax (`relax=balanced`).
+pub fn is_balanced(params: &Params) -> bool {
+    params.get("relax") == Some("balanced")
+}
+
+/// Lane use of the successors relax over `frontier` (`None` for predecessors, which declare no
+/// such series): one thread per vertex, or block-balanced (`balanced`: `relax=balanced`). Shared by the
+/// CPU steppers and the GPU records rebuilt from state copies, so all model it the same way.
+pub fn relax_lane_use(
+    lanes: &mut super::LaneCounter,
+    graph: &Graph,
+    variant: RelaxVariant,
+    balanced: bool,
+    frontier: &[VertexId],
+    block: u32,
+) -> Option<f64> {
+    if variant != RelaxVariant::Successors {
+        return None;
+    }
+    let succ = graph.successors();
+    let (arcs, warps) = lanes.count(frontier, |v| succ.degree(v) as u64, block, balanced);
+    Some(super::lane_use(arcs, warps))
 }
 
 macro_rules! frontier_spec {
-    ($name:ident, $id:literal, $display:literal, $summary:literal, $reference:literal, $t:expr, $v:expr, $params:expr) => {
+    ($name:ident, $id:literal, $display:literal, $summary:literal, $reference:literal, $t:expr, $v:expr, $params:expr, $series:expr) => {
         #[doc = $summary]
         pub static $name: AlgorithmSpec = AlgorithmSpec {
             id: $id,
@@ -98,7 +150,7 @@ macro_rules! frontier_spec {
             iteration: ITERATION,
             family: Family::Frontier { threshold: $t, variant: $v },
             params: $params,
-            series: &SERIES,
+            series: $series,
             code: |p| code($t, $v, p),
             finished: "Δ = ∞",
             exact: |p| p.get("relax") != Some("non-atomic"),
@@ -117,7 +169,8 @@ frontier_spec!(
     "[seed004] §4 (DA2CF), [seed000] §3.3",
     Threshold::Martin,
     RelaxVariant::Successors,
-    &SUCC_PARAMS
+    &SUCC_PARAMS,
+    &SUCC_SERIES
 );
 frontier_spec!(
     MARTIN_PRED_SPEC,
@@ -127,7 +180,8 @@ frontier_spec!(
     "[seed004] §4 Fig. 3, [seed000] §3.2",
     Threshold::Martin,
     RelaxVariant::Predecessors,
-    &[]
+    &[],
+    &PRED_SERIES
 );
 frontier_spec!(
     CRAUSER_SUCC_SPEC,
@@ -137,7 +191,8 @@ frontier_spec!(
     "[seed000] §3.1–3.3, [crauser98] OUT criterion",
     Threshold::Crauser,
     RelaxVariant::Successors,
-    &SUCC_PARAMS
+    &SUCC_PARAMS,
+    &SUCC_SERIES
 );
 frontier_spec!(
     CRAUSER_PRED_SPEC,
@@ -147,7 +202,8 @@ frontier_spec!(
     "[seed000] §3.1–3.3, [crauser98] OUT criterion",
     Threshold::Crauser,
     RelaxVariant::Predecessors,
-    &[]
+    &[],
+    &PRED_SERIES
 );
 
 /// The reference CPU stepper of a frontier spec.
@@ -176,6 +232,10 @@ fn code(threshold: Threshold, variant: RelaxVariant, params: &Params) -> Vec<Cod
         (RelaxVariant::Predecessors, _) => [
             (Phase::Relax, "  relax:   for u ∈ U in parallel (pull):"),
             (Phase::Relax, "             δ(u) ← min(δ(u), min{δ(f)+w : f ∈ F})"),
+        ],
+        (RelaxVariant::Successors, false) if params.get("relax") == Some("balanced") => [
+            (Phase::Relax, "  relax:   for the arcs (f,u,w) of a block's F, split evenly over its threads"),
+            (Phase::Relax, "             if u ∈ U: atomicMin(δ(u), δ(f)+w)"),
         ],
         (RelaxVariant::Successors, false) => [
             (Phase::Relax, "  relax:   for f ∈ F, (f,u,w), u ∈ U, in parallel"),
@@ -218,6 +278,7 @@ pub struct FrontierStepper {
     /// Σ in-degree over U: the arcs a full predecessors launch scans.
     unsettled_in_arcs: u64,
     frontier_warps: SparseWarpCounter,
+    lanes: super::LaneCounter,
     unsettled_warps: ShrinkingWarpCounter,
     iteration: u32,
     done: bool,
@@ -265,6 +326,7 @@ impl FrontierStepper {
             reached_unsettled: 0,
             unsettled_in_arcs,
             frontier_warps: SparseWarpCounter::new(n),
+            lanes: super::LaneCounter::default(),
             unsettled_warps,
             iteration: 0,
             done: false,
@@ -440,6 +502,14 @@ impl Stepper for FrontierStepper {
             RelaxVariant::Successors => self.frontier_warps.count(n, self.opts.block.relax, &self.frontier),
             RelaxVariant::Predecessors => self.unsettled_warps.counts(self.opts.block.relax),
         };
+        let lane_use = relax_lane_use(
+            &mut self.lanes,
+            &self.graph,
+            self.variant,
+            is_balanced(&self.opts.params),
+            &self.frontier,
+            self.opts.block.relax,
+        );
         let frontier_len = self.frontier.len() as u64;
         self.lowered.clear();
 
@@ -474,7 +544,7 @@ impl Stepper for FrontierStepper {
                 update_ms: (t3 - t2).as_secs_f64() * 1e3,
                 copy_ms: 0.0,
             },
-            values: frontier_values(&t, self.frontier.len() as u64),
+            values: frontier_values(&t, self.frontier.len() as u64, lane_use),
         };
         let delta = self.opts.record_deltas.then(|| StepDelta {
             lowered: self.lowered.iter().map(|&(u, old)| (u, old, self.dist[u as usize])).collect(),

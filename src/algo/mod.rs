@@ -35,9 +35,12 @@ mod threshold;
 pub use bellman_ford::{
     ArcOrder, BELLMAN_FORD, BellmanFordStepper, EdgeList, PassBook, PassStart, PassTally, edge_list,
 };
-pub use delta_stepping::{DELTA_STEPPING, DeltaSteppingStepper, auto_delta, lane_model, lane_use};
+pub use delta_stepping::{DELTA_STEPPING, DeltaSteppingStepper, auto_delta};
 pub use dijkstra::{DIJKSTRA, DijkstraStepper, dijkstra_distances};
-pub use frontier::{CRAUSER_PRED, CRAUSER_SUCC, FrontierStepper, MARTIN_PRED, MARTIN_SUCC, frontier_values};
+pub use frontier::{
+    CRAUSER_PRED, CRAUSER_SUCC, FrontierStepper, MARTIN_PRED, MARTIN_SUCC, frontier_values, is_balanced, relax_lane_use,
+};
+pub use model::{LaneCounter, lane_use};
 pub use negative_cycle::{NegativeCycle, find_negative_cycle, negative_cycle_error};
 pub use parallel::ParallelFrontierStepper;
 pub use records::{IterationRecord, PhaseTimes, RunRecord, StepDelta, ThreadCounts, fmt_distance};

@@ -99,6 +99,77 @@ impl ShrinkingWarpCounter {
     }
 }
 
+/// Lane use of a relax launch over a vertex set (`[terms-peers]` warp efficiency): a warp's loop
+/// over arcs runs as long as its highest-degree working lane (one thread per vertex), or a block
+/// walks its vertices' arcs together, each warp as many rounds as it has arcs (balanced:
+/// degree prefix sums and binary search, `kernels/frontier.*`, `kernels/delta_stepping.*`).
+/// The GPU kernels count the same pair in their instrumented modes.
+#[derive(Clone, Debug, Default)]
+pub struct LaneCounter {
+    sum: Vec<u64>,
+    most: Vec<u64>,
+    touched: Vec<u32>,
+}
+
+impl LaneCounter {
+    /// (arc iterations, warp iterations) of a launch over `working` (distinct vertex ids, any
+    /// order) whose per-vertex loop length is `degree(v)`, with `block` threads per block
+    /// (balanced: [`balanced_warp_iters`] per block).
+    /// O(|working|); the counter grows to the largest group id seen.
+    pub fn count(
+        &mut self,
+        working: &[VertexId],
+        degree: impl Fn(VertexId) -> u64,
+        block: u32,
+        balanced: bool,
+    ) -> (u64, u64) {
+        let group = if balanced { u64::from(block.max(1)) } else { WARP };
+        let mut arcs = 0;
+        for &v in working {
+            let d = degree(v);
+            arcs += d;
+            let g = (u64::from(v) / group) as usize;
+            if g >= self.sum.len() {
+                self.sum.resize(g + 1, 0);
+                self.most.resize(g + 1, 0);
+            }
+            if self.sum[g] == 0 && self.most[g] == 0 {
+                self.touched.push(g as u32);
+            }
+            self.sum[g] += d;
+            self.most[g] = self.most[g].max(d).max(1); // max(1): marks the group as touched
+        }
+        let mut warp_iters = 0;
+        for &g in &self.touched {
+            let (sum, most) = (self.sum[g as usize], self.most[g as usize]);
+            warp_iters += if balanced {
+                balanced_warp_iters(sum, group)
+            } else if sum == 0 {
+                0
+            } else {
+                most
+            };
+            self.sum[g as usize] = 0;
+            self.most[g as usize] = 0;
+        }
+        self.touched.clear();
+        (arcs, warp_iters)
+    }
+}
+
+/// Iterations the warps of one block run in a balanced relax over `arcs` arcs with `block`
+/// threads: thread t takes arcs t, t + block, …, so warp w (threads 32w…32w+31) runs
+/// ⌈(arcs − 32w) / block⌉ rounds when arcs > 32w, and warps past the arcs run none.
+pub fn balanced_warp_iters(arcs: u64, block: u64) -> u64 {
+    (0..block.div_ceil(WARP)).map(|w| arcs.saturating_sub(WARP * w).div_ceil(block.max(1))).sum()
+}
+
+/// Lane use from [`LaneCounter::count`]'s pair: arc iterations / (32 · warp iterations); 1 when
+/// nothing ran.
+pub fn lane_use(arc_iters: u64, warp_iters: u64) -> f64 {
+    if warp_iters == 0 { 1.0 } else { arc_iters as f64 / (WARP * warp_iters) as f64 }
+}
+
 fn finish(n: u64, block: u32, working: u64, full: u64, mixed: u64) -> ThreadCounts {
     let launched = launched_threads(n, block);
     ThreadCounts {
@@ -116,6 +187,21 @@ fn finish(n: u64, block: u32, working: u64, full: u64, mixed: u64) -> ThreadCoun
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn balanced_warps_run_only_the_rounds_that_have_arcs() {
+        // 3 arcs in a block of 256: only warp 0 runs, once.
+        assert_eq!(balanced_warp_iters(3, 256), 1);
+        // 256 arcs: every one of the 8 warps runs once; 257: warp 0 twice.
+        assert_eq!(balanced_warp_iters(256, 256), 8);
+        assert_eq!(balanced_warp_iters(257, 256), 9);
+        assert_eq!(balanced_warp_iters(0, 256), 0);
+        let mut c = LaneCounter::default();
+        // Vertices 0 and 300 are in different blocks of 256: 3 + 40 arcs, 1 + 2 warp rounds.
+        assert_eq!(c.count(&[0, 300], |v| if v == 0 { 3 } else { 40 }, 256, true), (43, 3));
+        // One thread per vertex: both in different warps, each runs its own degree.
+        assert_eq!(c.count(&[0, 300], |v| if v == 0 { 3 } else { 40 }, 256, false), (43, 43));
+    }
 
     #[test]
     fn sparse_and_shrinking_agree_on_the_same_set() {

@@ -69,6 +69,7 @@ pub struct ParallelFrontierStepper {
     settled_count: u64,
     unsettled_in_arcs: u64,
     frontier_warps: SparseWarpCounter,
+    lanes: super::LaneCounter,
     unsettled_warps: ShrinkingWarpCounter,
     /// [`RELAX_CUTOFF`] and [`SCAN_CUTOFF`] unless set by [`Self::with_cutoffs`].
     relax_cutoff: usize,
@@ -135,6 +136,7 @@ impl ParallelFrontierStepper {
             settled_count: 1,
             unsettled_in_arcs,
             frontier_warps: SparseWarpCounter::new(n),
+            lanes: super::LaneCounter::default(),
             unsettled_warps,
             relax_cutoff: RELAX_CUTOFF,
             scan_cutoff: SCAN_CUTOFF,
@@ -345,6 +347,14 @@ impl Stepper for ParallelFrontierStepper {
             RelaxVariant::Successors => self.frontier_warps.count(n, self.opts.block.relax, &self.frontier),
             RelaxVariant::Predecessors => self.unsettled_warps.counts(self.opts.block.relax),
         };
+        let lane_use = super::frontier::relax_lane_use(
+            &mut self.lanes,
+            &self.graph,
+            self.variant,
+            super::frontier::is_balanced(&self.opts.params),
+            &self.frontier,
+            self.opts.block.relax,
+        );
         let frontier_len = self.frontier.len() as u64;
 
         let t0 = Instant::now();
@@ -426,7 +436,7 @@ impl Stepper for ParallelFrontierStepper {
                 update_ms: (t3 - t2).as_secs_f64() * 1e3,
                 copy_ms: 0.0,
             },
-            values: super::frontier_values(&t, self.frontier.len() as u64),
+            values: super::frontier_values(&t, self.frontier.len() as u64, lane_use),
         };
         Ok(Some(Step { record, delta: delta_rec }))
     }

@@ -38,7 +38,7 @@ pub enum PlotGroup {
 }
 
 /// One named series.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct SeriesSpec {
     /// Stable key for files and scripts, e.g. `delta_crauser`.
     pub key: &'static str,

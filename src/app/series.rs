@@ -119,7 +119,7 @@ mod tests {
 
     fn rec(i: u32, frontier: u64) -> IterationRecord {
         let t = Thresholds { martin: i as i64, crauser: i as i64, delta: i as i64 };
-        IterationRecord { iteration: i, frontier, values: frontier_values(&t, 0), ..Default::default() }
+        IterationRecord { iteration: i, frontier, values: frontier_values(&t, 0, None), ..Default::default() }
     }
 
     #[test]

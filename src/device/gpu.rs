@@ -5,10 +5,10 @@
 //! `[seed000]` §3 / `[seed004]` §4 with the kernels in `kernels/`; the Δ rule is
 //! [`crate::algo::Thresholds`].
 
-use crate::algo::model::{SparseWarpCounter, WARP, launched_threads};
+use crate::algo::model::{LaneCounter, SparseWarpCounter, WARP, lane_use, launched_threads};
 use crate::algo::{
     Algorithm, ArcOrder, Family, IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions,
-    StepDelta, ThreadCounts, Threshold, Thresholds, frontier_values, run_label,
+    StepDelta, ThreadCounts, Threshold, Thresholds, frontier_values, relax_lane_use, run_label,
 };
 use crate::graph::{Distance, Graph, INF, VertexId};
 
@@ -35,6 +35,9 @@ pub struct FrontierRun {
     pub variant: RelaxVariant,
     /// The successors relax without atomics (`relax=non-atomic`, `[seed004]` §4.3).
     pub racy: bool,
+    /// The successors relax with a block's frontier arcs spread over its threads
+    /// (`relax=balanced`; `kernels/frontier.*` `relax_succ_balanced`).
+    pub balanced: bool,
 }
 
 /// Checks a request for a GPU stepper and returns its shape. `max_block`: the largest block the
@@ -59,8 +62,9 @@ pub fn check_request(
     };
     let blocks = [("relax", opts.block.relax), ("minimum", opts.block.minimum), ("update", opts.block.update)];
     check_blocks(device, &blocks, max_block, warp_multiple)?;
-    let racy = variant == RelaxVariant::Successors && algo.choice(&opts.params, "relax") == "non-atomic";
-    Ok(FrontierRun { threshold, variant, racy })
+    let relax = algo.choice(&opts.params, "relax");
+    let succ = variant == RelaxVariant::Successors;
+    Ok(FrontierRun { threshold, variant, racy: succ && relax == "non-atomic", balanced: succ && relax == "balanced" })
 }
 
 /// Refuses block sizes a device cannot launch (`warp_multiple`: CUDA's multiples of 32).
@@ -174,6 +178,9 @@ pub struct Counters {
     pub warps_mixed: u64,
     /// All-dummy warps; `None`: the launched warps minus full and mixed.
     pub warps_dummy: Option<u64>,
+    /// Successors relax: arc iterations and warp iterations of its loop ([`crate::algo::LaneCounter`]).
+    pub arc_iters: u64,
+    pub warp_iters: u64,
 }
 
 /// The record of iteration `i` from the kernels' counters (`modelled = false`).
@@ -210,7 +217,26 @@ pub fn counted_record(
             modelled: false,
         }),
         times,
-        values: frontier_values(t, c.next_frontier),
+        values: frontier_values(
+            t,
+            c.next_frontier,
+            (run.variant == RelaxVariant::Successors).then(|| lane_use(c.arc_iters, c.warp_iters)),
+        ),
+    }
+}
+
+/// What the records rebuilt from state copies model per launch: warp classes of the frontier
+/// and lane use of the successors relax.
+#[derive(Clone, Debug, Default)]
+pub struct LaunchModel {
+    pub warps: SparseWarpCounter,
+    pub lanes: LaneCounter,
+}
+
+impl LaunchModel {
+    /// A model for `n` vertices.
+    pub fn new(n: usize) -> Self {
+        LaunchModel { warps: SparseWarpCounter::new(n), lanes: LaneCounter::default() }
     }
 }
 
@@ -230,7 +256,7 @@ pub fn diffed_record(
     graph: &Graph,
     run: FrontierRun,
     block: u32,
-    warps: &mut SparseWarpCounter,
+    model: &mut LaunchModel,
     i: u32,
     t: &Thresholds,
     prev: &HostState,
@@ -282,9 +308,13 @@ pub fn diffed_record(
         edges_scanned: scanned,
         relax_attempted: attempted,
         relax_improved: delta.lowered.len() as u64,
-        threads: Some(warps.count(n as u64, block, working)),
+        threads: Some(model.warps.count(n as u64, block, working)),
         times,
-        values: frontier_values(t, next),
+        values: frontier_values(
+            t,
+            next,
+            relax_lane_use(&mut model.lanes, graph, run.variant, run.balanced, &frontier, block),
+        ),
     };
     (record, delta)
 }
@@ -305,7 +335,7 @@ pub fn sizes_record(
         unsettled,
         reached,
         settled,
-        values: frontier_values(t, next),
+        values: frontier_values(t, next, None),
         ..Default::default()
     }
 }

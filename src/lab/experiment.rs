@@ -16,7 +16,7 @@
 
 use super::graphs::{self, GraphEntry};
 use super::serde_str;
-use crate::algo::{AlgoChoice, BlockSizes, CachePreference};
+use crate::algo::{AlgoChoice, BlockSizes, CachePreference, Launch};
 use crate::device::DeviceId;
 use crate::graph::VertexId;
 use anyhow::{Context, Result, bail};
@@ -184,6 +184,9 @@ pub struct Baseline {
     pub device: LabDevice,
 }
 
+fn is_fast(l: &Launch) -> bool {
+    *l == Launch::Fast
+}
 fn one() -> u32 {
     1
 }
@@ -234,6 +237,10 @@ pub struct Experiment {
     /// Count working threads and warps in GPU kernels (for dummy-thread ratios; slower).
     #[serde(default)]
     pub instrument: bool,
+    /// How GPU devices run to the end: `fast` (default: persistent kernel / lists) or
+    /// `per-phase` (the papers' vertex-parallel launches, e.g. to compare relax kernels).
+    #[serde(default, skip_serializing_if = "is_fast")]
+    pub launch: Launch,
     /// Run iteration by iteration (per-kernel times on GPUs, one read-back per iteration)
     /// instead of `run_to_end`. Default: true for kernel characterization, else false.
     #[serde(default, skip_serializing_if = "Option::is_none")]

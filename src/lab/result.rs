@@ -64,6 +64,11 @@ pub struct LabResult {
     pub gteps: Option<f64>,
     /// Mean over iterations of 1 − working/launched threads of the relax kernel (0..=1).
     pub dummy_ratio: Option<f64>,
+    /// Lane use of the relax loop over the run, Σ arc iterations / Σ 32 · warp iterations, i.e.
+    /// the per-iteration `lane_use` weighted by arcs scanned (0..=1; algorithms that declare
+    /// the series, on runs that count or model it: stepped or instrumented).
+    #[serde(default)]
+    pub lane_use: Option<f64>,
     /// Peak resident set of the process running the solver during the run, bytes (this
     /// process's `VmHWM` after a reset; Boost's own process for Boost).
     pub peak_host_bytes: Option<u64>,

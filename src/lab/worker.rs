@@ -37,6 +37,7 @@ struct Solved {
     total_ms: f64,
     times: PhaseTimes,
     dummy_ratio: Option<f64>,
+    lane_use: Option<f64>,
     device_name: String,
 }
 
@@ -165,6 +166,7 @@ impl<'a> Worker<'a> {
             block: cell.block,
             cache: cell.cache,
             instrument: self.exp.instrument,
+            launch: self.exp.launch,
             record_deltas: false,
             ..Default::default()
         };
@@ -188,8 +190,15 @@ impl<'a> Worker<'a> {
         };
         let ratios: Vec<f64> = records.iter().filter_map(|r| r.threads.map(|t| t.dummy_ratio())).collect();
         let dummy_ratio = (!ratios.is_empty()).then(|| ratios.iter().sum::<f64>() / ratios.len() as f64);
+        // Arc-weighted: Σ arcs / Σ lane-iterations, so the iterations that cost time count most.
+        let (arcs, lane_iters) = records
+            .iter()
+            .filter_map(|r| r.value(algo, "lane_use").map(|l| (r.edges_scanned as f64, l)))
+            .filter(|&(e, l)| e > 0.0 && l > 0.0)
+            .fold((0.0, 0.0), |(a, w), (e, l)| (a + e, w + e / l));
+        let lane_use = (lane_iters > 0.0).then(|| arcs / lane_iters);
         let device_name = st.device();
-        Ok((st, Solved { iterations, total_ms, times, dummy_ratio, device_name }))
+        Ok((st, Solved { iterations, total_ms, times, dummy_ratio, lane_use, device_name }))
     }
 
     /// Every source × repetition of a solver cell; false when cancelled.
@@ -250,6 +259,7 @@ impl<'a> Worker<'a> {
                             r.copy_ms = Some(m.times.copy_ms);
                         }
                         r.dummy_ratio = m.dummy_ratio;
+                        r.lane_use = m.lane_use;
                         if let (DeviceId::Cuda(_), Some(a)) = (d, cell.algorithm.as_ref()) {
                             let opts = SolveOptions {
                                 params: a.params.clone(),

@@ -117,35 +117,6 @@ relax=vertex a warp runs as long as its highest-degree frontier vertex; with rel
     },
 ];
 
-/// Lane use of a relax launch over `frontier` (distinct vertex ids, any order) with `block`
-/// threads per block: (arc iterations, warp iterations). `balanced`: a block walks its
-/// frontier's arcs together, ⌈arcs / block⌉ rounds of ⌈block / 32⌉ warps; otherwise a warp
-/// (32 consecutive vertex ids) runs as long as its largest out-degree. Lane use = arc iterations
-/// / (32 · warp iterations). The GPU kernels count the same (`kernels/delta_stepping.*`).
-pub fn lane_model(graph: &Graph, frontier: &[crate::graph::VertexId], block: u32, balanced: bool) -> (u64, u64) {
-    let succ = graph.successors();
-    let group = if balanced { block.max(1) } else { 32 };
-    let mut per: std::collections::HashMap<u32, (u64, u64)> = std::collections::HashMap::new();
-    let mut arcs = 0;
-    for &v in frontier {
-        let d = succ.degree(v) as u64;
-        arcs += d;
-        let e = per.entry(v / group).or_default();
-        e.0 += d;
-        e.1 = e.1.max(d);
-    }
-    let warp_iters = per
-        .values()
-        .map(|&(sum, max)| if balanced { sum.div_ceil(u64::from(group)) * u64::from(group.div_ceil(32)) } else { max })
-        .sum();
-    (arcs, warp_iters)
-}
-
-/// Lane use from [`lane_model`]'s pair (1 when nothing ran).
-pub fn lane_use(arc_iters: u64, warp_iters: u64) -> f64 {
-    if warp_iters == 0 { 1.0 } else { arc_iters as f64 / (32 * warp_iters) as f64 }
-}
-
 /// Δ-stepping, one phase per step.
 pub static DELTA_STEPPING_SPEC: AlgorithmSpec = AlgorithmSpec {
     id: "delta-stepping",

@@ -3,7 +3,7 @@
 //! depend on the thread count: the parent module's docs.
 
 use super::auto_delta;
-use crate::algo::model::SparseWarpCounter;
+use crate::algo::model::{LaneCounter, SparseWarpCounter};
 use crate::algo::{
     Algorithm, IterationRecord, Launch, PhaseTimes, RunRecord, SolveError, SolveOptions, Step, StepDelta, Stepper,
     Values, dist_value,
@@ -91,6 +91,7 @@ pub struct DeltaSteppingStepper {
     reached: u64,
     settled: u64,
     warps: SparseWarpCounter,
+    lanes: LaneCounter,
     iteration: u32,
     done: bool,
 }
@@ -136,6 +137,7 @@ impl DeltaSteppingStepper {
             reached: 1,
             settled: 1,
             warps: SparseWarpCounter::new(n),
+            lanes: LaneCounter::default(),
             pool,
             cutoff: PAR_CUTOFF,
             algo,
@@ -296,7 +298,9 @@ impl Stepper for DeltaSteppingStepper {
         let unsettled = n - self.settled;
         let threads = self.warps.count(n, self.opts.block.relax, &self.frontier);
         let balanced = self.algo.choice(&self.opts.params, "relax") == "balanced";
-        let (arc_iters, warp_iters) = super::lane_model(&self.graph, &self.frontier, self.opts.block.relax, balanced);
+        let succ = self.graph.successors();
+        let (arc_iters, warp_iters) =
+            self.lanes.count(&self.frontier, |v| succ.degree(v) as u64, self.opts.block.relax, balanced);
         let t0 = Instant::now();
         let (scanned, relaxed, mut lowered) = self.phase(self.iteration);
         let t1 = Instant::now();
@@ -364,7 +368,7 @@ impl Stepper for DeltaSteppingStepper {
                 heavy as f64,
                 dist_value(self.delta),
                 self.frontier.len() as f64,
-                super::lane_use(arc_iters, warp_iters),
+                crate::algo::model::lane_use(arc_iters, warp_iters),
             ]),
         };
         Ok(Some(Step { record, delta: self.opts.record_deltas.then_some(delta) }))

@@ -22,16 +22,18 @@ pub enum Metric {
     Gteps,
     Iterations,
     DummyRatio,
+    LaneUse,
     PeakHostMiB,
     DeviceMiB,
     TotalMs,
 }
 
 impl Metric {
-    const ALL: [Metric; 6] = [
+    const ALL: [Metric; 7] = [
         Metric::Gteps,
         Metric::Iterations,
         Metric::DummyRatio,
+        Metric::LaneUse,
         Metric::PeakHostMiB,
         Metric::DeviceMiB,
         Metric::TotalMs,
@@ -42,6 +44,7 @@ impl Metric {
             Metric::Gteps => "GTEPS (10⁹ arcs/s)",
             Metric::Iterations => "iterations",
             Metric::DummyRatio => "dummy-thread ratio (%)",
+            Metric::LaneUse => "lane use of the relax loop (%)",
             Metric::PeakHostMiB => "peak host memory (MiB)",
             Metric::DeviceMiB => "device memory (MiB)",
             Metric::TotalMs => "time (ms)",
@@ -53,6 +56,7 @@ impl Metric {
             Metric::Gteps => r.gteps,
             Metric::Iterations => r.iterations.map(f64::from),
             Metric::DummyRatio => r.dummy_ratio.map(|d| d * 100.0),
+            Metric::LaneUse => r.lane_use.map(|d| d * 100.0),
             Metric::PeakHostMiB => r.peak_host_bytes.map(|b| b as f64 / 1048576.0),
             Metric::DeviceMiB => r.device_bytes.map(|b| b as f64 / 1048576.0),
             Metric::TotalMs => r.total_ms,

@@ -29,6 +29,7 @@ pub fn default_experiment() -> Experiment {
             device: LabDevice::Solver(DeviceId::Cpu),
         }),
         instrument: false,
+        launch: Default::default(),
         stepped: None,
         check: true,
         cell_budget_s: None,

@@ -37,6 +37,8 @@ const FILES: [(&str, &str, &[&str]); 4] = [
             "sssp_init",
             "relax_succ",
             "relax_succ_instr",
+            "relax_succ_bal",
+            "relax_succ_bal_instr",
             "relax_pred",
             "relax_pred_instr",
             "min1",

@@ -4,10 +4,10 @@
 
 use super::kernels::Gpu;
 use super::{dev_err, guarded};
-use crate::algo::model::SparseWarpCounter;
 use crate::algo::{
     Algorithm, CachePreference, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, Stepper, Threshold,
 };
+use crate::device::gpu::LaunchModel;
 use crate::device::gpu::{FrontierRun, HostState, UNSET};
 use crate::graph::{Distance, Graph, INF, VertexId};
 use cudarc::driver::sys::{CUevent_flags, CUfunc_cache_enum, CUfunction_attribute_enum};
@@ -30,6 +30,8 @@ pub(super) const C_ATTEMPTED: usize = 5;
 pub(super) const C_IMPROVED: usize = 6;
 pub(super) const C_REACHED: usize = 7;
 pub(super) const C_NEXT_FRONTIER: usize = 8;
+pub(super) const C_ARC_ITERS: usize = 9;
+pub(super) const C_WARP_ITERS: usize = 10;
 pub(super) const C_COUNT: usize = 16;
 
 // Control block of the fast kernel as u32 words (struct Ctl in kernels/fast.cu).
@@ -196,7 +198,7 @@ pub(super) struct CudaStepper<D: Dist> {
     /// |F| of the next iteration.
     frontier_len: u64,
     host: Option<HostState>,
-    warps: SparseWarpCounter,
+    model: LaunchModel,
     /// Iteration the fast lists were built for (they stay valid across persistent chunks).
     lists_for: Option<u32>,
 }
@@ -214,7 +216,7 @@ impl<D: Dist> CudaStepper<D> {
         source: VertexId,
         opts: &SolveOptions,
     ) -> Result<Self, SolveError> {
-        let FrontierRun { threshold, variant, racy } = run;
+        let FrontierRun { threshold, variant, racy, balanced } = run;
         let n = graph.n();
         if n >= u32::MAX as usize - 1 {
             return Err(SolveError::Device(format!("{n} vertices: the CUDA kernels index vertices with u32")));
@@ -277,6 +279,7 @@ impl<D: Dist> CudaStepper<D> {
         let instr = if opts.instrument { "_instr" } else { "" };
         let relax = match (racy, variant) {
             (true, _) => f(&format!("relax_racy{instr}"))?,
+            (_, RelaxVariant::Successors) if balanced => f(&format!("relax_succ_bal{instr}"))?,
             (_, RelaxVariant::Successors) => f(&format!("relax_succ{instr}"))?,
             (_, RelaxVariant::Predecessors) => f(&format!("relax_pred{instr}"))?,
         };
@@ -365,7 +368,7 @@ impl<D: Dist> CudaStepper<D> {
             settled_count: 1,
             frontier_len: 1,
             host: Some(HostState { dist: host_dist, stamp: host_stamp }),
-            warps: SparseWarpCounter::new(n),
+            model: LaunchModel::new(n),
             lists_for: None,
             graph,
             gpu,

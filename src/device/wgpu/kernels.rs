@@ -60,6 +60,8 @@ pub enum Access {
 pub enum Kernel {
     Init,
     RelaxSucc,
+    /// `relax=balanced`: a workgroup's frontier arcs spread over its invocations.
+    RelaxSuccBalanced,
     RelaxPred,
     RelaxRacy,
     Minimum1,
@@ -85,6 +87,7 @@ impl Kernel {
         match self {
             Kernel::Init => "sssp_init",
             Kernel::RelaxSucc => "relax_succ",
+            Kernel::RelaxSuccBalanced => "relax_succ_balanced",
             Kernel::RelaxPred => "relax_pred",
             Kernel::RelaxRacy => "relax_racy",
             Kernel::Minimum1 => "min1",
@@ -101,7 +104,12 @@ impl Kernel {
     pub fn uses_arcs(self) -> bool {
         matches!(
             self,
-            Kernel::RelaxSucc | Kernel::RelaxPred | Kernel::RelaxRacy | Kernel::FastRelaxSucc | Kernel::FastRelaxPred
+            Kernel::RelaxSucc
+                | Kernel::RelaxSuccBalanced
+                | Kernel::RelaxPred
+                | Kernel::RelaxRacy
+                | Kernel::FastRelaxSucc
+                | Kernel::FastRelaxPred
         )
     }
 
@@ -117,7 +125,7 @@ impl Kernel {
         use bind::*;
         match self {
             Kernel::Init => &[(PARAMS, Uniform), (DIST, ReadWrite), (STATUS, ReadWrite)],
-            Kernel::RelaxSucc | Kernel::RelaxRacy => &[
+            Kernel::RelaxSucc | Kernel::RelaxSuccBalanced | Kernel::RelaxRacy => &[
                 (PARAMS, Uniform),
                 (DIST, ReadWrite),
                 (STATUS, Read),
@@ -342,9 +350,15 @@ mod tests {
     /// validator (no adapter needed).
     #[test]
     fn kernels_parse_and_validate() {
-        for kernel in
-            [Kernel::Init, Kernel::RelaxSucc, Kernel::RelaxPred, Kernel::RelaxRacy, Kernel::Minimum1, Kernel::Update]
-        {
+        for kernel in [
+            Kernel::Init,
+            Kernel::RelaxSucc,
+            Kernel::RelaxSuccBalanced,
+            Kernel::RelaxPred,
+            Kernel::RelaxRacy,
+            Kernel::Minimum1,
+            Kernel::Update,
+        ] {
             for arcs in [ArcLayout { chunks: 1, shift: 31 }, ArcLayout { chunks: 3, shift: 10 }] {
                 let text = source(kernel, arcs);
                 let module = wgpu::naga::front::wgsl::parse_str(&text)

@@ -28,7 +28,6 @@
 
 use super::kernels::{self, ArcLayout, Compiled, FastShape, Kernel, PipelineKey, bind};
 use super::{DISTANCE_RANGE, Gpu, WgpuTuning};
-use crate::algo::model::SparseWarpCounter;
 use crate::algo::{
     Algorithm, IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, Stepper,
     Threshold, Thresholds, frontier_values,
@@ -76,6 +75,7 @@ const L_ATTEMPTED: usize = 7;
 const L_IMPROVED: usize = 8;
 const L_WARPS_FULL: usize = 9;
 const L_WARPS_MIXED: usize = 10;
+const L_WARP_ITERS: usize = 11;
 
 // Readback buffer layout: ctrl (4 words) or fctl (16 words), the log, the timestamps.
 const RB_LOG: u64 = 64;
@@ -173,7 +173,7 @@ pub struct WgpuStepper {
     host: Option<HostState>,
     /// Vertices settled so far (None when unknown: after a cancelled fast run).
     settled: Option<u64>,
-    warps: SparseWarpCounter,
+    model: gpu::LaunchModel,
     device_name: String,
     two_d: bool,
 }
@@ -292,7 +292,7 @@ impl Stepper for WgpuStepper {
         let th = self.thresholds(l);
         let block = self.opts.block.relax;
         let (diffed, delta) =
-            gpu::diffed_record(&self.graph, self.run, block, &mut self.warps, i, &th, &prev, &new, times);
+            gpu::diffed_record(&self.graph, self.run, block, &mut self.model, i, &th, &prev, &new, times);
         let mut record = if self.opts.instrument { self.record_from_log(i, l, times) } else { diffed };
         record.times.copy_ms = copy_ms;
         self.settled = Some(record.settled);

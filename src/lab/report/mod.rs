@@ -10,7 +10,7 @@
 //!   default cache), as Table 4.
 //! - When the experiment quotes its paper ([`paper::PaperFigure`]): ours next to the paper's.
 //! - Always: a table of every (graph, series, configuration) with min / median / max ms,
-//!   iterations, GTEPS, dummy-thread ratio, memory and correctness, then skipped cells.
+//!   iterations, GTEPS, dummy-thread ratio, lane use, memory and correctness, then skipped cells.
 
 mod kernels;
 pub mod paper;
@@ -217,9 +217,9 @@ fn every_cell(s: &mut String, rows: &[LabResult], graphs: &[String], series: &[S
     let _ = writeln!(s, "## Every configuration\n");
     let _ = writeln!(
         s,
-        "| graph | n | m | series | blocks / cache | runs | min ms | median ms | max ms | iterations | GTEPS | dummy % | peak host MiB | device MiB | correct |"
+        "| graph | n | m | series | blocks / cache | runs | min ms | median ms | max ms | iterations | GTEPS | dummy % | lane use % | peak host MiB | device MiB | correct |"
     );
-    let _ = writeln!(s, "|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    let _ = writeln!(s, "|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     for g in graphs {
         for ser in series {
             let all = measured(rows, g, ser);
@@ -235,13 +235,14 @@ fn every_cell(s: &mut String, rows: &[LabResult], graphs: &[String], series: &[S
                 let bad = v.iter().filter(|r| r.correct == Some(false)).count();
                 let _ = writeln!(
                     s,
-                    "| {g} | {} | {} | {ser} | {c} | {} | {lo:.3} | {med:.3} | {hi:.3} | {} | {} | {} | {} | {} | {} |",
+                    "| {g} | {} | {} | {ser} | {c} | {} | {lo:.3} | {med:.3} | {hi:.3} | {} | {} | {} | {} | {} | {} | {} |",
                     v[0].n,
                     v[0].m,
                     v.len(),
                     f(&|r| r.iterations.map(f64::from)).map_or("–".into(), |x| format!("{x:.0}")),
                     f(&|r| r.gteps).map_or("–".into(), |x| format!("{x:.4}")),
                     f(&|r| r.dummy_ratio).map_or("–".into(), |x| format!("{:.1}", x * 100.0)),
+                    f(&|r| r.lane_use).map_or("–".into(), |x| format!("{:.1}", x * 100.0)),
                     mib(f(&|r| r.peak_host_bytes.map(|b| b as f64)).map(|b| b as u64)),
                     mib(v[0].device_bytes),
                     if bad > 0 {

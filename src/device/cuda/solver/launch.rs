@@ -3,7 +3,10 @@
 //! such launches. Records come from [`crate::device::gpu`].
 
 use super::super::dev_err;
-use super::{C_ATTEMPTED, C_COUNT, C_IMPROVED, C_NEXT_FRONTIER, C_REACHED, C_SCANNED, C_WARPS_DUMMY, C_WARPS_FULL};
+use super::{
+    C_ARC_ITERS, C_ATTEMPTED, C_COUNT, C_IMPROVED, C_NEXT_FRONTIER, C_REACHED, C_SCANNED, C_WARP_ITERS, C_WARPS_DUMMY,
+    C_WARPS_FULL,
+};
 use super::{C_WARPS_MIXED, C_WORKING, CudaStepper, Dist, IterOut, RACY_SPIN_CYCLES, cfg};
 use crate::algo::{IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, Step, Threshold, Thresholds};
 use crate::device::gpu::{self, Counters, HostState};
@@ -105,6 +108,8 @@ impl<D: Dist> CudaStepper<D> {
             warps_full: c[C_WARPS_FULL],
             warps_mixed: c[C_WARPS_MIXED],
             warps_dummy: Some(c[C_WARPS_DUMMY]),
+            arc_iters: c[C_ARC_ITERS],
+            warp_iters: c[C_WARP_ITERS],
         };
         gpu::counted_record(
             i,
@@ -137,7 +142,7 @@ impl<D: Dist> CudaStepper<D> {
         let th = self.thresholds(&out);
         let block = self.opts.block.relax;
         let (diffed, delta) =
-            gpu::diffed_record(&self.graph, self.run, block, &mut self.warps, i, &th, &prev, &new, out.times);
+            gpu::diffed_record(&self.graph, self.run, block, &mut self.model, i, &th, &prev, &new, out.times);
         let mut record = if self.opts.instrument { self.counted_record(i, &out) } else { diffed };
         record.times.copy_ms = copy_ms;
         let next = delta.settled.len() as u64;
@@ -178,6 +183,7 @@ impl<D: Dist> CudaStepper<D> {
                 // Only the update counted: keep what was measured.
                 rec.threads = None;
                 rec.reached = 0;
+                rec.values = crate::algo::frontier_values(&self.thresholds(&out), out.ctr[C_NEXT_FRONTIER], None);
             }
             run.times.add(&rec.times);
             self.iteration = i;

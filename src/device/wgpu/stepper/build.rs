@@ -92,6 +92,7 @@ impl WgpuStepper {
         let relax_kernel = match (run.racy, variant) {
             (true, _) => Kernel::RelaxRacy,
             (_, RelaxVariant::Predecessors) => Kernel::RelaxPred,
+            _ if run.balanced => Kernel::RelaxSuccBalanced,
             _ => Kernel::RelaxSucc,
         };
         let c_init = kernels::get(&gpu, key(Kernel::Init, opts.block.update))?;
@@ -220,7 +221,7 @@ impl WgpuStepper {
             done: false,
             host: Some(HostState { dist, stamp }),
             settled: Some(1),
-            warps: SparseWarpCounter::new(n),
+            model: gpu::LaunchModel::new(n),
             device_name,
             two_d,
             opts,

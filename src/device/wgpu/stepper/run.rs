@@ -13,7 +13,7 @@ impl WgpuStepper {
     pub(super) fn record_from_log(&self, iteration: u32, l: &[u32; LOG_WORDS], times: PhaseTimes) -> IterationRecord {
         let t = self.thresholds(l);
         if !self.opts.instrument {
-            return IterationRecord { iteration, times, values: frontier_values(&t, 0), ..Default::default() };
+            return IterationRecord { iteration, times, values: frontier_values(&t, 0, None), ..Default::default() };
         }
         let c = Counters {
             frontier: l[L_FRONTIER] as u64,
@@ -27,6 +27,8 @@ impl WgpuStepper {
             warps_full: l[L_WARPS_FULL] as u64,
             warps_mixed: l[L_WARPS_MIXED] as u64,
             warps_dummy: None,
+            arc_iters: l[L_EDGES] as u64,
+            warp_iters: l[L_WARP_ITERS] as u64,
         };
         gpu::counted_record(iteration, self.run, self.n as u64, self.opts.block.relax, &t, &c, times)
     }
