@@ -6,6 +6,7 @@
 #   screenshots/ny-delta-stepping.png   NY with Δ-stepping (auto Δ) part-way: buckets, light/heavy relaxations
 #   screenshots/negative-cycle.png      Hamrle1 (negative weights): switched to Bellman-Ford, which names a negative cycle
 #   screenshots/rmat-delta-stepping-gpu.png  R-MAT scale 16, Δ-stepping with relax=balanced on the wgpu adapter: lane use
+#   screenshots/rmat-balanced-relax-gpu.png  R-MAT scale 16, Crauser with relax=balanced on the wgpu adapter: lane use beside the dummy-thread ratio
 #   screenshots/bench-lab.png           the bench lab running experiments/smoke.json (CPU sweep)
 #
 # The app is driven by environment hooks read in `sssp_lab::app::run`: SSSP_LAB_OPEN (file to
@@ -85,4 +86,5 @@ shot bad-file-error 3 SSSP_LAB_DEMO="open:tests/data/bad/huge_weight.gr"
 shot ny-delta-stepping 3 SSSP_LAB_DEMO="algo:delta-stepping;run;seek:1200"
 shot negative-cycle 3 SSSP_LAB_OPEN=tests/data/Hamrle1.mtx SSSP_LAB_DEMO="steps:40"
 shot rmat-delta-stepping-gpu 4 SSSP_LAB_DEMO="gen:rmat;algo:delta-stepping:relax=balanced;device:wgpu:0;steps:8"
+shot rmat-balanced-relax-gpu 4 SSSP_LAB_DEMO="gen:rmat;algo:crauser-succ:relax=balanced;device:wgpu:0;steps:12"
 shot bench-lab 3 SSSP_LAB_BENCH=experiments/smoke.json

@@ -234,7 +234,7 @@ fn code(threshold: Threshold, variant: RelaxVariant, params: &Params) -> Vec<Cod
             (Phase::Relax, "             δ(u) ← min(δ(u), min{δ(f)+w : f ∈ F})"),
         ],
         (RelaxVariant::Successors, false) if params.get("relax") == Some("balanced") => [
-            (Phase::Relax, "  relax:   for the arcs (f,u,w) of a block's F, split evenly over its threads"),
+            (Phase::Relax, "  relax:   for f ∈ F, (f,u,w): arcs shared by the block"),
             (Phase::Relax, "             if u ∈ U: atomicMin(δ(u), δ(f)+w)"),
         ],
         (RelaxVariant::Successors, false) => [
