@@ -131,6 +131,27 @@ fn gen_writes_a_graph_that_info_reads_back() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("coordinates  yes"));
     let o = run(bin().args(["gen", "fanout", "--n", "10", "-d", "10", "--out"]).arg(dir.path().join("x.gr")));
     assert!(!o.status.success(), "d ≥ n is refused");
+    // Seed 001 Table 2's ssca1 (28 K arcs in the paper), and a bad probability.
+    let ssca = dir.path().join("ssca.gr");
+    let o = run(bin().args(["gen", "ssca2", "-C", "5", "-P", "0.25", "--out"]).arg(&ssca));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(bin().arg("info").arg(&ssca));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("vertices     10000") && text.contains("arcs         28"), "{text}");
+    let o = run(bin().args(["gen", "ssca2", "-P", "2", "--out"]).arg(dir.path().join("y.gr")));
+    assert!(!o.status.success() && stderr(&o).contains("must be in [0, 1]"), "{}", stderr(&o));
+}
+
+#[test]
+fn threads_run_the_multi_core_solver_and_refuse_gpus() {
+    let g = data("rome99.gr.gz");
+    let o = run(bin().args(["solve", "-s", "1", "-a", "crauser-succ", "--threads", "3", "-o", "-"]).arg(&g));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("CPU (3 threads)"), "{}", stderr(&o));
+    let o = run(bin().args(["solve", "-s", "1", "--threads", "2", "-d", "cuda", "-o", "-"]).arg(&g));
+    assert!(!o.status.success() && stderr(&o).contains("--threads applies to the CPU"), "{}", stderr(&o));
+    let o = run(bin().args(["solve", "-s", "1", "--threads", "0", "-o", "-"]).arg(&g));
+    assert!(!o.status.success(), "0 threads is refused");
 }
 
 #[test]

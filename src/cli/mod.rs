@@ -117,9 +117,13 @@ struct SolveArgs {
     /// CUDA fast path: work under which one block runs an iteration alone (0 = off).
     #[arg(long)]
     solo_work: Option<u64>,
-    /// cpu, cuda[:N] or wgpu[:N].
+    /// cpu, cpu-par[:THREADS], cuda[:N] or wgpu[:N].
     #[arg(long, short, default_value = "cpu")]
     device: DeviceId,
+    /// CPU threads (1…): runs the multi-core solver of the algorithm with this many threads,
+    /// i.e. `-d cpu-par:THREADS` (more than the cores is allowed).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
     /// Block size of every kernel (the relax/minimum/update flags override it).
     #[arg(long, default_value_t = 256)]
     block: u32,
@@ -193,6 +197,27 @@ enum GenFamily {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// SSCA#2 (GTgraph; seed 001 Table 2: n 10000 with (P, C) = (0.25, 5), (0.5, 20), (0.5, 30)).
+    Ssca2 {
+        #[arg(long, default_value_t = 10_000)]
+        n: usize,
+        /// Largest clique C (sizes uniform in 1..=C).
+        #[arg(long = "clique", short = 'C', default_value_t = 20)]
+        max_clique: usize,
+        /// Probability P of a vertex's first inter-clique arc (halved with each doubling of distance).
+        #[arg(long = "inter", short = 'P', default_value_t = 0.5)]
+        prob_inter: f64,
+        /// Probability that a clique pair is joined one way only.
+        #[arg(long = "unidirectional", default_value_t = 0.2)]
+        prob_unidirectional: f64,
+        /// Copies of each arc, uniform in 1..=this.
+        #[arg(long = "parallel", default_value_t = 1)]
+        max_parallel: u32,
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(i32).range(1..))]
+        max_weight: i32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Seed 004 Fig. 5: the graph on which a non-atomic relax races.
     Counterexample {
         #[arg(long, default_value_t = 1024)]
@@ -212,6 +237,17 @@ impl GenFamily {
             }
             GenFamily::Grid { width, height, max_weight, seed } => {
                 GeneratorSpec::Grid { width, height, max_weight, seed }
+            }
+            GenFamily::Ssca2 { n, max_clique, prob_inter, prob_unidirectional, max_parallel, max_weight, seed } => {
+                GeneratorSpec::Ssca2(crate::generate::Ssca2 {
+                    n,
+                    max_clique,
+                    prob_inter,
+                    prob_unidirectional,
+                    max_parallel,
+                    max_weight,
+                    seed,
+                })
             }
             GenFamily::Counterexample { n } => GeneratorSpec::Counterexample { n },
             GenFamily::Teaching => GeneratorSpec::Teaching,
@@ -282,6 +318,7 @@ fn cache_preference(s: &str) -> Result<CachePreference> {
 }
 
 fn solve(args: &SolveArgs) -> Result<()> {
+    let device = with_threads(args.device, args.threads)?;
     let (graph, load_ms) = load_graph(&args.file, &args.load)?;
     let graph = Arc::new(graph);
     let source = source_index(&graph, args.source)?;
@@ -302,7 +339,7 @@ fn solve(args: &SolveArgs) -> Result<()> {
     let cancel = AtomicBool::new(false);
     let mut times = Vec::new();
     let (mut stepper, mut run) = loop {
-        let mut stepper = make_stepper(args.device, Arc::clone(&graph), args.algo.algorithm, source, &opts)?;
+        let mut stepper = make_stepper(device, Arc::clone(&graph), args.algo.algorithm, source, &opts)?;
         let run = stepper.run_to_end(&cancel, &mut |_| {})?;
         times.push(run.total_ms);
         if times.len() >= args.repeat.max(1) {
@@ -425,6 +462,16 @@ fn generate(spec: &GeneratorSpec, out: &Path) -> Result<()> {
 /// Distances formatted for messages.
 pub fn describe_distance(d: crate::graph::Distance) -> String {
     fmt_distance(d)
+}
+
+/// The device a `--threads` request means: the CPU's multi-core solvers with that many threads.
+/// Errors: `--threads` with a GPU device.
+fn with_threads(device: DeviceId, threads: Option<u32>) -> Result<DeviceId> {
+    match (threads, device) {
+        (None, d) => Ok(d),
+        (Some(t), DeviceId::Cpu | DeviceId::CpuParallel(_)) => Ok(DeviceId::CpuParallel(t)),
+        (Some(_), d) => anyhow::bail!("--threads applies to the CPU (cpu, cpu-par), not to {d}"),
+    }
 }
 
 /// Every device name with its status, for `check` and `--help` texts.

@@ -2,8 +2,10 @@
 //! graph (PCG64 streams, independent of thread count).
 
 mod families;
+mod ssca2;
 
 pub use families::{counterexample, fanout, grid, martin, rmat, teaching};
+pub use ssca2::{Ssca2, ssca2};
 
 use crate::graph::{Graph, Weight};
 use serde::{Deserialize, Serialize};
@@ -22,6 +24,10 @@ pub enum GeneratorSpec {
     /// R-MAT with 2^scale vertices and edge_factor·2^scale arcs, quadrant probabilities
     /// (a, b, c, 1 − a − b − c) (GTgraph; seed 001 Table 2), weights 1..=`max_weight`.
     Rmat { scale: u32, edge_factor: u32, a: f64, b: f64, c: f64, max_weight: Weight, seed: u64 },
+    /// SSCA#2 (GTgraph; seed 001 Table 2): cliques of uniform size 1..=`max_clique` (C), arcs
+    /// between cliques with probability `prob_inter` (P) halving with distance, ids permuted
+    /// ([`Ssca2`]). Table 2 uses n = 10 000 with (P, C) = (0.25, 5), (0.5, 20), (0.5, 30).
+    Ssca2(Ssca2),
     /// width × height 4-neighbour grid, undirected, weights 1..=`max_weight`, with coordinates.
     Grid { width: usize, height: usize, max_weight: Weight, seed: u64 },
     /// Seed 004 Fig. 5: source 0 → middle vertices 1..n−2 (weight 1), middle i → sink n−1 with
@@ -42,6 +48,7 @@ impl GeneratorSpec {
                 rmat(scale, edge_factor, [a, b, c], max_weight, seed)
             }
             GeneratorSpec::Grid { width, height, max_weight, seed } => grid(width, height, max_weight, seed),
+            GeneratorSpec::Ssca2(p) => ssca2(p),
             GeneratorSpec::Counterexample { n } => counterexample(n),
             GeneratorSpec::Teaching => Ok(teaching()),
         }
@@ -56,6 +63,7 @@ impl GeneratorSpec {
             GeneratorSpec::Fanout { n: 24_576, d: 2, max_weight: 100, seed: 1 },
             GeneratorSpec::Martin { n: 1 << 20, seed: 1 },
             GeneratorSpec::Rmat { scale: 16, edge_factor: 16, a: 0.45, b: 0.15, c: 0.15, max_weight: 255, seed: 1 },
+            GeneratorSpec::Ssca2(Ssca2::table2(20, 0.5)),
         ]
     }
 
@@ -66,6 +74,7 @@ impl GeneratorSpec {
             GeneratorSpec::Fanout { .. } => "fanout",
             GeneratorSpec::Rmat { .. } => "rmat",
             GeneratorSpec::Grid { .. } => "grid",
+            GeneratorSpec::Ssca2(_) => "ssca2",
             GeneratorSpec::Counterexample { .. } => "counterexample",
             GeneratorSpec::Teaching => "teaching",
         }
@@ -86,6 +95,7 @@ impl fmt::Display for GeneratorSpec {
             GeneratorSpec::Grid { width, height, max_weight, seed } => {
                 write!(f, "grid {width}×{height} w≤{max_weight} seed={seed}")
             }
+            GeneratorSpec::Ssca2(p) => f.write_str(&ssca2::ssca2_name(p)),
             GeneratorSpec::Counterexample { n } => write!(f, "counterexample n={n}"),
             GeneratorSpec::Teaching => write!(f, "teaching (5 vertices)"),
         }

@@ -23,10 +23,10 @@ pub struct GraphEntry {
     /// A generated graph (instead of `file`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generate: Option<GeneratorSpec>,
-    /// One graph per size: n (martin, fanout, counterexample), scale (rmat), side (grid).
+    /// One graph per size: n (martin, fanout, ssca2, counterexample), scale (rmat), side (grid).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sizes: Vec<usize>,
-    /// One graph per degree: d (fanout), edge factor (rmat).
+    /// One graph per degree: d (fanout), edge factor (rmat), largest clique C (ssca2).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub degrees: Vec<usize>,
     /// Row label in the reports (e.g. `walshaw`); defaults to the generator family or `file`.
@@ -75,6 +75,7 @@ fn labels(spec: &GeneratorSpec) -> (String, String) {
         GeneratorSpec::Fanout { n, d, .. } => (short_n(*n), format!("deg{d}")),
         GeneratorSpec::Rmat { scale, edge_factor, .. } => (format!("scale {scale}"), format!("ef{edge_factor}")),
         GeneratorSpec::Grid { width, height, .. } => (format!("{width}×{height}"), "grid".into()),
+        GeneratorSpec::Ssca2(p) => (short_n(p.n), format!("C{} P{}", p.max_clique, p.prob_inter)),
         GeneratorSpec::Counterexample { n } => (short_n(*n), "counterexample".into()),
         GeneratorSpec::Teaching => ("5".into(), "teaching".into()),
     }
@@ -85,7 +86,7 @@ fn resize(spec: &GeneratorSpec, size: Option<usize>, degree: Option<usize>) -> R
     match &mut s {
         GeneratorSpec::Martin { n, .. } | GeneratorSpec::Counterexample { n } => {
             if degree.is_some() {
-                bail!("`degrees` applies to fanout and rmat families only");
+                bail!("`degrees` applies to the fanout, rmat (edge factor) and ssca2 (clique size C) families only");
             }
             *n = size.unwrap_or(*n);
         }
@@ -99,11 +100,15 @@ fn resize(spec: &GeneratorSpec, size: Option<usize>, degree: Option<usize>) -> R
         }
         GeneratorSpec::Grid { width, height, .. } => {
             if degree.is_some() {
-                bail!("`degrees` applies to fanout and rmat families only");
+                bail!("`degrees` applies to the fanout, rmat (edge factor) and ssca2 (clique size C) families only");
             }
             if let Some(side) = size {
                 (*width, *height) = (side, side);
             }
+        }
+        GeneratorSpec::Ssca2(p) => {
+            p.n = size.unwrap_or(p.n);
+            p.max_clique = degree.unwrap_or(p.max_clique);
         }
         GeneratorSpec::Teaching => {
             if size.is_some() || degree.is_some() {

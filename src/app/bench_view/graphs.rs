@@ -104,6 +104,13 @@ fn spec_fields(ui: &mut egui::Ui, spec: &mut GeneratorSpec) {
             labelled(ui, "w ≤", DragValue::new(max_weight).range(1..=1_000_000));
             labelled(ui, "seed", DragValue::new(seed));
         }
+        GeneratorSpec::Ssca2(p) => {
+            usize_field(ui, "n", &mut p.n);
+            labelled(ui, "C", DragValue::new(&mut p.max_clique).range(1..=1000));
+            labelled(ui, "P", DragValue::new(&mut p.prob_inter).range(0.0..=1.0).speed(0.01));
+            labelled(ui, "w ≤", DragValue::new(&mut p.max_weight).range(1..=1_000_000));
+            labelled(ui, "seed", DragValue::new(&mut p.seed));
+        }
         GeneratorSpec::Counterexample { n } => usize_field(ui, "n", n),
         GeneratorSpec::Teaching => {
             ui.label("(fixed 5-vertex graph)");

@@ -45,6 +45,9 @@ fn describe(spec: &GeneratorSpec) -> &'static str {
         GeneratorSpec::Fanout { .. } => "every vertex has exactly d distinct random successors (seed 000 §4.3)",
         GeneratorSpec::Rmat { .. } => "R-MAT, quadrant probabilities a, b, c, 1−a−b−c (GTgraph)",
         GeneratorSpec::Grid { .. } => "4-neighbour grid with coordinates, undirected",
+        GeneratorSpec::Ssca2(_) => {
+            "SSCA#2: cliques of size 1..C, arcs between them with probability P halving with distance (GTgraph, seed 001 Table 2)"
+        }
         GeneratorSpec::Counterexample { .. } => "seed 004 Fig. 5: every middle vertex races on the sink",
         GeneratorSpec::Teaching => "5 vertices: source, three neighbours, one more (seed 000 Fig. 1)",
     }
@@ -83,6 +86,15 @@ fn params(ui: &mut egui::Ui, spec: &mut GeneratorSpec) {
             row(ui, "height", height, 1.0);
             row(ui, "max weight", max_weight, 1.0);
             row(ui, "seed", seed, 1.0);
+        }
+        GeneratorSpec::Ssca2(p) => {
+            row(ui, "n (vertices)", &mut p.n, 256.0);
+            row(ui, "C (largest clique)", &mut p.max_clique, 1.0);
+            row(ui, "P (inter-clique)", &mut p.prob_inter, 0.01);
+            row(ui, "one-way pairs", &mut p.prob_unidirectional, 0.01);
+            row(ui, "parallel arcs ≤", &mut p.max_parallel, 0.1);
+            row(ui, "max weight", &mut p.max_weight, 1.0);
+            row(ui, "seed", &mut p.seed, 1.0);
         }
         GeneratorSpec::Counterexample { n } => row(ui, "n (vertices)", n, 1.0),
         GeneratorSpec::Teaching => {
