@@ -12,7 +12,7 @@ use sssp_lab::algo::{
 };
 use sssp_lab::device::{DeviceId, make_stepper};
 use sssp_lab::formats::{LoadOptions, load};
-use sssp_lab::generate::GeneratorSpec;
+use sssp_lab::generate::{GeneratorSpec, Ssca2};
 use sssp_lab::graph::{Distance, Graph, GraphBuilder, VertexId, VertexLabels, WeightRule};
 use sssp_lab::trace::Trace;
 use std::path::Path;
@@ -95,6 +95,8 @@ fn every_solver_equals_petgraph_on_generated_families() {
         GeneratorSpec::Fanout { n: 2000, d: 50, max_weight: 100, seed: 2 },
         GeneratorSpec::Martin { n: 4096, seed: 3 },
         GeneratorSpec::Rmat { scale: 11, edge_factor: 8, a: 0.45, b: 0.15, c: 0.15, max_weight: 255, seed: 4 },
+        GeneratorSpec::Ssca2(Ssca2 { n: 2000, ..Ssca2::table2(20, 0.5) }),
+        GeneratorSpec::Ssca2(Ssca2 { n: 3000, prob_unidirectional: 1.0, max_parallel: 3, ..Ssca2::table2(5, 0.25) }),
     ] {
         check_all(spec.generate().unwrap_or_else(|e| panic!("{spec}: {e}")));
     }

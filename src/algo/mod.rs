@@ -29,6 +29,7 @@ mod radix_heap;
 mod records;
 mod reference;
 pub mod registry;
+mod seed001;
 mod series;
 mod threshold;
 
@@ -46,6 +47,7 @@ pub use parallel::ParallelFrontierStepper;
 pub use records::{IterationRecord, PhaseTimes, RunRecord, StepDelta, ThreadCounts, fmt_distance};
 pub use reference::reference_distances;
 pub use registry::{AlgoChoice, Algorithm, AlgorithmSpec, Family, ParamKind, ParamSpec, Params};
+pub use seed001::{CGS_LOCK, FGS_LOCK, HELPER, LockStepper};
 pub use series::{
     COMMON_SERIES, CodeLine, MAX_VALUES, Phase, PlotGroup, SeriesRef, SeriesSpec, SeriesUnit, Values, dist_value,
     series_of,

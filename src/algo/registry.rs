@@ -81,8 +81,11 @@ pub struct AlgorithmSpec {
 }
 
 /// Every algorithm, in menu order. Adding an algorithm: one line here (see docs/architecture.md).
-pub static ALGORITHMS: [Algorithm; 7] = [
+pub static ALGORITHMS: [Algorithm; 10] = [
     super::dijkstra::DIJKSTRA,
+    super::seed001::CGS_LOCK,
+    super::seed001::FGS_LOCK,
+    super::seed001::HELPER,
     super::frontier::MARTIN_SUCC,
     super::frontier::MARTIN_PRED,
     super::frontier::CRAUSER_SUCC,

@@ -45,7 +45,7 @@ const PLOTS: [PlotSpec; 4] = [
         id: "plot-dummy",
         group: PlotGroup::Threads,
         legend: Corner::RightBottom,
-        title: "Relax kernel: dummy-thread ratio and lane use",
+        title: "Threads: dummy-thread ratio, lane use, time waiting",
         log: false,
         colors: &[palette::PLOT_FRONTIER, palette::PLOT_MARTIN],
     },

@@ -93,6 +93,19 @@ pub fn run_panel(ui: &mut egui::Ui, state: &mut AppState, cmds: &mut Vec<Command
         device_combo(ui, state, cmds).labelled_by(label.id);
         ui.end_row();
 
+        if let DeviceId::CpuParallel(threads) = state.settings.device {
+            let label = ui.label("Threads").on_hover_text("CPU threads of the multi-core solver (0 = all cores)");
+            let mut t = threads;
+            let drag = egui::DragValue::new(&mut t)
+                .range(0..=256)
+                .speed(0.1)
+                .custom_formatter(|v, _| if v == 0.0 { "all cores".into() } else { format!("{v}") });
+            if ui.add(drag).labelled_by(label.id).changed() && t != threads {
+                cmds.push(Command::SetDevice(DeviceId::CpuParallel(t)));
+            }
+            ui.end_row();
+        }
+
         let b = state.settings.block;
         let kernels: [(&str, u32, SetBlock); 3] = [
             ("Block relax", b.relax, |b, v| BlockSizes { relax: v, ..b }),
@@ -138,7 +151,13 @@ pub fn run_panel(ui: &mut egui::Ui, state: &mut AppState, cmds: &mut Vec<Command
 fn device_combo(ui: &mut egui::Ui, state: &AppState, cmds: &mut Vec<Command>) -> egui::Response {
     let current = state.settings.device;
     let devices = state.devices.unwrap_or_default();
-    let name = devices.iter().find(|d| d.id == current).map_or_else(|| current.to_string(), |d| d.name.clone());
+    // The multi-core CPU is one entry whatever its thread count (set in the row below it).
+    let same =
+        |id: DeviceId| id == current || matches!((id, current), (DeviceId::CpuParallel(_), DeviceId::CpuParallel(_)));
+    let name = match current {
+        DeviceId::CpuParallel(t @ 1..) => format!("CPU ({t} thread{})", if t == 1 { "" } else { "s" }),
+        _ => devices.iter().find(|d| same(d.id)).map_or_else(|| current.to_string(), |d| d.name.clone()),
+    };
     egui::ComboBox::from_id_salt("device")
         .selected_text(name)
         .width(170.0)
@@ -156,12 +175,12 @@ fn device_combo(ui: &mut egui::Ui, state: &AppState, cmds: &mut Vec<Command>) ->
                     .supports(choice.algorithm, &opts)
                     .and_then(|()| graph.map_or(Ok(()), |g| d.fits(g, choice.algorithm, &opts)))
                     .err();
-                let r = ui.add_enabled(why_not.is_none(), egui::Button::selectable(d.id == current, &d.name));
+                let r = ui.add_enabled(why_not.is_none(), egui::Button::selectable(same(d.id), &d.name));
                 let r = match why_not {
                     Some(reason) => r.on_disabled_hover_text(reason),
                     None => r,
                 };
-                if r.clicked() {
+                if r.clicked() && !same(d.id) {
                     cmds.push(Command::SetDevice(d.id));
                 }
             }

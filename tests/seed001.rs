@@ -1,0 +1,127 @@
+//! Seed 001's multicore Dijkstras (`cgs-lock`, `fgs-lock`, `helper`) equal petgraph's Dijkstra
+//! with every thread count the tests try (1, 2, 3, 8) and under stress: many runs on random
+//! graphs with more threads than cores, runs abandoned part-way (their threads must exit), and
+//! no deadlock — the tests finish.
+
+mod common;
+use common::petgraph_distances;
+
+use proptest::prelude::*;
+use sssp_lab::algo::{Algorithm, CGS_LOCK, FGS_LOCK, HELPER, SolveOptions, Stepper};
+use sssp_lab::device::{DeviceId, make_stepper};
+use sssp_lab::generate::{GeneratorSpec, Ssca2};
+use sssp_lab::graph::{Graph, GraphBuilder, VertexId, VertexLabels, WeightRule};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+const SCHEMES: [Algorithm; 3] = [CGS_LOCK, FGS_LOCK, HELPER];
+
+fn stepper(g: &Arc<Graph>, algo: Algorithm, s: VertexId, threads: u32) -> Box<dyn Stepper> {
+    let device = if threads == 1 { DeviceId::Cpu } else { DeviceId::CpuParallel(threads) };
+    make_stepper(device, Arc::clone(g), algo, s, &SolveOptions::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn solve(g: &Arc<Graph>, algo: Algorithm, s: VertexId, threads: u32) -> Vec<sssp_lab::graph::Distance> {
+    let mut st = stepper(g, algo, s, threads);
+    st.run_to_end(&AtomicBool::new(false), &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    st.distances().unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn every_scheme_and_thread_count_equals_petgraph_on_generated_graphs() {
+    let graphs = [
+        GeneratorSpec::Ssca2(Ssca2 { n: 1500, ..Ssca2::table2(20, 0.5) }),
+        GeneratorSpec::Ssca2(Ssca2 { n: 2000, max_parallel: 3, ..Ssca2::table2(5, 0.25) }),
+        GeneratorSpec::Rmat { scale: 10, edge_factor: 8, a: 0.45, b: 0.15, c: 0.15, max_weight: 255, seed: 2 },
+        GeneratorSpec::Fanout { n: 1500, d: 40, max_weight: 100, seed: 3 },
+        GeneratorSpec::Grid { width: 30, height: 20, max_weight: 9, seed: 4 },
+    ];
+    for spec in graphs {
+        let g = Arc::new(spec.generate().unwrap_or_else(|e| panic!("{spec}: {e}")));
+        for s in [0, g.n() as VertexId / 2] {
+            let want = petgraph_distances(&g, s);
+            for algo in SCHEMES {
+                for threads in [1, 2, 3, 8] {
+                    assert_eq!(solve(&g, algo, s, threads), want, "{} from {s}: {algo}, {threads} threads", g.name);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn stepping_reports_the_thread_count_shares_and_helper_work() {
+    let g = Arc::new(GeneratorSpec::Ssca2(Ssca2::table2(20, 0.5)).generate().unwrap_or_else(|e| panic!("{e}")));
+    for algo in SCHEMES {
+        let mut st = stepper(&g, algo, 0, 3);
+        assert_eq!(st.device(), "CPU (3 threads)");
+        let mut helper_lowered = 0.0;
+        let mut wasted = 0.0;
+        let mut steps = 0;
+        while let Some(step) = st.step().unwrap_or_else(|e| panic!("{e}")) {
+            let r = &step.record;
+            steps += 1;
+            let share = |k| r.value(algo, k).unwrap_or(f64::NAN);
+            for k in ["barrier_share", "lock_share"] {
+                assert!((0.0..=1.0).contains(&share(k)), "{algo}: {k} = {}", share(k));
+            }
+            helper_lowered += share("helper_lowered");
+            wasted += share("helper_wasted");
+            assert_eq!(r.frontier, 1);
+            assert_eq!(r.settled, steps);
+        }
+        if algo == HELPER {
+            assert!(helper_lowered > 0.0, "helpers lowered nothing on {}", g.name);
+            assert!(wasted <= helper_lowered);
+        } else {
+            assert_eq!(helper_lowered, 0.0);
+        }
+        assert_eq!(st.distances().unwrap_or_else(|e| panic!("{e}")), petgraph_distances(&g, 0), "{algo}");
+    }
+}
+
+#[test]
+fn many_runs_with_more_threads_than_cores_neither_deadlock_nor_err() {
+    for seed in 0..40u64 {
+        let spec = GeneratorSpec::Fanout { n: 300 + seed as usize * 7, d: 6, max_weight: 20, seed };
+        let g = Arc::new(spec.generate().unwrap_or_else(|e| panic!("{e}")));
+        let want = petgraph_distances(&g, 0);
+        for algo in SCHEMES {
+            let threads = [5, 16][seed as usize % 2];
+            assert_eq!(solve(&g, algo, 0, threads), want, "{spec}: {algo}, {threads} threads");
+            // Abandoned part-way: dropping the stepper must stop its threads.
+            let mut st = stepper(&g, algo, 0, threads);
+            for _ in 0..(seed % 5) {
+                st.step().unwrap_or_else(|e| panic!("{e}"));
+            }
+        }
+    }
+}
+
+fn arb_graph() -> impl Strategy<Value = (Graph, VertexId)> {
+    (1usize..40).prop_flat_map(|n| {
+        let weight = prop_oneof![1 => Just(0i32), 4 => 0i32..5, 4 => 0i32..1000];
+        let arc = (0..n as u32, 0..n as u32, weight);
+        (proptest::collection::vec(arc, 0..n * 4), 0..n as u32).prop_map(move |(arcs, s)| {
+            let mut b = GraphBuilder::new(n, WeightRule::File);
+            for (u, v, w) in arcs {
+                b.push(u, v, Some(w));
+            }
+            (b.build("random", None, VertexLabels::Offset(0)).expect("n ≥ 1"), s)
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+    #[test]
+    fn every_scheme_equals_petgraph_on_random_graphs_with_2_3_and_8_threads((g, s) in arb_graph()) {
+        let g = Arc::new(g);
+        let want = petgraph_distances(&g, s);
+        for algo in SCHEMES {
+            for threads in [2, 3, 8] {
+                prop_assert_eq!(&solve(&g, algo, s, threads), &want, "{} with {} threads", algo, threads);
+            }
+        }
+    }
+}
