@@ -18,8 +18,10 @@
 //! These machines have none, and no maintained software-TM crate for Rust exists: each
 //! "transaction" here is a critical section under the heap lock, which gives the same
 //! all-or-nothing update of (δ, queue) — helpers stop at the next arc rather than by an abort.
-//! Threads meet at real `std::sync::Barrier`s (the paper's Pthreads barriers, not its
-//! "perfect" ones). Every thread records its time in barriers, waiting for locks and working;
+//! Threads meet at real barriers: `barrier=sleep` is `std::sync::Barrier` (a mutex and a
+//! condition variable, like the paper's Pthreads barriers), `barrier=spin` (the default) a
+//! sense-reversing spin barrier that yields to the OS after a while (so more threads than cores
+//! still progress) — the nearest a real machine gets to the paper's zero-latency "perfbar". Every thread records its time in barriers, waiting for locks and working;
 //! the records carry the shares, so the plots show where the time goes.
 
 mod heap;
@@ -30,6 +32,7 @@ use super::{
 };
 use crate::graph::{Distance, Graph, INF, VertexId};
 use heap::{IndexedHeap, PairLockedHeap, Waits, lock};
+use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, Ordering::Relaxed};
 use std::sync::{Arc, Barrier, Mutex};
 use std::thread::JoinHandle;
@@ -42,14 +45,14 @@ pub const FGS_LOCK: Algorithm = Algorithm(&FGS_LOCK_SPEC);
 /// Helper threads (`[seed001]` §2.4).
 pub const HELPER: Algorithm = Algorithm(&HELPER_SPEC);
 
-const ITERATION: &str = "extract the minimum u of the queue, relax u's out-arcs (shared among the threads, or by \
-thread 0 while helpers relax the arcs of the next queue entries)";
+const ITERATION: &str = "relax the out-arcs of the vertex settled last (shared among the threads, or by thread 0 \
+while helpers relax the arcs of the next queue entries), then extract the queue's minimum and settle it";
 
 static SERIES: [SeriesSpec; 5] = [
     SeriesSpec {
         key: "delta",
         label: "δ extracted",
-        help: "δ of the vertex extracted this iteration",
+        help: "δ of the vertex extracted (and settled) at the end of this iteration",
         unit: SeriesUnit::Distance,
         group: PlotGroup::Thresholds,
     },
@@ -85,6 +88,57 @@ final)",
     },
 ];
 
+/// Which barrier the threads meet at.
+static PARAMS: [super::ParamSpec; 1] = [super::ParamSpec {
+    key: "barrier",
+    label: "Barrier",
+    help: "spin: a sense-reversing spin barrier (yields after 256 spins), the nearest to seed 001's zero-latency \
+'perfbar'; sleep: std::sync::Barrier (mutex + condition variable), like the paper's Pthreads barriers",
+    kind: super::ParamKind::Choice { values: &["spin", "sleep"], default: "spin" },
+}];
+
+/// A barrier of either kind (`barrier=spin|sleep`).
+enum Meet {
+    Spin { n: usize, count: AtomicUsize, generation: AtomicUsize },
+    Sleep(Barrier),
+}
+
+impl Meet {
+    fn new(n: usize, spin: bool) -> Meet {
+        if spin {
+            Meet::Spin { n, count: AtomicUsize::new(0), generation: AtomicUsize::new(0) }
+        } else {
+            Meet::Sleep(Barrier::new(n))
+        }
+    }
+
+    fn wait(&self) {
+        use std::sync::atomic::Ordering::{AcqRel, Acquire, Release};
+        match self {
+            Meet::Sleep(b) => {
+                b.wait();
+            }
+            Meet::Spin { n, count, generation } => {
+                let g = generation.load(Acquire);
+                if count.fetch_add(1, AcqRel) + 1 == *n {
+                    count.store(0, Relaxed);
+                    generation.fetch_add(1, Release);
+                    return;
+                }
+                let mut spins = 0u32;
+                while generation.load(Acquire) == g {
+                    if spins < 256 {
+                        spins += 1;
+                        std::hint::spin_loop();
+                    } else {
+                        std::thread::yield_now();
+                    }
+                }
+            }
+        }
+    }
+}
+
 macro_rules! seed001_spec {
     ($name:ident, $id:literal, $display:literal, $summary:literal, $reference:literal, $scheme:expr) => {
         #[doc = $summary]
@@ -95,14 +149,14 @@ macro_rules! seed001_spec {
             reference: $reference,
             iteration: ITERATION,
             family: Family::Sequential,
-            params: &[],
+            params: &PARAMS,
             series: &SERIES,
             code: |_| code($scheme),
-            finished: "Q = ∅",
+            finished: "u = none",
             exact: |_| true,
-            cpu: |g, _, s, o| Ok(Box::new(LockStepper::new(g, $scheme, s, 1, o)?)),
+            cpu: |g, a, s, o| Ok(Box::new(LockStepper::new(g, a, $scheme, s, 1, o)?)),
             negative_weights: false,
-            cpu_parallel: Some(|g, _, s, t, o| Ok(Box::new(LockStepper::new(g, $scheme, s, t, o)?))),
+            cpu_parallel: Some(|g, a, s, t, o| Ok(Box::new(LockStepper::new(g, a, $scheme, s, t, o)?))),
         };
     };
 }
@@ -141,21 +195,21 @@ enum Scheme {
 }
 
 fn code(scheme: Scheme) -> Vec<super::CodeLine> {
-    let mut lines = vec![(Phase::Init, "δ(s) ← 0; δ(v) ← ∞ (v ≠ s); Q ← {s}"), (Phase::Loop, "while Q ≠ ∅ do")];
+    let mut lines = vec![(Phase::Init, "δ(s) ← 0; δ(v) ← ∞ (v ≠ s); Q ← ∅; u ← s"), (Phase::Loop, "while u ≠ none do")];
     match scheme {
         Scheme::Cgs | Scheme::Fgs => {
-            lines.push((Phase::Minimum, "  barrier; thread 0: u ← ExtractMin(Q); barrier"));
-            lines.push((Phase::Relax, "  for (u,v,w), arc k by thread k mod T, in parallel:"));
+            lines.push((Phase::Relax, "  barrier; for (u,v,w), arc k by thread k mod T:"));
             lines.push(if scheme == Scheme::Cgs {
                 (Phase::Relax, "    lock(Q); if δ(u)+w < δ(v): DecreaseKey(Q,v); unlock")
             } else {
                 (Phase::Relax, "    if δ(u)+w < atomicMin(δ(v)): DecreaseKey (node-pair locks)")
             });
+            lines.push((Phase::Minimum, "  barrier; thread 0: u ← ExtractMin(Q) (none if empty)"));
         }
         Scheme::Helper => {
-            lines.push((Phase::Minimum, "  thread 0: u ← ExtractMin(Q); done ← 0"));
             lines.push((Phase::Relax, "  thread 0: relax (u,v,w) under lock(Q); done ← 1"));
             lines.push((Phase::Relax, "  helper k: x ← ReadMin(Q,k); relax x's arcs until done"));
+            lines.push((Phase::Minimum, "  thread 0: u ← ExtractMin(Q) (none if empty)"));
         }
     }
     lines.push((Phase::Update, "  u is settled"));
@@ -214,10 +268,13 @@ struct Shared {
     /// Whether the last lowering of δ(v) was a helper's (to count wasted helper work).
     by_helper: Vec<AtomicBool>,
     current: AtomicU32,
+    /// Helper writes (vertex, old δ, new δ) of this step, kept while the app records deltas.
+    logging: AtomicBool,
+    log: Mutex<Vec<(VertexId, Distance, Distance)>>,
     done: AtomicBool,
     exit: AtomicBool,
-    start: Barrier,
-    end: Barrier,
+    start: Meet,
+    end: Meet,
     stats: Vec<Mutex<ThreadStats>>,
 }
 
@@ -292,8 +349,12 @@ impl Shared {
             }
             s.scanned += 1;
             let sum = self.dist[x as usize].load(Relaxed) + Distance::from(w);
-            if sum < self.dist[y as usize].load(Relaxed) {
+            let old = self.dist[y as usize].load(Relaxed);
+            if sum < old {
                 s.attempted += 1;
+                if self.logging.load(Relaxed) {
+                    lock(&self.log, waits).push((y, old, sum));
+                }
                 self.dist[y as usize].store(sum, Relaxed);
                 h.push_or_decrease(y, sum);
                 s.helper_lowered += 1;
@@ -350,12 +411,14 @@ fn worker(sh: Arc<Shared>, tid: usize) {
 pub struct LockStepper {
     sh: Arc<Shared>,
     algo: Algorithm,
+    params: super::Params,
     source: VertexId,
     record_deltas: bool,
     workers: Vec<JoinHandle<()>>,
     iteration: u32,
     settled: u64,
-    done: bool,
+    /// The vertex settled last, whose arcs the next step relaxes (`None`: finished).
+    current: Option<VertexId>,
     /// Sums over all threads at the last record, to report per-iteration shares.
     last: ThreadStats,
 }
@@ -366,6 +429,7 @@ impl LockStepper {
     /// Errors: a worker thread cannot be started.
     fn new(
         graph: Arc<Graph>,
+        algo: Algorithm,
         scheme: Scheme,
         source: VertexId,
         threads: usize,
@@ -376,14 +440,11 @@ impl LockStepper {
         } else {
             threads
         };
+        let spin = algo.choice(&opts.params, "barrier") != "sleep";
         let n = graph.n();
-        let mut heap = IndexedHeap::new(n);
-        heap.push_or_decrease(source, 0);
-        let fine = (scheme == Scheme::Fgs).then(|| {
-            let f = PairLockedHeap::new(n);
-            f.push_or_decrease(source, 0, &mut (0, 0));
-            f
-        });
+        // The source is settled from the start (δ = 0): the queues begin empty.
+        let heap = IndexedHeap::new(n);
+        let fine = (scheme == Scheme::Fgs).then(|| PairLockedHeap::new(n));
         let dist: Vec<AtomicI64> = (0..n).map(|v| AtomicI64::new(if v == source as usize { 0 } else { INF })).collect();
         let sh = Arc::new(Shared {
             graph,
@@ -394,26 +455,24 @@ impl LockStepper {
             fine,
             by_helper: (0..if scheme == Scheme::Helper { n } else { 0 }).map(|_| AtomicBool::new(false)).collect(),
             current: AtomicU32::new(source),
+            logging: AtomicBool::new(false),
+            log: Mutex::new(Vec::new()),
             done: AtomicBool::new(false),
             exit: AtomicBool::new(false),
-            start: Barrier::new(threads),
-            end: Barrier::new(threads),
+            start: Meet::new(threads, spin),
+            end: Meet::new(threads, spin),
             stats: (0..threads).map(|_| Mutex::new(ThreadStats::default())).collect(),
         });
-        let algo = match scheme {
-            Scheme::Cgs => CGS_LOCK,
-            Scheme::Fgs => FGS_LOCK,
-            Scheme::Helper => HELPER,
-        };
         let mut st = LockStepper {
             sh: Arc::clone(&sh),
             algo,
+            params: opts.params.clone(),
             source,
             record_deltas: opts.record_deltas,
             workers: Vec::new(),
             iteration: 0,
-            settled: 0,
-            done: false,
+            settled: 1,
+            current: Some(source),
             last: ThreadStats::default(),
         };
         for tid in 1..threads {
@@ -454,6 +513,10 @@ impl Stepper for LockStepper {
         self.algo
     }
 
+    fn label(&self) -> String {
+        super::run_label(self.algo, &self.params)
+    }
+
     fn device(&self) -> String {
         let t = self.sh.threads;
         format!("CPU ({t} thread{})", if t == 1 { "" } else { "s" })
@@ -464,22 +527,16 @@ impl Stepper for LockStepper {
     }
 
     fn is_done(&self) -> bool {
-        self.done
+        self.current.is_none()
     }
 
     fn step(&mut self) -> Result<Option<Step>, SolveError> {
-        if self.done {
-            return Ok(None);
-        }
+        // As `dijkstra`'s stepper: iteration i relaxes the out-arcs of the vertex settled last
+        // (the source first) and extracts the next minimum, which it settles.
+        let Some(u) = self.current else { return Ok(None) };
         let sh = Arc::clone(&self.sh);
-        let t0 = Instant::now();
-        let Some((du, u)) = sh.pop_min() else {
-            self.done = true;
-            return Ok(None);
-        };
         self.iteration += 1;
-        self.settled += 1;
-        let unsettled = sh.graph.n() as u64 - self.settled + 1;
+        let unsettled = sh.graph.n() as u64 - self.settled;
         sh.current.store(u, Relaxed);
         sh.done.store(false, Relaxed);
         let before: Vec<Distance> = if self.record_deltas {
@@ -487,6 +544,7 @@ impl Stepper for LockStepper {
         } else {
             Vec::new()
         };
+        sh.logging.store(self.record_deltas, Relaxed);
         let t1 = Instant::now();
         sh.start.wait();
         let waited = t1.elapsed().as_nanos() as u64;
@@ -495,16 +553,26 @@ impl Stepper for LockStepper {
         sh.end.wait();
         let t3 = Instant::now();
         sh.record(0, &s, waited + (t3 - t2).as_nanos() as u64);
+        let next = sh.pop_min();
+        let t4 = Instant::now();
+        self.current = next.map(|(_, v)| v);
+        self.settled += u64::from(next.is_some());
         let now = self.totals();
         let d = now.minus(&self.last);
         self.last = now;
         let all = (d.busy_ns + d.barrier_ns + d.lock_ns).max(1) as f64;
-        let mut lowered = Vec::new();
+        let mut lowered: Vec<(VertexId, Distance, Distance)> = Vec::new();
         if self.record_deltas {
-            for ((v, _), old) in sh.graph.successors().arcs(u).zip(before) {
+            // u's arcs (thread 0 and the workers), then the helpers' writes; one entry per vertex
+            // with its δ before the step and now.
+            let helpers = std::mem::take(&mut *lock(&sh.log, &mut (0, 0)));
+            let arcs = sh.graph.successors().arcs(u).map(|(v, _)| v).zip(before);
+            for (v, old) in arcs.chain(helpers.into_iter().map(|(v, old, _)| (v, old))) {
                 let new = sh.dist[v as usize].load(Relaxed);
-                if new < old && !lowered.iter().any(|&(x, _, _)| x == v) {
-                    lowered.push((v, old, new));
+                match lowered.iter_mut().find(|e| e.0 == v) {
+                    Some(e) => e.1 = e.1.max(old),
+                    None if new < old => lowered.push((v, old, new)),
+                    None => {}
                 }
             }
         }
@@ -520,19 +588,19 @@ impl Stepper for LockStepper {
             threads: None,
             times: PhaseTimes {
                 relax_ms: (t3 - t1).as_secs_f64() * 1e3,
-                minimum_ms: (t1 - t0).as_secs_f64() * 1e3,
+                minimum_ms: (t4 - t3).as_secs_f64() * 1e3,
                 update_ms: 0.0,
                 copy_ms: 0.0,
             },
             values: Values::from_slice(&[
-                dist_value(du),
+                dist_value(next.map_or(INF, |(d, _)| d)),
                 d.barrier_ns as f64 / all,
                 d.lock_ns as f64 / all,
                 d.helper_lowered as f64,
                 d.helper_wasted as f64,
             ]),
         };
-        let delta = self.record_deltas.then(|| StepDelta { lowered, settled: vec![u] });
+        let delta = self.record_deltas.then(|| StepDelta { lowered, settled: self.current.into_iter().collect() });
         Ok(Some(Step { record, delta }))
     }
 
