@@ -7,6 +7,7 @@
 #   screenshots/negative-cycle.png      Hamrle1 (negative weights): switched to Bellman-Ford, which names a negative cycle
 #   screenshots/rmat-delta-stepping-gpu.png  R-MAT scale 16, Δ-stepping with relax=balanced on the wgpu adapter: lane use
 #   screenshots/rmat-balanced-relax-gpu.png  R-MAT scale 16, Crauser with relax=balanced on the wgpu adapter: lane use beside the dummy-thread ratio
+#   screenshots/ssca2-helper-threads.png  SSCA#2 (seed 001 Table 2), helper threads on 4 CPU threads: time in barriers and locks, helper work
 #   screenshots/bench-lab.png           the bench lab running experiments/smoke.json (CPU sweep)
 #
 # The app is driven by environment hooks read in `sssp_lab::app::run`: SSSP_LAB_OPEN (file to
@@ -87,4 +88,5 @@ shot ny-delta-stepping 3 SSSP_LAB_DEMO="algo:delta-stepping;run;seek:1200"
 shot negative-cycle 3 SSSP_LAB_OPEN=tests/data/Hamrle1.mtx SSSP_LAB_DEMO="steps:40"
 shot rmat-delta-stepping-gpu 4 SSSP_LAB_DEMO="gen:rmat;algo:delta-stepping:relax=balanced;device:wgpu:0;steps:8"
 shot rmat-balanced-relax-gpu 4 SSSP_LAB_DEMO="gen:rmat;algo:crauser-succ:relax=balanced;device:wgpu:0;steps:12"
+shot ssca2-helper-threads 3 SSSP_LAB_DEMO="gen:ssca2;algo:helper;device:cpu-par:4;steps:300"
 shot bench-lab 3 SSSP_LAB_BENCH=experiments/smoke.json

@@ -58,7 +58,7 @@ static SERIES: [SeriesSpec; 5] = [
     },
     SeriesSpec {
         key: "barrier_share",
-        label: "share in barriers",
+        label: "barrier share",
         help: "thread time spent waiting at barriers / all thread time since the last record (seed 001 Fig. 2: \
 71 % at 4 threads)",
         unit: SeriesUnit::Ratio,
@@ -66,21 +66,21 @@ static SERIES: [SeriesSpec; 5] = [
     },
     SeriesSpec {
         key: "lock_share",
-        label: "share waiting for locks",
+        label: "lock-wait share",
         help: "thread time spent waiting for a lock held by another thread / all thread time",
         unit: SeriesUnit::Ratio,
         group: PlotGroup::Threads,
     },
     SeriesSpec {
         key: "helper_lowered",
-        label: "helper relaxations",
+        label: "helper lowered",
         help: "δ values lowered by helper threads this iteration",
         unit: SeriesUnit::Count,
         group: PlotGroup::Work,
     },
     SeriesSpec {
         key: "helper_wasted",
-        label: "helper work wasted",
+        label: "helper wasted",
         help: "helper-lowered δ values lowered again this iteration (the helper had relaxed from a δ that was not \
 final)",
         unit: SeriesUnit::Count,
