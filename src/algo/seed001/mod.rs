@@ -15,7 +15,8 @@
 //!   so the result is exact.
 //!
 //! The paper used hardware transactional memory for `helper` (and for `cgs-tm` / `fgs-tm`).
-//! These machines have none, and no maintained software-TM crate for Rust exists: each
+//! These machines have none, and no software-TM crate earned its place here (none is widely
+//! used or maintained alongside the crates this project depends on): each
 //! "transaction" here is a critical section under the heap lock, which gives the same
 //! all-or-nothing update of (δ, queue) — helpers stop at the next arc rather than by an abort.
 //! Threads meet at real barriers: `barrier=sleep` is `std::sync::Barrier` (a mutex and a
