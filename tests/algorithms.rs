@@ -3,7 +3,7 @@
 //! graphs with zero weights, parallel arcs, self-loops and unreachable parts.
 
 mod common;
-use common::petgraph_distances;
+use common::{petgraph_distances, random_graph};
 
 use proptest::prelude::*;
 use sssp_lab::algo::{
@@ -194,26 +194,10 @@ fn a_source_out_of_range_is_an_error_not_a_panic() {
     }
 }
 
-/// Random small graphs: zero weights, parallel arcs, self-loops, unreachable parts.
-fn arb_graph() -> impl Strategy<Value = (Graph, VertexId)> {
-    (1usize..40).prop_flat_map(|n| {
-        // The last weight range pushes distances past 32 bits: Dijkstra's 64-bit key path.
-        let weight = prop_oneof![4 => Just(0i32), 4 => 0i32..5, 4 => 0i32..1000, 1 => (i32::MAX - 1000)..=i32::MAX];
-        let arc = (0..n as u32, 0..n as u32, weight);
-        (proptest::collection::vec(arc, 0..n * 4), 0..n as u32).prop_map(move |(arcs, s)| {
-            let mut b = GraphBuilder::new(n, WeightRule::File);
-            for (u, v, w) in arcs {
-                b.push(u, v, Some(w));
-            }
-            (b.build("random", None, VertexLabels::Offset(0)).expect("n ≥ 1"), s)
-        })
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
     #[test]
-    fn every_solver_equals_petgraph_on_random_graphs((g, s) in arb_graph()) {
+    fn every_solver_equals_petgraph_on_random_graphs((g, s) in random_graph()) {
         let g = Arc::new(g);
         let want = petgraph_distances(&g, s);
         prop_assert_eq!(&dijkstra_distances(&g, s), &want);
@@ -273,7 +257,7 @@ fn all_cores_racy_terminates_on_the_counterexample() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(500))]
     #[test]
-    fn all_cores_solvers_equal_petgraph_on_random_graphs((g, s) in arb_graph()) {
+    fn all_cores_solvers_equal_petgraph_on_random_graphs((g, s) in random_graph()) {
         let g = Arc::new(g);
         let want = petgraph_distances(&g, s);
         for algo in [MARTIN_SUCC, MARTIN_PRED, CRAUSER_SUCC, CRAUSER_PRED] {

@@ -4,13 +4,13 @@
 //! no deadlock — the tests finish.
 
 mod common;
-use common::petgraph_distances;
+use common::{petgraph_distances, random_graph};
 
 use proptest::prelude::*;
 use sssp_lab::algo::{Algorithm, CGS_LOCK, FGS_LOCK, HELPER, SolveOptions, Stepper};
 use sssp_lab::device::{DeviceId, make_stepper};
 use sssp_lab::generate::{GeneratorSpec, Ssca2};
-use sssp_lab::graph::{Graph, GraphBuilder, VertexId, VertexLabels, WeightRule};
+use sssp_lab::graph::{Graph, VertexId};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -128,24 +128,10 @@ fn many_runs_with_more_threads_than_cores_neither_deadlock_nor_err() {
     }
 }
 
-fn arb_graph() -> impl Strategy<Value = (Graph, VertexId)> {
-    (1usize..40).prop_flat_map(|n| {
-        let weight = prop_oneof![1 => Just(0i32), 4 => 0i32..5, 4 => 0i32..1000];
-        let arc = (0..n as u32, 0..n as u32, weight);
-        (proptest::collection::vec(arc, 0..n * 4), 0..n as u32).prop_map(move |(arcs, s)| {
-            let mut b = GraphBuilder::new(n, WeightRule::File);
-            for (u, v, w) in arcs {
-                b.push(u, v, Some(w));
-            }
-            (b.build("random", None, VertexLabels::Offset(0)).expect("n ≥ 1"), s)
-        })
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(150))]
     #[test]
-    fn every_scheme_equals_petgraph_on_random_graphs_with_2_3_and_8_threads((g, s) in arb_graph()) {
+    fn every_scheme_equals_petgraph_on_random_graphs_with_2_3_and_8_threads((g, s) in random_graph()) {
         let g = Arc::new(g);
         let want = petgraph_distances(&g, s);
         for algo in SCHEMES {

@@ -313,3 +313,21 @@ pub mod delta_stepping {
         }
     }
 }
+
+/// Random small graphs: zero weights, parallel arcs, self-loops, unreachable parts.
+pub fn random_graph() -> impl proptest::prelude::Strategy<Value = (Graph, VertexId)> {
+    use proptest::prelude::*;
+    use sssp_lab::graph::{GraphBuilder, VertexLabels, WeightRule};
+    (1usize..40).prop_flat_map(|n| {
+        // The last weight range pushes distances past 32 bits: Dijkstra's 64-bit key path.
+        let weight = prop_oneof![4 => Just(0i32), 4 => 0i32..5, 4 => 0i32..1000, 1 => (i32::MAX - 1000)..=i32::MAX];
+        let arc = (0..n as u32, 0..n as u32, weight);
+        (proptest::collection::vec(arc, 0..n * 4), 0..n as u32).prop_map(move |(arcs, s)| {
+            let mut b = GraphBuilder::new(n, WeightRule::File);
+            for (u, v, w) in arcs {
+                b.push(u, v, Some(w));
+            }
+            (b.build("random", None, VertexLabels::Offset(0)).expect("n ≥ 1"), s)
+        })
+    })
+}
