@@ -70,6 +70,13 @@ fn stepping_reports_the_thread_count_shares_and_helper_work() {
             assert_eq!(r.frontier, 1);
             assert!(r.settled >= steps && r.settled <= steps + 1, "{algo}: {} settled after {steps} steps", r.settled);
         }
+        // Per-thread totals hold every iteration's measurements, helpers' included.
+        let times = st.thread_times();
+        assert_eq!(times.len(), 3, "{algo}");
+        let per_thread: u64 = times.iter().map(|t| t.helper_lowered).sum();
+        assert_eq!(per_thread as f64, helper_lowered, "{algo}");
+        let (barrier, lock) = sssp_lab::algo::ThreadTime::shares(&times).unwrap_or((f64::NAN, f64::NAN));
+        assert!(barrier >= 0.0 && lock >= 0.0 && barrier + lock <= 1.0, "{algo}: shares {barrier} {lock}");
         if algo == HELPER {
             assert!(helper_lowered > 0.0, "helpers lowered nothing on {}", g.name);
             assert!(wasted <= helper_lowered);

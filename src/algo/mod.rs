@@ -44,7 +44,7 @@ pub use frontier::{
 pub use model::{LaneCounter, lane_use};
 pub use negative_cycle::{NegativeCycle, find_negative_cycle, negative_cycle_error};
 pub use parallel::ParallelFrontierStepper;
-pub use records::{IterationRecord, PhaseTimes, RunRecord, StepDelta, ThreadCounts, fmt_distance};
+pub use records::{IterationRecord, PhaseTimes, RunRecord, StepDelta, ThreadCounts, ThreadTime, fmt_distance};
 pub use reference::reference_distances;
 pub use registry::{AlgoChoice, Algorithm, AlgorithmSpec, Family, ParamKind, ParamSpec, Params};
 pub use seed001::{CGS_LOCK, FGS_LOCK, HELPER, LockStepper};
@@ -232,6 +232,12 @@ pub trait Stepper: Send {
     /// then; `cancel` is polled between iterations. Per-iteration records are kept (they are
     /// small) but deltas are not.
     fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError>;
+    /// Per-thread time split since the run started (work, barriers, lock waits), thread 0
+    /// first; empty for solvers that do not keep threads of their own (every solver but seed
+    /// 001's schemes). Steps undone in the app stay counted: this is the machine's time.
+    fn thread_times(&self) -> Vec<ThreadTime> {
+        Vec::new()
+    }
 }
 
 /// Runs a frontier stepper to the end by repeated `step`s, keeping every record (they are small)

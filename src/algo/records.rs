@@ -151,3 +151,40 @@ impl RunRecord {
 pub fn fmt_distance(d: Distance) -> String {
     if d == INF { "∞".to_string() } else { d.to_string() }
 }
+
+/// Where one CPU thread's time went since its run started, for the schemes that keep threads
+/// of their own (seed 001's `cgs-lock`, `fgs-lock`, `helper`; `[seed001]` Fig. 2 splits the run
+/// the same way). Index 0 of [`crate::algo::Stepper::thread_times`] is the calling thread.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ThreadTime {
+    /// Relaxing and queue work, ms.
+    pub work_ms: f64,
+    /// Waiting at barriers (or, for helpers, for the next iteration), ms.
+    pub barrier_ms: f64,
+    /// Waiting for a lock another thread held, ms.
+    pub lock_ms: f64,
+    /// Lock acquisitions that found the lock held (contention events).
+    pub contended: u64,
+    /// δ values this thread lowered as a helper (speculatively).
+    pub helper_lowered: u64,
+    /// Of those, the ones lowered again later (relaxed from a δ that was not final).
+    pub helper_wasted: u64,
+}
+
+impl ThreadTime {
+    /// All of the thread's time, ms.
+    pub fn total_ms(&self) -> f64 {
+        self.work_ms + self.barrier_ms + self.lock_ms
+    }
+
+    /// (barrier share, lock-wait share) of the summed time of `threads` (0..=1); `None` when
+    /// there is no thread time.
+    pub fn shares(threads: &[ThreadTime]) -> Option<(f64, f64)> {
+        let all: f64 = threads.iter().map(ThreadTime::total_ms).sum();
+        (all > 0.0).then(|| {
+            let b: f64 = threads.iter().map(|t| t.barrier_ms).sum();
+            let l: f64 = threads.iter().map(|t| t.lock_ms).sum();
+            (b / all, l / all)
+        })
+    }
+}

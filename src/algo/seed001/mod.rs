@@ -10,9 +10,12 @@
 //!   on different parts of the heap proceed in parallel; δ is lowered with an atomic minimum.
 //! - `helper` (§2.4, Alg. 4–5): thread 0 runs sequential Dijkstra; helper k (k = 1…T−1) reads
 //!   the k-th entry of the queue (ReadMin) and relaxes its arcs with its current δ until thread
-//!   0 has finished u's arcs. Helper writes that are later lowered again were wasted; the rest
-//!   spared thread 0 a DecreaseKey. Thread 0 relaxes every vertex it settles with its final δ,
-//!   so the result is exact.
+//!   0 has finished u's arcs. Thread 0 never waits for a helper: it announces each iteration
+//!   (an epoch counter the helpers spin on, or sleep on with `barrier=sleep`) and says "done",
+//!   as in the paper, where the main thread aborts the helpers' transactions rather than
+//!   meeting them at a barrier. Helper writes that are later lowered again were wasted; the
+//!   rest spared thread 0 a DecreaseKey. Thread 0 relaxes every vertex it settles with its
+//!   final δ, so the result is exact.
 //!
 //! The paper used hardware transactional memory for `helper` (and for `cgs-tm` / `fgs-tm`).
 //! These machines have none, and no software-TM crate earned its place here (none is widely
@@ -34,8 +37,8 @@ use super::{
 use crate::graph::{Distance, Graph, INF, VertexId};
 use heap::{IndexedHeap, PairLockedHeap, Waits, lock};
 use std::sync::atomic::AtomicUsize;
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, Ordering::Relaxed};
-use std::sync::{Arc, Barrier, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Barrier, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -49,7 +52,7 @@ pub const HELPER: Algorithm = Algorithm(&HELPER_SPEC);
 const ITERATION: &str = "relax the out-arcs of the vertex settled last (shared among the threads, or by thread 0 \
 while helpers relax the arcs of the next queue entries), then extract the queue's minimum and settle it";
 
-static SERIES: [SeriesSpec; 5] = [
+static SERIES: [SeriesSpec; 6] = [
     SeriesSpec {
         key: "delta",
         label: "δ extracted",
@@ -71,6 +74,14 @@ static SERIES: [SeriesSpec; 5] = [
         help: "thread time spent waiting for a lock held by another thread / all thread time",
         unit: SeriesUnit::Ratio,
         group: PlotGroup::Threads,
+    },
+    SeriesSpec {
+        key: "lock_contended",
+        label: "lock contended",
+        help: "lock acquisitions this iteration that found the lock held by another thread (the heap lock; \
+fgs-lock: any node lock)",
+        unit: SeriesUnit::Count,
+        group: PlotGroup::Work,
     },
     SeriesSpec {
         key: "helper_lowered",
@@ -208,8 +219,8 @@ fn code(scheme: Scheme) -> Vec<super::CodeLine> {
             lines.push((Phase::Minimum, "  barrier; thread 0: u ← ExtractMin(Q) (none if empty)"));
         }
         Scheme::Helper => {
-            lines.push((Phase::Relax, "  thread 0: relax (u,v,w) under lock(Q); done ← 1"));
-            lines.push((Phase::Relax, "  helper k: x ← ReadMin(Q,k); relax x's arcs until done"));
+            lines.push((Phase::Relax, "  thread 0: epoch++; relax (u,v,w) under lock(Q); done ← 1"));
+            lines.push((Phase::Relax, "  helper k: await epoch; x ← ReadMin(Q,k); relax x's arcs until done"));
             lines.push((Phase::Minimum, "  thread 0: u ← ExtractMin(Q) (none if empty)"));
         }
     }
@@ -274,6 +285,12 @@ struct Shared {
     log: Mutex<Vec<(VertexId, Distance, Distance)>>,
     done: AtomicBool,
     exit: AtomicBool,
+    /// `helper`: iterations announced so far; helpers wait for it to move, thread 0 never waits.
+    epoch: AtomicU64,
+    /// `helper` with `barrier=sleep`: where helpers sleep until the epoch moves.
+    wake: Option<(Mutex<()>, Condvar)>,
+    /// `helper`: per thread, the last epoch whose measurements it has recorded.
+    finished: Vec<AtomicU64>,
     start: Meet,
     end: Meet,
     stats: Vec<Mutex<ThreadStats>>,
@@ -341,7 +358,7 @@ impl Shared {
     fn help(&self, tid: usize, s: &mut ThreadStats, waits: &mut Waits) {
         let Some(x) = lock(&self.heap, waits).at(tid - 1) else { return };
         for (y, w) in self.graph.successors().arcs(x) {
-            if self.done.load(Relaxed) {
+            if self.done.load(Relaxed) || self.exit.load(Relaxed) {
                 return;
             }
             let mut h = lock(&self.heap, waits);
@@ -381,6 +398,57 @@ impl Shared {
         }
     }
 
+    /// `helper`, thread 0: announce the next iteration to the helpers.
+    fn next_epoch(&self) {
+        match &self.wake {
+            Some((m, cv)) => {
+                let _g = lock(m, &mut (0, 0));
+                self.epoch.fetch_add(1, std::sync::atomic::Ordering::Release);
+                cv.notify_all();
+            }
+            None => {
+                self.epoch.fetch_add(1, std::sync::atomic::Ordering::Release);
+            }
+        }
+    }
+
+    /// `helper`, a helper: wait until the epoch differs from `seen` (or the run ends); the new
+    /// epoch.
+    fn await_epoch(&self, seen: u64) -> u64 {
+        use std::sync::atomic::Ordering::Acquire;
+        let moved = || self.epoch.load(Acquire) != seen || self.exit.load(Acquire);
+        match &self.wake {
+            Some((m, cv)) => {
+                let mut g = lock(m, &mut (0, 0));
+                while !moved() {
+                    g = cv.wait(g).unwrap_or_else(std::sync::PoisonError::into_inner);
+                }
+            }
+            None => {
+                let mut spins = 0u32;
+                while !moved() {
+                    if spins < 256 {
+                        spins += 1;
+                        std::hint::spin_loop();
+                    } else {
+                        std::thread::yield_now();
+                    }
+                }
+            }
+        }
+        self.epoch.load(Acquire)
+    }
+
+    /// `helper`, thread 0: wait until every helper has recorded the current epoch.
+    fn await_helpers(&self) {
+        let epoch = self.epoch.load(std::sync::atomic::Ordering::Acquire);
+        for f in &self.finished[1..] {
+            while f.load(std::sync::atomic::Ordering::Acquire) < epoch {
+                std::thread::yield_now();
+            }
+        }
+    }
+
     fn record(&self, tid: usize, s: &ThreadStats, barrier_ns: u64) {
         let mut st = lock(&self.stats[tid], &mut (0, 0));
         st.add(s);
@@ -392,6 +460,9 @@ impl Shared {
 /// end barrier. The wait at the end barrier and the next start barrier counts for the next
 /// iteration, so every iteration's work is recorded before thread 0 reads it.
 fn worker(sh: Arc<Shared>, tid: usize) {
+    if sh.scheme == Scheme::Helper {
+        return helper(sh, tid);
+    }
     let mut t = Instant::now();
     sh.start.wait();
     loop {
@@ -404,6 +475,23 @@ fn worker(sh: Arc<Shared>, tid: usize) {
         t = Instant::now();
         sh.end.wait();
         sh.start.wait();
+    }
+}
+
+/// Helper `tid`: wait for thread 0 to announce an iteration, help, record; thread 0 never
+/// waits for it (a helper late for an iteration helps the next one, with the queue as it is).
+fn helper(sh: Arc<Shared>, tid: usize) {
+    let mut seen = 0;
+    loop {
+        let t = Instant::now();
+        seen = sh.await_epoch(seen);
+        let waited = t.elapsed().as_nanos() as u64;
+        if sh.exit.load(std::sync::atomic::Ordering::Acquire) {
+            return;
+        }
+        let s = sh.relax(tid);
+        sh.record(tid, &s, waited);
+        sh.finished[tid].store(seen, std::sync::atomic::Ordering::Release);
     }
 }
 
@@ -460,6 +548,9 @@ impl LockStepper {
             log: Mutex::new(Vec::new()),
             done: AtomicBool::new(false),
             exit: AtomicBool::new(false),
+            epoch: AtomicU64::new(0),
+            wake: (scheme == Scheme::Helper && !spin).then(|| (Mutex::new(()), Condvar::new())),
+            finished: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             start: Meet::new(threads, spin),
             end: Meet::new(threads, spin),
             stats: (0..threads).map(|_| Mutex::new(ThreadStats::default())).collect(),
@@ -499,8 +590,10 @@ impl LockStepper {
 
 impl Drop for LockStepper {
     fn drop(&mut self) {
-        self.sh.exit.store(true, Relaxed);
-        if !self.workers.is_empty() {
+        self.sh.exit.store(true, std::sync::atomic::Ordering::Release);
+        if self.sh.scheme == Scheme::Helper {
+            self.sh.next_epoch();
+        } else if !self.workers.is_empty() {
             self.sh.start.wait();
         }
         for h in self.workers.drain(..) {
@@ -547,14 +640,26 @@ impl Stepper for LockStepper {
         };
         sh.logging.store(self.record_deltas, Relaxed);
         let t1 = Instant::now();
-        sh.start.wait();
+        let helpers = sh.scheme == Scheme::Helper;
+        if helpers {
+            sh.next_epoch();
+        } else {
+            sh.start.wait();
+        }
         let waited = t1.elapsed().as_nanos() as u64;
         let s = sh.relax(0);
         let t2 = Instant::now();
-        sh.end.wait();
+        if !helpers {
+            sh.end.wait();
+        }
         let t3 = Instant::now();
         sh.record(0, &s, waited + (t3 - t2).as_nanos() as u64);
         let next = sh.pop_min();
+        if helpers && next.is_none() {
+            // The last iteration: let every helper record it (the queue is empty, so each
+            // returns at once) so that the run's totals are complete.
+            sh.await_helpers();
+        }
         let t4 = Instant::now();
         self.current = next.map(|(_, v)| v);
         self.settled += u64::from(next.is_some());
@@ -597,6 +702,7 @@ impl Stepper for LockStepper {
                 dist_value(next.map_or(INF, |(d, _)| d)),
                 d.barrier_ns as f64 / all,
                 d.lock_ns as f64 / all,
+                d.contended as f64,
                 d.helper_lowered as f64,
                 d.helper_wasted as f64,
             ]),
@@ -607,6 +713,25 @@ impl Stepper for LockStepper {
 
     fn distances(&mut self) -> Result<Vec<Distance>, SolveError> {
         Ok(self.sh.dist.iter().map(|d| d.load(Relaxed)).collect())
+    }
+
+    fn thread_times(&self) -> Vec<super::ThreadTime> {
+        let ms = |ns: u64| ns as f64 * 1e-6;
+        self.sh
+            .stats
+            .iter()
+            .map(|s| {
+                let s = *lock(s, &mut (0, 0));
+                super::ThreadTime {
+                    work_ms: ms(s.busy_ns),
+                    barrier_ms: ms(s.barrier_ns),
+                    lock_ms: ms(s.lock_ns),
+                    contended: s.contended,
+                    helper_lowered: s.helper_lowered,
+                    helper_wasted: s.helper_wasted,
+                }
+            })
+            .collect()
     }
 
     fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
