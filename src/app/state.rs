@@ -116,6 +116,9 @@ pub struct AppState {
     /// needs it, while a run-to-end job has it, or after that job lost it.
     pub(crate) stepper: Option<Box<dyn Stepper>>,
     pub(crate) stepper_lost: bool,
+    /// Per-thread time of the solver since the run started, as of its last step (empty for
+    /// solvers without threads of their own, e.g. everything but seed 001's schemes).
+    pub thread_times: Vec<crate::algo::ThreadTime>,
     pub playing: bool,
     pub(crate) play_budget: f64,
     pub verification: Verification,
@@ -150,6 +153,7 @@ impl AppState {
             run_id: 0,
             stepper: None,
             stepper_lost: false,
+            thread_times: Vec::new(),
             playing: false,
             play_budget: 0.0,
             verification: Verification::NotYet,

@@ -32,6 +32,7 @@ impl AppState {
         self.play_budget = 0.0;
         self.stepper = None;
         self.stepper_lost = false;
+        self.thread_times.clear();
         self.verification = Verification::NotYet;
         self.trace = self.graph().map(|g| Trace::new(g.n(), self.source));
     }
@@ -91,6 +92,7 @@ impl AppState {
         match stepper.step() {
             Ok(Some(step)) => {
                 trace.push(step);
+                self.thread_times = stepper.thread_times();
                 if stepper.is_done() {
                     trace.set_finished();
                 }
@@ -234,6 +236,7 @@ impl AppState {
                 self.egui.request_repaint();
             }
             Some((_, Ok(RunOutput { stepper, outcome }))) => {
+                self.thread_times = stepper.thread_times();
                 self.stepper = Some(stepper);
                 match outcome {
                     Ok(true) => {

@@ -69,6 +69,17 @@ pub struct LabResult {
     /// the series, on runs that count or model it: stepped or instrumented).
     #[serde(default)]
     pub lane_use: Option<f64>,
+    /// Share of the summed thread time spent waiting at barriers, or by helpers for the next
+    /// iteration (0..=1; seed 001's schemes, from [`crate::algo::Stepper::thread_times`]).
+    #[serde(default)]
+    pub barrier_share: Option<f64>,
+    /// Share of the summed thread time spent waiting for a lock another thread held (0..=1;
+    /// seed 001's schemes).
+    #[serde(default)]
+    pub lock_share: Option<f64>,
+    /// Lock acquisitions that found the lock held, summed over threads (seed 001's schemes).
+    #[serde(default)]
+    pub lock_contended: Option<u64>,
     /// Peak resident set of the process running the solver during the run, bytes (this
     /// process's `VmHWM` after a reset; Boost's own process for Boost).
     pub peak_host_bytes: Option<u64>,

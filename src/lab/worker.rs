@@ -39,6 +39,8 @@ struct Solved {
     dummy_ratio: Option<f64>,
     lane_use: Option<f64>,
     device_name: String,
+    /// Per-thread time (empty for solvers without threads of their own).
+    threads: Vec<crate::algo::ThreadTime>,
 }
 
 impl<'a> Worker<'a> {
@@ -198,7 +200,8 @@ impl<'a> Worker<'a> {
             .fold((0.0, 0.0), |(a, w), (e, l)| (a + e, w + e / l));
         let lane_use = (lane_iters > 0.0).then(|| arcs / lane_iters);
         let device_name = st.device();
-        Ok((st, Solved { iterations, total_ms, times, dummy_ratio, lane_use, device_name }))
+        let threads = st.thread_times();
+        Ok((st, Solved { iterations, total_ms, times, dummy_ratio, lane_use, device_name, threads }))
     }
 
     /// Every source × repetition of a solver cell; false when cancelled.
@@ -260,6 +263,11 @@ impl<'a> Worker<'a> {
                         }
                         r.dummy_ratio = m.dummy_ratio;
                         r.lane_use = m.lane_use;
+                        if let Some((barrier, lock)) = crate::algo::ThreadTime::shares(&m.threads) {
+                            r.barrier_share = Some(barrier);
+                            r.lock_share = Some(lock);
+                            r.lock_contended = Some(m.threads.iter().map(|t| t.contended).sum());
+                        }
                         if let (DeviceId::Cuda(_), Some(a)) = (d, cell.algorithm.as_ref()) {
                             let opts = SolveOptions {
                                 params: a.params.clone(),

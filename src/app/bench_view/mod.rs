@@ -16,6 +16,7 @@ mod setup;
 mod tables;
 #[cfg(test)]
 mod tests;
+mod threads;
 
 use crate::app::jobs::{Job, repaint, take_finished};
 use crate::device::DeviceInfo;
@@ -33,6 +34,8 @@ pub enum ResultsTab {
     Bars,
     /// Speedups over a baseline the user picks.
     Speedups,
+    /// Speedup vs CPU threads, one line per algorithm (seed 001 Figs. 4–6).
+    Threads,
     /// GTEPS, iterations, dummy-thread ratio, memory.
     Metrics,
     /// Every row as received.
@@ -105,8 +108,16 @@ impl BenchView {
                 if b.device == crate::lab::LabDevice::Boost { "dijkstra".to_string() } else { b.algorithm.to_string() };
             format!("{algo} @ {}", b.device)
         });
-        // Time vs block size is the view of a block-size sweep; other sweeps open on the bars.
-        self.options.tab = if exp.block.configs().len() > 1 { ResultsTab::BlockSize } else { ResultsTab::Bars };
+        // Time vs block size is the view of a block-size sweep, speedup vs threads that of a
+        // sweep over CPU thread counts; other sweeps open on the bars.
+        let cpu_devices = exp.devices.iter().filter(|d| d.to_string().starts_with("cpu")).count();
+        self.options.tab = if exp.block.configs().len() > 1 {
+            ResultsTab::BlockSize
+        } else if cpu_devices > 2 {
+            ResultsTab::Threads
+        } else {
+            ResultsTab::Bars
+        };
         self.experiment = exp;
     }
 
@@ -228,6 +239,7 @@ impl BenchView {
                 (ResultsTab::BlockSize, "Time vs block size"),
                 (ResultsTab::Bars, "Algorithms × devices"),
                 (ResultsTab::Speedups, "Speedups"),
+                (ResultsTab::Threads, "Speedup vs threads"),
                 (ResultsTab::Metrics, "GTEPS · iterations · memory"),
                 (ResultsTab::Rows, "Rows"),
             ];

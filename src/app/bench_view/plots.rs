@@ -85,7 +85,7 @@ fn decades(input: GridInput) -> Vec<GridMark> {
 }
 
 /// Distinct colours for series, by index.
-fn color(i: usize) -> egui::Color32 {
+pub(super) fn color(i: usize) -> egui::Color32 {
     const C: [(u8, u8, u8); 8] = [
         (230, 97, 80),
         (80, 150, 230),
@@ -145,6 +145,7 @@ pub fn show(ui: &mut egui::Ui, tab: ResultsTab, rows: &[LabResult], opts: &mut R
     let rect = match tab {
         ResultsTab::BlockSize => block_size(ui, &of_graph, log, height),
         ResultsTab::Bars => boxes(ui, &of_graph, log, height),
+        ResultsTab::Threads => super::threads::plot(ui, rows, &graph, opts, height),
         _ => metric(ui, rows, &names, opts.metric, log, height),
     };
     Some(rect)

@@ -92,3 +92,46 @@ fn cancel_stops_the_run_and_unavailable_devices_are_disabled() {
         assert!(node.accesskit_node().is_disabled(), "{} should be disabled", d.id);
     }
 }
+
+#[test]
+fn a_thread_sweep_opens_on_speedup_vs_threads_with_barrier_and_lock_shares() {
+    let mut h = harness();
+    let mut exp = tiny();
+    let ssca2 = crate::generate::Ssca2 { n: 1500, ..crate::generate::Ssca2::table2(20, 0.5) };
+    exp.graphs = vec![GraphEntry { generate: Some(GeneratorSpec::Ssca2(ssca2)), ..Default::default() }];
+    exp.algorithms = vec![crate::algo::DIJKSTRA.into(), crate::algo::HELPER.into(), crate::algo::CGS_LOCK.into()];
+    exp.devices = [DeviceId::Cpu, DeviceId::CpuParallel(2), DeviceId::CpuParallel(3)].map(LabDevice::Solver).into();
+    exp.baseline = Some(crate::lab::Baseline {
+        algorithm: crate::algo::DIJKSTRA.into(),
+        device: LabDevice::Solver(DeviceId::Cpu),
+    });
+    h.state_mut().set_experiment(exp);
+    assert_eq!(h.state().options.tab, super::ResultsTab::Threads);
+    h.run_steps(2);
+    h.get_by_label("Run experiment").click();
+    h.run_steps(1);
+    until(&mut h, |v| !v.is_running());
+    let v = h.state();
+    assert_eq!(v.outcome(), Some("completed"));
+    let bad: Vec<String> = v
+        .rows
+        .iter()
+        .filter(|r| r.skipped.is_none() && r.correct != Some(true))
+        .map(|r| format!("{} {:?}", r.series(), r.error))
+        .collect();
+    assert!(bad.is_empty(), "every run equals Dijkstra: {bad:?}");
+    let threaded: Vec<_> = v.rows.iter().filter(|r| r.algorithm == "helper" && r.threads == Some(3)).collect();
+    assert!(!threaded.is_empty() && threaded.iter().all(|r| r.barrier_share.is_some() && r.lock_share.is_some()));
+    let base = super::threads::baseline(&v.rows, &v.options).unwrap_or_default();
+    assert_eq!(base, "dijkstra @ cpu");
+    let curves = super::threads::curves(&v.rows, &v.rows[0].graph, &base);
+    let names: Vec<&str> = curves.iter().map(|(a, _)| a.as_str()).collect();
+    assert_eq!(names, ["helper", "cgs-lock"], "dijkstra runs on one thread only: no curve");
+    assert!(curves.iter().all(|(_, p)| p.len() == 3));
+    let results =
+        crate::lab::LabResults { experiment: Some(v.experiment.clone()), rows: v.rows.clone(), ..Default::default() };
+    let md = crate::lab::report::markdown(&results);
+    assert!(md.contains("## Speedup vs threads") && md.contains("| helper |"), "{md}");
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("speedup over dijkstra @ cpu").is_some());
+}

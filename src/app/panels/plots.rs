@@ -1,15 +1,16 @@
 //! Per-iteration plots: |F| / |U| / reached (log), Δ with Martín's and Crauser's thresholds,
 //! the dummy-thread ratio, relaxations (log) — one plot per [`PlotGroup`], each showing the
 //! series of the run's algorithm that belong to it. A vertical line marks the cursor; clicking or
-//! dragging in a plot moves the cursor there.
+//! dragging in a plot moves the cursor there. Solvers with threads of their own (seed 001) add
+//! stacked bars of where each thread's time went.
 
-use crate::algo::PlotGroup;
+use crate::algo::{PlotGroup, ThreadTime};
 use crate::app::command::Command;
 use crate::app::palette;
 use crate::app::series::PlotSeries;
 use crate::app::state::AppState;
 use egui::Color32;
-use egui_plot::{Corner, GridInput, GridMark, Legend, Line, Plot, PlotPoints, VLine};
+use egui_plot::{Bar, BarChart, Corner, GridInput, GridMark, Legend, Line, Plot, PlotPoints, VLine};
 use std::ops::RangeInclusive;
 
 struct PlotSpec {
@@ -75,7 +76,9 @@ pub fn plots(ui: &mut egui::Ui, state: &AppState, series: &mut PlotSeries, cmds:
     // Only the plots the algorithm has series for (Bellman-Ford has no threshold Δ).
     let shown: Vec<&PlotSpec> =
         PLOTS.iter().filter(|p| series.series().iter().any(|s| s.spec.group == p.group)).collect();
-    let each = ((ui.available_height() / shown.len().max(1) as f32) - title_h - ui.spacing().item_spacing.y).max(70.0);
+    let threads = state.thread_times.len() > 1;
+    let panes = shown.len() + usize::from(threads);
+    let each = ((ui.available_height() / panes.max(1) as f32) - title_h - ui.spacing().item_spacing.y).max(70.0);
     let link = egui::Id::unique("iteration-plots");
     for spec in shown {
         let mut title = spec.title.to_string();
@@ -132,6 +135,67 @@ pub fn plots(ui: &mut egui::Ui, state: &AppState, series: &mut PlotSeries, cmds:
             cmds.push(Command::Seek(p.x.round().clamp(0.0, len as f64) as usize));
         }
     }
+    if threads {
+        thread_bars(ui, &state.thread_times, each);
+    }
+}
+
+/// Seed 001's question, where the threads' time goes: one stacked horizontal bar per thread
+/// (work, barriers or waiting for the next iteration, lock waits; ms since the run started, as
+/// of the solver's last step).
+fn thread_bars(ui: &mut egui::Ui, times: &[ThreadTime], height: f32) {
+    let (barrier, lock) = ThreadTime::shares(times).unwrap_or((0.0, 0.0));
+    ui.label(
+        egui::RichText::new(format!(
+            "Per thread since the start (ms): work, barriers, lock waits ({:.0} % / {:.0} % of all thread time)",
+            barrier * 100.0,
+            lock * 100.0
+        ))
+        .small(),
+    )
+    .on_hover_text(
+        "Summed over the iterations the solver has run (up to its last step, not the cursor). \
+         Helper threads count waiting for the next iteration as barrier time.",
+    );
+    let bars = |f: fn(&ThreadTime) -> f64| {
+        times.iter().enumerate().map(|(i, t)| Bar::new(i as f64, f(t)).width(0.7)).collect::<Vec<_>>()
+    };
+    let work = BarChart::new("work", bars(|t| t.work_ms)).horizontal().color(palette::PLOT_REACHED);
+    let wait =
+        BarChart::new("barrier", bars(|t| t.barrier_ms)).horizontal().color(palette::PLOT_CRAUSER).stack_on(&[&work]);
+    let locks = BarChart::new("lock wait", bars(|t| t.lock_ms))
+        .horizontal()
+        .color(palette::PLOT_MARTIN)
+        .stack_on(&[&work, &wait]);
+    let n = times.len();
+    Plot::new("plot-thread-time")
+        .height(height)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .include_x(0.0)
+        .include_y(-0.5)
+        .include_y(n as f64 - 0.5)
+        .show_grid([true, false])
+        .y_axis_min_width(36.0)
+        .y_axis_formatter(move |m, _| {
+            let i = m.value.round();
+            if (m.value - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n { format!("T{i:.0}") } else { String::new() }
+        })
+        .y_grid_spacer(move |_| (0..n).map(|i| GridMark { value: i as f64, step_size: 1.0 }).collect())
+        .legend(
+            Legend::default()
+                .position(Corner::RightBottom)
+                .text_style(egui::TextStyle::Small)
+                .background_alpha(0.6)
+                .follow_insertion_order(true),
+        )
+        .show(ui, |pui| {
+            pui.bar_chart(work);
+            pui.bar_chart(wait);
+            pui.bar_chart(locks);
+        });
 }
 
 /// Axis label of a log₁₀ value: 10^v as 1, 10, 100, 1k, …, 1M.

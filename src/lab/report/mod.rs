@@ -10,11 +10,14 @@
 //!   default cache), as Table 4.
 //! - When the experiment quotes its paper ([`paper::PaperFigure`]): ours next to the paper's.
 //! - Always: a table of every (graph, series, configuration) with min / median / max ms,
-//!   iterations, GTEPS, dummy-thread ratio, lane use, memory and correctness, then skipped cells.
+//!   iterations, GTEPS, dummy-thread ratio, lane use, barrier and lock shares, memory and
+//!   correctness, then skipped cells.
+//! - When algorithms ran with several thread counts: speedup vs threads ([`threads`]).
 
 mod kernels;
 pub mod paper;
 pub mod plots;
+pub mod threads;
 
 use super::experiment::ExperimentKind;
 use super::result::{LabResult, LabResults, median, min_median_max};
@@ -32,7 +35,7 @@ pub fn distinct<S: AsRef<str>>(it: impl IntoIterator<Item = S>) -> Vec<String> {
     out
 }
 
-fn measured<'a>(rows: &'a [LabResult], graph: &str, series: &str) -> Vec<&'a LabResult> {
+pub(crate) fn measured<'a>(rows: &'a [LabResult], graph: &str, series: &str) -> Vec<&'a LabResult> {
     rows.iter().filter(|r| r.is_measured() && r.graph == graph && r.series() == series).collect()
 }
 
@@ -113,6 +116,7 @@ pub fn markdown(res: &LabResults) -> String {
         ExperimentKind::Sweep => sweep_tables(&mut s, res, &graphs, &series),
         ExperimentKind::KernelCharacterization => kernels::kernel_tables(&mut s, rows, &graphs, &series),
     }
+    threads::section(&mut s, rows, &graphs, baseline_series(res).as_deref());
     every_cell(&mut s, rows, &graphs, &series);
     s
 }
@@ -217,9 +221,9 @@ fn every_cell(s: &mut String, rows: &[LabResult], graphs: &[String], series: &[S
     let _ = writeln!(s, "## Every configuration\n");
     let _ = writeln!(
         s,
-        "| graph | n | m | series | blocks / cache | runs | min ms | median ms | max ms | iterations | GTEPS | dummy % | lane use % | peak host MiB | device MiB | correct |"
+        "| graph | n | m | series | blocks / cache | runs | min ms | median ms | max ms | iterations | GTEPS | dummy % | lane use % | barrier % | lock % | peak host MiB | device MiB | correct |"
     );
-    let _ = writeln!(s, "|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    let _ = writeln!(s, "|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     for g in graphs {
         for ser in series {
             let all = measured(rows, g, ser);
@@ -235,7 +239,7 @@ fn every_cell(s: &mut String, rows: &[LabResult], graphs: &[String], series: &[S
                 let bad = v.iter().filter(|r| r.correct == Some(false)).count();
                 let _ = writeln!(
                     s,
-                    "| {g} | {} | {} | {ser} | {c} | {} | {lo:.3} | {med:.3} | {hi:.3} | {} | {} | {} | {} | {} | {} | {} |",
+                    "| {g} | {} | {} | {ser} | {c} | {} | {lo:.3} | {med:.3} | {hi:.3} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                     v[0].n,
                     v[0].m,
                     v.len(),
@@ -243,6 +247,8 @@ fn every_cell(s: &mut String, rows: &[LabResult], graphs: &[String], series: &[S
                     f(&|r| r.gteps).map_or("–".into(), |x| format!("{x:.4}")),
                     f(&|r| r.dummy_ratio).map_or("–".into(), |x| format!("{:.1}", x * 100.0)),
                     f(&|r| r.lane_use).map_or("–".into(), |x| format!("{:.1}", x * 100.0)),
+                    f(&|r| r.barrier_share).map_or("–".into(), |x| format!("{:.1}", x * 100.0)),
+                    f(&|r| r.lock_share).map_or("–".into(), |x| format!("{:.1}", x * 100.0)),
                     mib(f(&|r| r.peak_host_bytes.map(|b| b as f64)).map(|b| b as u64)),
                     mib(v[0].device_bytes),
                     if bad > 0 {
