@@ -80,6 +80,13 @@ pub struct LabResult {
     /// Lock acquisitions that found the lock held, summed over threads (seed 001's schemes).
     #[serde(default)]
     pub lock_contended: Option<u64>,
+    /// `helper`: δ values the helper threads lowered (speculative relaxations that took effect).
+    #[serde(default)]
+    pub helper_lowered: Option<u64>,
+    /// `helper`: of those, the ones lowered again later (wasted: relaxed from a δ that was not
+    /// final); the rest spared thread 0 a DecreaseKey.
+    #[serde(default)]
+    pub helper_wasted: Option<u64>,
     /// Peak resident set of the process running the solver during the run, bytes (this
     /// process's `VmHWM` after a reset; Boost's own process for Boost).
     pub peak_host_bytes: Option<u64>,

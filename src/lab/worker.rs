@@ -267,6 +267,12 @@ impl<'a> Worker<'a> {
                             r.barrier_share = Some(barrier);
                             r.lock_share = Some(lock);
                             r.lock_contended = Some(m.threads.iter().map(|t| t.contended).sum());
+                            if m.threads.len() > 1
+                                && cell.algorithm.as_ref().is_some_and(|a| a.algorithm == crate::algo::HELPER)
+                            {
+                                r.helper_lowered = Some(m.threads.iter().map(|t| t.helper_lowered).sum());
+                                r.helper_wasted = Some(m.threads.iter().map(|t| t.helper_wasted).sum());
+                            }
                         }
                         if let (DeviceId::Cuda(_), Some(a)) = (d, cell.algorithm.as_ref()) {
                             let opts = SolveOptions {

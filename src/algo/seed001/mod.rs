@@ -579,6 +579,49 @@ impl LockStepper {
     }
 
     /// Per-thread totals so far (busy, barrier and lock-wait ns, counts), thread 0 first.
+    /// One iteration without its record: relax u's out-arcs (shared among the threads as the
+    /// scheme says) and settle the queue's minimum; that minimum (δ, v) and the phase times.
+    fn advance(&mut self, u: VertexId) -> (Option<(Distance, VertexId)>, PhaseTimes) {
+        let sh = &self.sh;
+        self.iteration += 1;
+        sh.current.store(u, Relaxed);
+        sh.done.store(false, Relaxed);
+        let t1 = Instant::now();
+        let helpers = sh.scheme == Scheme::Helper;
+        if helpers {
+            sh.next_epoch();
+        } else {
+            sh.start.wait();
+        }
+        let waited = t1.elapsed().as_nanos() as u64;
+        let mut s = sh.relax(0);
+        let t2 = Instant::now();
+        if !helpers {
+            sh.end.wait();
+        }
+        let t3 = Instant::now();
+        // Alone, thread 0 waits for nobody: what the clock saw there is its own overhead.
+        let barrier_ns = if sh.threads > 1 { waited + (t3 - t2).as_nanos() as u64 } else { 0 };
+        let next = sh.pop_min();
+        let t4 = Instant::now();
+        s.busy_ns += (t4 - t3).as_nanos() as u64;
+        sh.record(0, &s, barrier_ns);
+        if helpers && next.is_none() {
+            // The last iteration: let every helper record it (the queue is empty, so each
+            // returns at once) so that the run's totals are complete.
+            sh.await_helpers();
+        }
+        self.current = next.map(|(_, v)| v);
+        self.settled += u64::from(next.is_some());
+        let times = PhaseTimes {
+            relax_ms: (t3 - t1).as_secs_f64() * 1e3,
+            minimum_ms: (t4 - t3).as_secs_f64() * 1e3,
+            update_ms: 0.0,
+            copy_ms: 0.0,
+        };
+        (next, times)
+    }
+
     fn totals(&self) -> ThreadStats {
         let mut t = ThreadStats::default();
         for s in &self.sh.stats {
@@ -629,40 +672,14 @@ impl Stepper for LockStepper {
         // (the source first) and extracts the next minimum, which it settles.
         let Some(u) = self.current else { return Ok(None) };
         let sh = Arc::clone(&self.sh);
-        self.iteration += 1;
         let unsettled = sh.graph.n() as u64 - self.settled;
-        sh.current.store(u, Relaxed);
-        sh.done.store(false, Relaxed);
         let before: Vec<Distance> = if self.record_deltas {
             sh.graph.successors().arcs(u).map(|(v, _)| sh.dist[v as usize].load(Relaxed)).collect()
         } else {
             Vec::new()
         };
         sh.logging.store(self.record_deltas, Relaxed);
-        let t1 = Instant::now();
-        let helpers = sh.scheme == Scheme::Helper;
-        if helpers {
-            sh.next_epoch();
-        } else {
-            sh.start.wait();
-        }
-        let waited = t1.elapsed().as_nanos() as u64;
-        let s = sh.relax(0);
-        let t2 = Instant::now();
-        if !helpers {
-            sh.end.wait();
-        }
-        let t3 = Instant::now();
-        sh.record(0, &s, waited + (t3 - t2).as_nanos() as u64);
-        let next = sh.pop_min();
-        if helpers && next.is_none() {
-            // The last iteration: let every helper record it (the queue is empty, so each
-            // returns at once) so that the run's totals are complete.
-            sh.await_helpers();
-        }
-        let t4 = Instant::now();
-        self.current = next.map(|(_, v)| v);
-        self.settled += u64::from(next.is_some());
+        let (next, times) = self.advance(u);
         let now = self.totals();
         let d = now.minus(&self.last);
         self.last = now;
@@ -692,12 +709,7 @@ impl Stepper for LockStepper {
             relax_attempted: d.attempted,
             relax_improved: d.lowered + d.helper_lowered,
             threads: None,
-            times: PhaseTimes {
-                relax_ms: (t3 - t1).as_secs_f64() * 1e3,
-                minimum_ms: (t4 - t3).as_secs_f64() * 1e3,
-                update_ms: 0.0,
-                copy_ms: 0.0,
-            },
+            times,
             values: Values::from_slice(&[
                 dist_value(next.map_or(INF, |(d, _)| d)),
                 d.barrier_ns as f64 / all,
@@ -735,11 +747,34 @@ impl Stepper for LockStepper {
     }
 
     fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
-        let deltas = std::mem::replace(&mut self.record_deltas, false);
+        // No per-iteration records (like a fast GPU run): reading every thread's totals and
+        // building a record each iteration cost more than a vertex's relaxations.
+        let start = Instant::now();
         let graph = Arc::clone(&self.sh.graph);
-        let run = super::run_by_steps(self, &graph, cancel, progress);
-        self.record_deltas = deltas;
-        let mut run = run?;
+        let mut run = RunRecord {
+            algorithm: self.label(),
+            device: self.device(),
+            graph: graph.name.clone(),
+            n: graph.n(),
+            m: graph.m(),
+            source: self.source,
+            ..Default::default()
+        };
+        self.sh.logging.store(false, Relaxed);
+        let mut k = 0u64;
+        while let Some(u) = self.current {
+            if k.is_multiple_of(256) {
+                if cancel.load(Relaxed) {
+                    return Err(SolveError::Cancelled);
+                }
+                progress(self.settled);
+            }
+            k += 1;
+            let (_, times) = self.advance(u);
+            run.times.add(&times);
+        }
+        self.last = self.totals();
+        run.total_ms = start.elapsed().as_secs_f64() * 1e3;
         run.iterations = self.iteration;
         run.reached = self.settled;
         Ok(run)

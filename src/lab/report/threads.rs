@@ -44,6 +44,17 @@ fn shares_at(rows: &[LabResult], graph: &str, algorithm: &str, threads: u32) -> 
     (med(|r| r.barrier_share), med(|r| r.lock_share))
 }
 
+/// Share of the helpers' lowerings that were lowered again (%), over every run of `algorithm`
+/// with `threads` threads on `graph`; `None` for runs without helpers.
+fn wasted_at(rows: &[LabResult], graph: &str, algorithm: &str, threads: u32) -> Option<f64> {
+    let (lowered, wasted) = rows
+        .iter()
+        .filter(|r| r.is_measured() && r.graph == graph && r.algorithm == algorithm && r.threads == Some(threads))
+        .filter_map(|r| r.helper_lowered.zip(r.helper_wasted))
+        .fold((0, 0), |(l, w), (a, b)| (l + a, w + b));
+    (lowered > 0).then(|| wasted as f64 / lowered as f64 * 100.0)
+}
+
 /// Writes the section (nothing when no algorithm ran with two thread counts or more).
 pub fn section(s: &mut String, rows: &[LabResult], graphs: &[String], base_series: Option<&str>) {
     let algos = threaded_algorithms(rows);
@@ -56,7 +67,8 @@ pub fn section(s: &mut String, rows: &[LabResult], graphs: &[String], base_serie
         s,
         "Speedup over `{base}` with T threads; in brackets the share of the threads' summed time spent \
          at barriers (helpers: waiting for the next iteration) and waiting for locks, where the solver \
-         measures them.\n"
+         measures them; for helper threads, the share of their δ lowerings that were lowered again \
+         (wasted).\n"
     );
     let _ = writeln!(
         s,
@@ -75,7 +87,8 @@ pub fn section(s: &mut String, rows: &[LabResult], graphs: &[String], base_serie
                         (Some(b), Some(l)) => format!(" ({:.0} % / {:.0} %)", b * 100.0, l * 100.0),
                         _ => String::new(),
                     };
-                    x.map_or("–".into(), |x| format!("{x:.2}×{shares}"))
+                    let wasted = wasted_at(rows, g, a, t).map_or(String::new(), |w| format!(", {w:.0} % wasted"));
+                    x.map_or("–".into(), |x| format!("{x:.2}×{shares}{wasted}"))
                 })
                 .collect();
             if cells.iter().all(|c| c == "–") {
