@@ -76,9 +76,14 @@ pub fn plots(ui: &mut egui::Ui, state: &AppState, series: &mut PlotSeries, cmds:
     // Only the plots the algorithm has series for (Bellman-Ford has no threshold Δ).
     let shown: Vec<&PlotSpec> =
         PLOTS.iter().filter(|p| series.series().iter().any(|s| s.spec.group == p.group)).collect();
+    // Per-thread bars (seed 001's schemes): one readable bar per thread, taken off the top.
     let threads = state.thread_times.len() > 1;
-    let panes = shown.len() + usize::from(threads);
-    let each = ((ui.available_height() / panes.max(1) as f32) - title_h - ui.spacing().item_spacing.y).max(70.0);
+    let bars_h = if threads { (12.0 * state.thread_times.len() as f32 + 18.0).min(240.0) } else { 0.0 };
+    // A title line and a plot, each followed by item spacing.
+    let pane = title_h + 2.0 * ui.spacing().item_spacing.y;
+    let left = ui.available_height() - if threads { bars_h + pane } else { 0.0 };
+    let min_h = if threads { 40.0 } else { 70.0 };
+    let each = ((left / shown.len().max(1) as f32) - pane).max(min_h);
     let link = egui::Id::unique("iteration-plots");
     for spec in shown {
         let mut title = spec.title.to_string();
@@ -136,7 +141,7 @@ pub fn plots(ui: &mut egui::Ui, state: &AppState, series: &mut PlotSeries, cmds:
         }
     }
     if threads {
-        thread_bars(ui, &state.thread_times, each);
+        thread_bars(ui, &state.thread_times, bars_h);
     }
 }
 
@@ -145,14 +150,16 @@ pub fn plots(ui: &mut egui::Ui, state: &AppState, series: &mut PlotSeries, cmds:
 /// of the solver's last step).
 fn thread_bars(ui: &mut egui::Ui, times: &[ThreadTime], height: f32) {
     let (barrier, lock) = ThreadTime::shares(times).unwrap_or((0.0, 0.0));
-    ui.label(
-        egui::RichText::new(format!(
-            "Per thread since the start (ms): work, barriers, lock waits ({:.0} % / {:.0} % of all thread time)",
-            barrier * 100.0,
-            lock * 100.0
-        ))
-        .small(),
-    )
+    let small = |t: &str, c: Color32| egui::RichText::new(t).small().color(c);
+    ui.horizontal(|ui| {
+        ui.spacing_mut().item_spacing.x = 4.0;
+        ui.label(egui::RichText::new("Per thread since the start (ms):").small());
+        ui.label(small("work", palette::PLOT_REACHED));
+        ui.label(small(&format!("barriers {:.0} %", barrier * 100.0), palette::PLOT_CRAUSER));
+        ui.label(small(&format!("lock waits {:.0} %", lock * 100.0), palette::PLOT_MARTIN));
+        ui.label(egui::RichText::new("of all thread time").small());
+    })
+    .response
     .on_hover_text(
         "Summed over the iterations the solver has run (up to its last step, not the cursor). \
          Helper threads count waiting for the next iteration as barrier time.",
@@ -184,13 +191,6 @@ fn thread_bars(ui: &mut egui::Ui, times: &[ThreadTime], height: f32) {
             if (m.value - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n { format!("T{i:.0}") } else { String::new() }
         })
         .y_grid_spacer(move |_| (0..n).map(|i| GridMark { value: i as f64, step_size: 1.0 }).collect())
-        .legend(
-            Legend::default()
-                .position(Corner::RightBottom)
-                .text_style(egui::TextStyle::Small)
-                .background_alpha(0.6)
-                .follow_insertion_order(true),
-        )
         .show(ui, |pui| {
             pui.bar_chart(work);
             pui.bar_chart(wait);
