@@ -10,4 +10,5 @@ pub mod generate;
 pub mod graph;
 pub mod jobs;
 pub mod lab;
+pub mod manysource;
 pub mod trace;

@@ -183,3 +183,32 @@ fn algorithm_parameters_are_validated_and_listed() {
     let help = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(help.contains("crauser-pred") && help.contains(":relax=atomic|non-atomic"), "{help}");
 }
+
+#[test]
+fn apsp_writes_one_summary_per_source_and_the_policies_agree() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut checksums = Vec::new();
+    for policy in ["equitable", "stealing:4"] {
+        let out = dir.path().join(format!("{policy}.tsv"));
+        let o = run(bin()
+            .args(["apsp", "--sources", "1..40", "--workers", "cpu:2,cpu-par:2", "--policy", policy, "--out"])
+            .arg(&out)
+            .arg(data("rome99.gr.gz")));
+        assert!(o.status.success(), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains("makespan") && err.contains("[40/40]"), "{err}");
+        let line = err.lines().find(|l| l.contains("checksum")).unwrap_or_default().to_string();
+        checksums.push(line.rsplit(' ').next().unwrap_or_default().to_string());
+        let text = std::fs::read_to_string(&out).expect("output written");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 41, "a header and one line per source");
+        assert!(lines[1].starts_with("1\t3353\t"), "source 1 reaches all of rome99: {}", lines[1]);
+    }
+    assert_eq!(checksums[0], checksums[1], "same work, same checksum");
+    let o = run(bin().args(["apsp", "--workers", "gpu:0"]).arg(data("4.gr")));
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("worker `gpu:0`"), "{}", stderr(&o));
+    let o = run(bin().args(["apsp", "--sources", "1..99"]).arg(data("4.gr")));
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("is not a vertex"), "{}", stderr(&o));
+}

@@ -1,4 +1,4 @@
-//! The command line: `solve`, `info`, `gen`, `check`, `bench`, `report`, and the app when no
+//! The command line: `solve`, `info`, `gen`, `check`, `bench`, `apsp`, `report`, and the app when no
 //! subcommand is given.
 //! Errors print as `error: path:line: what` and exit non-zero.
 
@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+mod apsp;
 pub mod bench;
 mod check;
 
@@ -62,6 +63,10 @@ enum Command {
         #[command(flatten)]
         overrides: bench::Overrides,
     },
+    /// Many-source shortest paths (seed 003): one task per source over several workers (GPUs,
+    /// CPU threads) under the equitable or work-stealing policy; per-source summaries and a
+    /// checksum, never n² distances in memory.
+    Apsp(apsp::ApspArgs),
     /// Regenerate report.md and plots/*.png from a results.json without running anything (e.g.
     /// results brought back from a GPU machine).
     Report {
@@ -272,6 +277,7 @@ pub fn main(open_app: OpenApp) -> ExitCode {
             None => Err(anyhow!("gen needs --out FILE.gr")),
         },
         Some(Command::Check(args)) => check::run(&args),
+        Some(Command::Apsp(args)) => apsp::run(&args),
         Some(Command::Bench { experiment, out, overrides }) => {
             let out = out.unwrap_or_else(|| bench::default_out_dir(&experiment));
             bench::run_experiment(&experiment, &out, &overrides)

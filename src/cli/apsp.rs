@@ -1,0 +1,124 @@
+//! `sssp-lab apsp`: many-source shortest paths over several workers (seed 003), with a
+//! progress line, a per-worker summary and optional per-source output.
+
+use super::{LoadArgs, load_graph};
+use crate::algo::{AlgoChoice, SolveOptions};
+use crate::manysource::{self, Event, Policy, SourceSet};
+use anyhow::{Context, Result, anyhow};
+use clap::Args;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+#[derive(Args, Debug)]
+pub struct ApspArgs {
+    file: PathBuf,
+    /// `all`, `K:SEED` (K random sources with an out-arc) or `A..B` (file ids A to B).
+    #[arg(long, default_value = "all")]
+    sources: SourceSet,
+    /// Workers, comma-separated: `cuda:N`, `wgpu:N`, `cpu-par:T` (one parallel solver), `cpu:K`
+    /// (K one-thread solvers). Default: one `cpu` worker per core.
+    #[arg(long)]
+    workers: Option<String>,
+    /// `equitable` (static even split), `stealing` or `stealing:CHUNK` (shared queue).
+    #[arg(long, default_value = "stealing")]
+    policy: Policy,
+    /// Algorithm of the CPU workers; GPU and cpu-par workers run `crauser-succ` when this is
+    /// `dijkstra`.
+    #[arg(long, short, default_value = "dijkstra")]
+    algo: AlgoChoice,
+    /// Write one line per source: `source reached eccentricity sum checksum worker start_ms
+    /// end_ms` (tab-separated, with a header; source as numbered in the file).
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// Write the run (per-worker totals and every task) as JSON here.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    #[command(flatten)]
+    load: LoadArgs,
+}
+
+pub fn run(args: &ApspArgs) -> Result<()> {
+    let (graph, load_ms) = load_graph(&args.file, &args.load)?;
+    let graph = Arc::new(graph);
+    let sources = args.sources.resolve(&graph).map_err(|e| anyhow!(e))?;
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let spec = args.workers.clone().unwrap_or_else(|| format!("cpu:{cores}"));
+    let workers = manysource::parse_workers(&spec, &args.algo).map_err(|e| anyhow!(e))?;
+    eprintln!(
+        "{}: n={} m={} loaded in {load_ms:.1} ms; {} sources on {} workers ({}), {}",
+        graph.name,
+        graph.n(),
+        graph.m(),
+        sources.len(),
+        workers.len(),
+        spec,
+        args.policy
+    );
+    let total = sources.len();
+    let mut done = 0usize;
+    let mut failures = Vec::new();
+    let cancel = AtomicBool::new(false);
+    let mut on_event = |ev: &Event| match ev {
+        Event::Task(_) => {
+            done += 1;
+            if done == total || done.is_multiple_of(64.max(total / 200)) {
+                eprint!("\r[{done}/{total}] {:3.0}%", done as f64 / total.max(1) as f64 * 100.0);
+            }
+        }
+        Event::WorkerFailed { worker, source, error } => {
+            eprintln!("\nworker {worker} failed on source {source} (given back to the queue): {error}");
+            failures.push(*worker);
+        }
+    };
+    let run =
+        manysource::run(&graph, &sources, &workers, args.policy, &SolveOptions::default(), &cancel, &mut on_event)?;
+    eprintln!();
+    eprintln!(
+        "{} ({}): makespan {:.1} ms, {} tasks, checksum {:016x}",
+        run.label,
+        run.policy,
+        run.makespan_ms,
+        run.tasks.len(),
+        run.checksum
+    );
+    for w in &run.workers {
+        eprintln!(
+            "  {:10} {:16} {:6} tasks  busy {:10.1} ms  idle at the end {:8.1} ms{}",
+            w.label,
+            w.algorithm,
+            w.tasks,
+            w.busy_ms,
+            w.idle_end_ms,
+            w.failed.as_ref().map_or(String::new(), |e| format!("  FAILED: {e}"))
+        );
+    }
+    if let Some(out) = &args.out {
+        let f = std::fs::File::create(out).with_context(|| format!("{}: cannot create", out.display()))?;
+        let mut w = BufWriter::new(f);
+        writeln!(w, "source\treached\teccentricity\tsum\tchecksum\tworker\tstart_ms\tend_ms")?;
+        let mut tasks = run.tasks.clone();
+        tasks.sort_by_key(|t| t.source);
+        for t in &tasks {
+            writeln!(
+                w,
+                "{}\t{}\t{}\t{}\t{:016x}\t{}\t{:.3}\t{:.3}",
+                graph.labels().label(t.source),
+                t.reached,
+                t.eccentricity,
+                t.sum,
+                t.checksum,
+                run.workers[t.worker].label,
+                t.start_ms,
+                t.end_ms
+            )?;
+        }
+        w.flush().with_context(|| format!("{}: write failed", out.display()))?;
+    }
+    if let Some(path) = &args.json {
+        let f = std::fs::File::create(path).with_context(|| format!("{}: cannot create", path.display()))?;
+        serde_json::to_writer_pretty(BufWriter::new(f), &run)?;
+    }
+    Ok(())
+}

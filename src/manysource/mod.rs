@@ -1,0 +1,366 @@
+//! Many-source shortest paths (seed 003: all-pairs on heterogeneous CPU + GPU systems): one task
+//! per source, run by workers — any mix of CUDA GPUs, wgpu adapters and CPU threads, each with
+//! its own solver — under an *equitable* (static) or *work-stealing* (dynamic) policy
+//! ([`Policy`]).
+//!
+//! Results stream out per task as summaries ([`TaskResult`]: reached count, eccentricity, sum
+//! of distances and a checksum of the distance row); n² distances are never held. A worker that
+//! fails (a device error, or a fault injected by a test) gives its task and its unstarted
+//! tasks back to the queue, the failure is reported and the run finishes on the other
+//! workers. The run's checksum is the wrapping sum of the task checksums, so it does not depend
+//! on which worker ran what, and a task lost or done twice changes it.
+
+mod spec;
+
+pub use spec::{Policy, SourceSet, WorkerSpec, parse_workers, seed_label};
+
+use crate::algo::{SolveError, SolveOptions};
+use crate::device::make_stepper;
+use crate::graph::{Distance, Graph, INF, VertexId};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, mpsc};
+use std::time::Duration;
+use std::time::Instant;
+
+/// What one task (one source) produced.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TaskResult {
+    /// Source vertex (index).
+    pub source: VertexId,
+    /// Index of the worker that ran it.
+    pub worker: usize,
+    /// Start and end since the run started, ms (the solver's set-up included: on GPUs, the
+    /// upload and kernel build of that task).
+    pub start_ms: f64,
+    /// End, ms since the run started.
+    pub end_ms: f64,
+    /// Vertices with δ < ∞, the source included.
+    pub reached: u64,
+    /// Largest finite δ (0 when only the source is reached).
+    pub eccentricity: Distance,
+    /// Sum of the finite δ (saturating).
+    pub sum: Distance,
+    /// FNV-1a hash of (source, every δ in vertex order): equal rows give equal checksums.
+    pub checksum: u64,
+}
+
+impl TaskResult {
+    /// The summary of `dist`, the distance row from `source`.
+    pub fn summarize(source: VertexId, dist: &[Distance]) -> TaskResult {
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        let mut mix = |x: u64| {
+            for b in x.to_le_bytes() {
+                h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+            }
+        };
+        mix(u64::from(source));
+        let (mut reached, mut ecc, mut sum) = (0u64, 0, 0 as Distance);
+        for &d in dist {
+            mix(d as u64);
+            if d != INF {
+                reached += 1;
+                ecc = ecc.max(d);
+                sum = sum.saturating_add(d);
+            }
+        }
+        TaskResult { source, worker: 0, start_ms: 0.0, end_ms: 0.0, reached, eccentricity: ecc, sum, checksum: h }
+    }
+}
+
+/// What a run reports while it goes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// A task finished.
+    Task(TaskResult),
+    /// A worker failed on `source` (given back to the queue) and stopped.
+    WorkerFailed {
+        /// Worker index.
+        worker: usize,
+        /// The task it was running.
+        source: VertexId,
+        /// What went wrong.
+        error: String,
+    },
+}
+
+/// Per-worker totals of a run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WorkerSummary {
+    /// `cuda:0`, `cpu#3`, …
+    pub label: String,
+    /// Algorithm it ran.
+    pub algorithm: String,
+    /// Tasks it finished.
+    pub tasks: usize,
+    /// Time inside tasks, ms.
+    pub busy_ms: f64,
+    /// Makespan minus its last task's end: how long it sat idle at the end, ms.
+    pub idle_end_ms: f64,
+    /// Why it stopped early, if it failed.
+    pub failed: Option<String>,
+}
+
+/// A whole run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ManySourceRun {
+    /// `G1`, `E4`, `W16`, … (seed 003's labels).
+    pub label: String,
+    /// `equitable`, `stealing[:CHUNK]`.
+    pub policy: String,
+    /// Every finished task, in the order they finished.
+    pub tasks: Vec<TaskResult>,
+    /// One per worker, in the order given.
+    pub workers: Vec<WorkerSummary>,
+    /// Time from start to the last task's end, ms.
+    pub makespan_ms: f64,
+    /// Wrapping sum of the tasks' checksums (independent of order and placement).
+    pub checksum: u64,
+}
+
+/// The run's checksum from task checksums.
+pub fn run_checksum(tasks: &[TaskResult]) -> u64 {
+    tasks.iter().fold(0u64, |a, t| a.wrapping_add(t.checksum))
+}
+
+/// Who gets which task next.
+struct Queue {
+    /// Equitable: each worker's static slice, in order.
+    own: Vec<VecDeque<VertexId>>,
+    /// Stealing: every source; equitable: tasks given back by failed workers.
+    shared: VecDeque<VertexId>,
+    chunk: usize,
+    /// Tasks being solved: while any is, an idle worker waits (a failure may give tasks back).
+    running: usize,
+}
+
+impl Queue {
+    fn new(sources: &[VertexId], workers: usize, policy: Policy) -> Queue {
+        let mut own = vec![VecDeque::new(); workers];
+        let mut shared = VecDeque::new();
+        match policy {
+            Policy::Equitable => {
+                for (i, slot) in own.iter_mut().enumerate() {
+                    let (a, b) = (i * sources.len() / workers, (i + 1) * sources.len() / workers);
+                    slot.extend(&sources[a..b]);
+                }
+            }
+            Policy::Stealing { .. } => shared.extend(sources),
+        }
+        let chunk = match policy {
+            Policy::Stealing { chunk } => chunk.max(1),
+            Policy::Equitable => 1,
+        };
+        Queue { own, shared, chunk, running: 0 }
+    }
+
+    fn next(&mut self, w: usize) -> Option<VertexId> {
+        if self.own[w].is_empty() {
+            let take = self.chunk.min(self.shared.len());
+            let chunk: Vec<VertexId> = self.shared.drain(..take).collect();
+            self.own[w].extend(chunk);
+        }
+        self.own[w].pop_front()
+    }
+
+    /// Worker `w` failed on `source`: it and `w`'s unstarted tasks go back to the shared queue.
+    fn give_back(&mut self, w: usize, source: VertexId) {
+        self.shared.push_front(source);
+        let rest: Vec<VertexId> = self.own[w].drain(..).collect();
+        self.shared.extend(rest);
+    }
+
+    fn left(&self) -> usize {
+        self.shared.len() + self.own.iter().map(VecDeque::len).sum::<usize>()
+    }
+}
+
+/// Solves from every source of `sources` with `workers` under `policy`, calling `on_event` (on
+/// the caller's thread) as tasks finish or workers fail. Each worker creates its solver per task
+/// with `opts` (block sizes, launch mode).
+///
+/// Errors: [`SolveError::Cancelled`] when `cancel` is set; [`SolveError::Device`] when every
+/// worker failed with tasks left (the message lists the failures).
+pub fn run(
+    graph: &Arc<Graph>,
+    sources: &[VertexId],
+    workers: &[WorkerSpec],
+    policy: Policy,
+    opts: &SolveOptions,
+    cancel: &AtomicBool,
+    on_event: &mut dyn FnMut(&Event),
+) -> Result<ManySourceRun, SolveError> {
+    if workers.is_empty() {
+        return Err(SolveError::Device("no workers".into()));
+    }
+    let queue = (Mutex::new(Queue::new(sources, workers.len(), policy)), Condvar::new());
+    let start = Instant::now();
+    let (tx, rx) = mpsc::channel::<Event>();
+    let mut out = ManySourceRun {
+        label: seed_label(workers, policy),
+        policy: policy.to_string(),
+        workers: workers
+            .iter()
+            .enumerate()
+            .map(|(i, w)| WorkerSummary { label: w.label(i), algorithm: w.algorithm.to_string(), ..Default::default() })
+            .collect(),
+        ..Default::default()
+    };
+    std::thread::scope(|scope| {
+        for (wi, spec) in workers.iter().enumerate() {
+            let (tx, queue) = (tx.clone(), &queue);
+            scope.spawn(move || work(graph, wi, spec, opts, queue, cancel, start, &tx));
+        }
+        drop(tx);
+        for ev in rx {
+            on_event(&ev);
+            match ev {
+                Event::Task(t) => {
+                    let w = &mut out.workers[t.worker];
+                    w.tasks += 1;
+                    w.busy_ms += t.end_ms - t.start_ms;
+                    out.tasks.push(t);
+                }
+                Event::WorkerFailed { worker, error, .. } => out.workers[worker].failed = Some(error),
+            }
+        }
+    });
+    if cancel.load(Ordering::Relaxed) {
+        return Err(SolveError::Cancelled);
+    }
+    let left = lock(&queue.0).left();
+    if left > 0 {
+        let why: Vec<String> =
+            out.workers.iter().filter_map(|w| w.failed.as_ref().map(|e| format!("{}: {e}", w.label))).collect();
+        return Err(SolveError::Device(format!("every worker failed with {left} tasks left ({})", why.join("; "))));
+    }
+    out.makespan_ms = out.tasks.iter().map(|t| t.end_ms).fold(0.0, f64::max);
+    for (i, w) in out.workers.iter_mut().enumerate() {
+        let last = out.tasks.iter().filter(|t| t.worker == i).map(|t| t.end_ms).fold(0.0, f64::max);
+        w.idle_end_ms = out.makespan_ms - last;
+    }
+    out.checksum = run_checksum(&out.tasks);
+    Ok(out)
+}
+
+fn lock(m: &Mutex<Queue>) -> MutexGuard<'_, Queue> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The next task of worker `wi`; waits while other workers' tasks are in flight (a failure may
+/// give them back); `None` when every task is done or the run is cancelled.
+fn take(queue: &(Mutex<Queue>, Condvar), wi: usize, cancel: &AtomicBool) -> Option<VertexId> {
+    let mut q = lock(&queue.0);
+    loop {
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        if let Some(s) = q.next(wi) {
+            q.running += 1;
+            return Some(s);
+        }
+        if q.running == 0 {
+            return None;
+        }
+        q = queue.1.wait_timeout(q, Duration::from_millis(50)).map_or_else(|p| p.into_inner().0, |r| r.0);
+    }
+}
+
+/// One worker's loop: take a task, solve, report; on an error give the task back and stop.
+#[allow(clippy::too_many_arguments)]
+fn work(
+    graph: &Arc<Graph>,
+    wi: usize,
+    spec: &WorkerSpec,
+    opts: &SolveOptions,
+    queue: &(Mutex<Queue>, Condvar),
+    cancel: &AtomicBool,
+    start: Instant,
+    tx: &mpsc::Sender<Event>,
+) {
+    let mut done = 0;
+    while let Some(source) = take(queue, wi, cancel) {
+        let t0 = start.elapsed().as_secs_f64() * 1e3;
+        let solved = if spec.fail_after == Some(done) {
+            Err(SolveError::Device(format!("injected fault after {done} tasks")))
+        } else {
+            solve_one(graph, spec, source, opts, cancel)
+        };
+        let mut q = lock(&queue.0);
+        q.running -= 1;
+        let failed = match solved {
+            Ok(_) | Err(SolveError::Cancelled) => None,
+            Err(ref e) => {
+                q.give_back(wi, source);
+                Some(e.to_string())
+            }
+        };
+        drop(q);
+        queue.1.notify_all();
+        match (solved, failed) {
+            (Ok(dist), _) => {
+                let mut t = TaskResult::summarize(source, &dist);
+                t.worker = wi;
+                t.start_ms = t0;
+                t.end_ms = start.elapsed().as_secs_f64() * 1e3;
+                done += 1;
+                if tx.send(Event::Task(t)).is_err() {
+                    return;
+                }
+            }
+            (Err(_), Some(error)) => {
+                let _ = tx.send(Event::WorkerFailed { worker: wi, source, error });
+                return;
+            }
+            (Err(_), None) => return,
+        }
+    }
+}
+
+fn solve_one(
+    graph: &Arc<Graph>,
+    spec: &WorkerSpec,
+    source: VertexId,
+    opts: &SolveOptions,
+    cancel: &AtomicBool,
+) -> Result<Vec<Distance>, SolveError> {
+    let opts = SolveOptions { params: spec.algorithm.params.clone(), record_deltas: false, ..opts.clone() };
+    let mut st = make_stepper(spec.device, Arc::clone(graph), spec.algorithm.algorithm, source, &opts)?;
+    st.run_to_end(cancel, &mut |_| {})?;
+    st.distances()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equitable_slices_cover_every_source_once_and_failures_go_back() {
+        let sources: Vec<VertexId> = (0..10).collect();
+        let mut q = Queue::new(&sources, 3, Policy::Equitable);
+        assert_eq!(q.own.iter().map(VecDeque::len).collect::<Vec<_>>(), [3, 3, 4]);
+        let s = q.next(0).unwrap_or(99);
+        q.give_back(0, s);
+        assert_eq!(q.shared.len(), 3);
+        let mut seen: Vec<VertexId> = std::iter::from_fn(|| q.next(1)).collect();
+        seen.extend(std::iter::from_fn(|| q.next(2)));
+        seen.sort_unstable();
+        assert_eq!(seen, sources);
+    }
+
+    #[test]
+    fn policies_and_source_sets_parse() {
+        assert_eq!("stealing:8".parse::<Policy>(), Ok(Policy::Stealing { chunk: 8 }));
+        assert_eq!("E".parse::<Policy>(), Ok(Policy::Equitable));
+        assert!("stealing:0".parse::<Policy>().is_err());
+        assert_eq!("16:3".parse::<SourceSet>(), Ok(SourceSet::Random { count: 16, seed: 3 }));
+        assert_eq!("1..4".parse::<SourceSet>(), Ok(SourceSet::Range { first: 1, last: 4 }));
+        assert!("4..1".parse::<SourceSet>().is_err());
+        let w = parse_workers("cpu:3,cpu-par:2", &crate::algo::DIJKSTRA.into()).unwrap_or_default();
+        assert_eq!(w.len(), 4);
+        assert_eq!(w[3].algorithm.algorithm, crate::algo::CRAUSER_SUCC, "cpu-par has no dijkstra");
+        assert_eq!(seed_label(&w, Policy::Equitable), "E4");
+        assert!(parse_workers("cpu:0", &crate::algo::DIJKSTRA.into()).is_err());
+    }
+}

@@ -1,0 +1,168 @@
+//! What a many-source run is made of, as typed on the command line: the sources (`all`,
+//! `K:SEED`, `A..B`), the workers (`cuda:0,cuda:1,cpu:14`) and the policy (`equitable`,
+//! `stealing[:CHUNK]`).
+
+use crate::algo::AlgoChoice;
+use crate::device::DeviceId;
+use crate::graph::{Graph, VertexId};
+use std::str::FromStr;
+
+/// How tasks (sources) reach workers (seed 003 §1.5.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// The sources are split evenly and statically, in order: worker i gets the i-th slice
+    /// (§1.5.2.1). Tasks of a failed worker go to a shared queue the others drain when done.
+    Equitable,
+    /// An idle worker takes the next `chunk` sources from one shared queue (§1.5.2.2).
+    Stealing {
+        /// Sources taken at a time (≥ 1).
+        chunk: usize,
+    },
+}
+
+impl FromStr for Policy {
+    type Err = String;
+    /// Parses `equitable` (or `E`), `stealing` / `work-stealing` (or `W`), `stealing:CHUNK`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (name, chunk) = s.split_once(':').map_or((s, None), |(a, b)| (a, Some(b)));
+        match (name, chunk) {
+            ("equitable" | "E", None) => Ok(Policy::Equitable),
+            ("stealing" | "work-stealing" | "W", None) => Ok(Policy::Stealing { chunk: 1 }),
+            ("stealing" | "work-stealing" | "W", Some(c)) => match c.parse::<usize>() {
+                Ok(c) if c >= 1 => Ok(Policy::Stealing { chunk: c }),
+                _ => Err(format!("policy `{s}`: the chunk must be a whole number ≥ 1")),
+            },
+            _ => Err(format!("policy `{s}`: expected equitable, stealing or stealing:CHUNK")),
+        }
+    }
+}
+
+impl std::fmt::Display for Policy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Policy::Equitable => f.write_str("equitable"),
+            Policy::Stealing { chunk: 1 } => f.write_str("stealing"),
+            Policy::Stealing { chunk } => write!(f, "stealing:{chunk}"),
+        }
+    }
+}
+
+/// Which sources to solve from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SourceSet {
+    /// Every vertex (all-pairs).
+    All,
+    /// `count` distinct random vertices with an out-arc, seeded (as the bench lab picks them).
+    Random {
+        /// How many.
+        count: usize,
+        /// RNG seed.
+        seed: u64,
+    },
+    /// File ids `first` to `last`, both included (as numbered in the file: 1-based for DIMACS).
+    Range {
+        /// First id.
+        first: u64,
+        /// Last id.
+        last: u64,
+    },
+}
+
+impl FromStr for SourceSet {
+    type Err = String;
+    /// Parses `all`, `K:SEED` or `A..B`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("sources `{s}`: expected all, K:SEED (K random sources) or A..B (ids A to B)");
+        if s == "all" {
+            return Ok(SourceSet::All);
+        }
+        if let Some((a, b)) = s.split_once("..") {
+            let (first, last) = (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?);
+            return if first <= last { Ok(SourceSet::Range { first, last }) } else { Err(bad()) };
+        }
+        let (k, seed) = s.split_once(':').ok_or_else(bad)?;
+        Ok(SourceSet::Random { count: k.parse().map_err(|_| bad())?, seed: seed.parse().map_err(|_| bad())? })
+    }
+}
+
+impl SourceSet {
+    /// The vertices (indices) of `g` this set names.
+    ///
+    /// Errors: a range id that is not a vertex of `g` (message names the valid ids).
+    pub fn resolve(&self, g: &Graph) -> Result<Vec<VertexId>, String> {
+        match *self {
+            SourceSet::All => Ok((0..g.n() as VertexId).collect()),
+            SourceSet::Random { count, seed } => Ok(crate::lab::plan::pick_sources(g, count.min(g.n()), seed)),
+            SourceSet::Range { first, last } => (first..=last)
+                .map(|id| {
+                    g.labels().index(id, g.n()).ok_or_else(|| {
+                        format!("source {id} is not a vertex of {} ({})", g.name, g.labels().describe(g.n()))
+                    })
+                })
+                .collect(),
+        }
+    }
+}
+
+/// One worker: a device running an algorithm, one source at a time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkerSpec {
+    /// Where it runs (`cpu`: one thread; `cpu-par:T`: the parallel solver on T threads).
+    pub device: DeviceId,
+    /// What it runs.
+    pub algorithm: AlgoChoice,
+    /// Tests: fail (as a device error) instead of solving the task after this many tasks.
+    pub fail_after: Option<usize>,
+}
+
+impl WorkerSpec {
+    /// `device` as the timeline labels it, e.g. `cuda:0`, `cpu#3`.
+    pub fn label(&self, index: usize) -> String {
+        match self.device {
+            DeviceId::Cpu => format!("cpu#{index}"),
+            d => d.to_string(),
+        }
+    }
+}
+
+/// Parses `cuda:0,cuda:1,cpu:14,cpu-par:4,wgpu:0`: each item one worker, except `cpu:K`, which
+/// is K one-thread CPU workers (`cpu` alone is one). Every worker runs `algorithm` (GPU workers
+/// and `cpu-par` fall back to `crauser-succ` when it is `dijkstra`, which has no such solver).
+///
+/// Errors: an unknown device, `cpu:0`, or no worker at all.
+pub fn parse_workers(s: &str, algorithm: &AlgoChoice) -> Result<Vec<WorkerSpec>, String> {
+    let mut out = Vec::new();
+    for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        let (device, copies) = match item.strip_prefix("cpu:") {
+            Some(k) => {
+                let k: usize = k.parse().map_err(|_| format!("worker `{item}`: cpu:K needs a count K ≥ 1"))?;
+                if k == 0 {
+                    return Err(format!("worker `{item}`: cpu:K needs a count K ≥ 1"));
+                }
+                (DeviceId::Cpu, k)
+            }
+            None => (item.parse::<DeviceId>().map_err(|e| format!("worker `{item}`: {e}"))?, 1),
+        };
+        let algo = if device != DeviceId::Cpu && algorithm.algorithm == crate::algo::DIJKSTRA {
+            AlgoChoice::from(crate::algo::CRAUSER_SUCC)
+        } else {
+            algorithm.clone()
+        };
+        out.extend((0..copies).map(|_| WorkerSpec { device, algorithm: algo.clone(), fail_after: None }));
+    }
+    if out.is_empty() {
+        return Err("no workers: give e.g. --workers cpu:4 or --workers cuda:0,cpu:14".into());
+    }
+    Ok(out)
+}
+
+/// Seed 003's name of a configuration: `G1` for one GPU alone, `E<n>` / `W<n>` for n workers
+/// under the equitable / work-stealing policy.
+pub fn seed_label(workers: &[WorkerSpec], policy: Policy) -> String {
+    let gpu = |w: &WorkerSpec| matches!(w.device, DeviceId::Cuda(_) | DeviceId::Wgpu(_));
+    if workers.len() == 1 && gpu(&workers[0]) {
+        return "G1".into();
+    }
+    let p = if policy == Policy::Equitable { 'E' } else { 'W' };
+    format!("{p}{}", workers.len())
+}

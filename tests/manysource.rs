@@ -1,0 +1,122 @@
+//! Many-source runs (seed 003): every task's summary equals the one of petgraph's distances,
+//! both policies give the same checksum, and a worker that fails mid-run (an injected fault)
+//! loses no task and does none twice. The wgpu worker runs on lavapipe in CI; without an
+//! adapter it is left out (printing why), unless `SSSP_LAB_REQUIRE_GPU` names wgpu.
+
+mod common;
+use common::petgraph_distances;
+
+use sssp_lab::algo::{AlgoChoice, DIJKSTRA, SolveOptions};
+use sssp_lab::device::DeviceId;
+use sssp_lab::generate::GeneratorSpec;
+use sssp_lab::graph::{Graph, VertexId};
+use sssp_lab::manysource::{self, Event, Policy, TaskResult, WorkerSpec, parse_workers};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+fn graph() -> Arc<Graph> {
+    let spec = GeneratorSpec::Fanout { n: 300, d: 4, max_weight: 50, seed: 7 };
+    Arc::new(spec.generate().unwrap_or_else(|e| panic!("{e}")))
+}
+
+fn wgpu_worker() -> Option<WorkerSpec> {
+    let list = sssp_lab::device::wgpu::list();
+    let ok = list.iter().find(|d| d.status.is_ok());
+    if ok.is_none() {
+        let require = std::env::var("SSSP_LAB_REQUIRE_GPU").unwrap_or_default();
+        assert!(!require.contains("wgpu"), "SSSP_LAB_REQUIRE_GPU={require} but no usable wgpu adapter");
+        eprintln!("no usable wgpu adapter: the wgpu worker is left out");
+    }
+    ok.map(|d| WorkerSpec { device: d.id, algorithm: sssp_lab::algo::CRAUSER_SUCC.into(), fail_after: None })
+}
+
+fn run(g: &Arc<Graph>, sources: &[VertexId], workers: &[WorkerSpec], policy: Policy) -> manysource::ManySourceRun {
+    let cancel = AtomicBool::new(false);
+    let mut events = Vec::new();
+    let out = manysource::run(g, sources, workers, policy, &SolveOptions::default(), &cancel, &mut |e: &Event| {
+        events.push(e.clone())
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(events.iter().filter(|e| matches!(e, Event::Task(_))).count(), out.tasks.len());
+    out
+}
+
+/// Every source exactly once, each summary equal to the oracle's.
+fn check(g: &Graph, sources: &[VertexId], out: &manysource::ManySourceRun) {
+    let mut done: Vec<VertexId> = out.tasks.iter().map(|t| t.source).collect();
+    done.sort_unstable();
+    let mut want = sources.to_vec();
+    want.sort_unstable();
+    assert_eq!(done, want, "{}: every source once", out.label);
+    for t in &out.tasks {
+        let oracle = TaskResult::summarize(t.source, &petgraph_distances(g, t.source));
+        assert_eq!(
+            (t.reached, t.eccentricity, t.sum, t.checksum),
+            (oracle.reached, oracle.eccentricity, oracle.sum, oracle.checksum),
+            "{}: source {} on {}",
+            out.label,
+            t.source,
+            out.workers[t.worker].label
+        );
+        assert!(t.end_ms >= t.start_ms && t.end_ms <= out.makespan_ms);
+    }
+}
+
+#[test]
+fn both_policies_equal_the_oracle_on_cpu_and_wgpu_workers() {
+    let g = graph();
+    let sources: Vec<VertexId> = (0..60).collect();
+    let mut workers = parse_workers("cpu:2,cpu-par:2", &AlgoChoice::from(DIJKSTRA)).unwrap_or_else(|e| panic!("{e}"));
+    workers.extend(wgpu_worker());
+    let mut sums = Vec::new();
+    for policy in [Policy::Equitable, Policy::Stealing { chunk: 1 }, Policy::Stealing { chunk: 7 }] {
+        let out = run(&g, &sources, &workers, policy);
+        check(&g, &sources, &out);
+        assert!(out.workers.iter().all(|w| w.failed.is_none()));
+        assert_eq!(out.workers.iter().map(|w| w.tasks).sum::<usize>(), sources.len());
+        if policy == Policy::Equitable {
+            // Static slices: each worker ran exactly its share.
+            let share = sources.len() / workers.len();
+            assert!(out.workers.iter().all(|w| w.tasks == share || w.tasks == share + 1), "{:?}", out.workers);
+        }
+        sums.push(out.checksum);
+    }
+    assert!(sums.windows(2).all(|w| w[0] == w[1]), "checksums differ between policies: {sums:?}");
+}
+
+#[test]
+fn a_failing_worker_gives_its_tasks_back_and_the_run_finishes_on_the_others() {
+    let g = graph();
+    let sources: Vec<VertexId> = (0..40).collect();
+    let reference = run(&g, &sources, &parse_workers("cpu:1", &DIJKSTRA.into()).unwrap_or_default(), Policy::Equitable);
+    for policy in [Policy::Equitable, Policy::Stealing { chunk: 3 }] {
+        let mut workers = parse_workers("cpu:3", &DIJKSTRA.into()).unwrap_or_default();
+        workers[0].fail_after = Some(2);
+        workers[2].fail_after = Some(0);
+        let out = run(&g, &sources, &workers, policy);
+        check(&g, &sources, &out);
+        assert_eq!(out.checksum, reference.checksum, "{policy}: no task lost or done twice");
+        assert!(out.workers[0].failed.as_deref().is_some_and(|e| e.contains("injected")));
+        assert!(out.workers[2].failed.is_some());
+        assert_eq!(out.workers[0].tasks, 2);
+        assert_eq!(out.workers[1].tasks, sources.len() - 2, "{policy}: the survivor did the rest");
+    }
+    // Nobody left: an error naming the failures, not a hang.
+    let mut all_fail = parse_workers("cpu:2", &DIJKSTRA.into()).unwrap_or_default();
+    all_fail.iter_mut().for_each(|w| w.fail_after = Some(1));
+    let cancel = AtomicBool::new(false);
+    let err = manysource::run(
+        &g,
+        &sources,
+        &all_fail,
+        Policy::Stealing { chunk: 1 },
+        &SolveOptions::default(),
+        &cancel,
+        &mut |_| {},
+    )
+    .err()
+    .map(|e| e.to_string())
+    .unwrap_or_default();
+    assert!(err.contains("every worker failed") && err.contains("tasks left"), "{err}");
+    let _ = DeviceId::Cpu;
+}
