@@ -10,6 +10,7 @@
 #   screenshots/ssca2-helper-threads.png  SSCA#2 (seed 001 Table 2), helper threads on 4 CPU threads: time in barriers and locks, helper work
 #   screenshots/bench-lab.png           the bench lab running experiments/smoke.json (CPU sweep)
 #   screenshots/bench-threads.png       the bench lab part-way through experiments/seed001-speedup.json: speedup vs threads
+#   screenshots/many-sources.png        NY, 96 sources on two one-thread Dijkstras and a 2-thread crauser-succ: equitable vs work-stealing timelines
 #
 # The app is driven by environment hooks read in `sssp_lab::app::run`: SSSP_LAB_OPEN (file to
 # open), SSSP_LAB_DEMO (commands, see src/app/script.rs) and SSSP_LAB_READY_FILE (created once
@@ -92,3 +93,4 @@ shot rmat-balanced-relax-gpu 4 SSSP_LAB_DEMO="gen:rmat;algo:crauser-succ:relax=b
 shot ssca2-helper-threads 3 SSSP_LAB_DEMO="gen:ssca2;algo:helper;device:cpu-par:4;steps:300"
 shot bench-lab 3 SSSP_LAB_BENCH=experiments/smoke.json
 shot bench-threads 1 SSSP_LAB_BENCH=experiments/seed001-speedup.json
+shot many-sources 2 SSSP_LAB_MANY="96:1;cpu:2,cpu-par:2"

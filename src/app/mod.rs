@@ -13,6 +13,7 @@ mod actions;
 pub mod bench_view;
 pub mod command;
 pub mod jobs;
+pub mod many_view;
 pub mod palette;
 mod panels;
 pub mod script;
@@ -53,6 +54,8 @@ pub use crate::formats::bundled_graph_path;
 /// - `SSSP_LAB_DEMO=CMD;CMD;…` applies these commands once the graph is loaded (see [`script`]),
 ///   e.g. `algo:crauser-succ;run;seek:3000`;
 /// - `SSSP_LAB_BENCH=EXPERIMENT.json` opens the bench lab tab on this experiment and runs it;
+/// - `SSSP_LAB_MANY=SOURCES;WORKERS` opens the many-sources tab and runs both policies, e.g.
+///   `256:1;cpu:2,wgpu:0`;
 /// - `SSSP_LAB_READY_FILE=PATH`: the app creates this file once the script is done and no job
 ///   runs (scripts wait for it before taking a screenshot).
 pub fn run(mut startup: Startup) -> anyhow::Result<()> {
@@ -76,6 +79,10 @@ pub fn run(mut startup: Startup) -> anyhow::Result<()> {
             if let Some(path) = std::env::var_os("SSSP_LAB_BENCH") {
                 app.open_bench(std::path::Path::new(&path));
             }
+            if let Ok(spec) = std::env::var("SSSP_LAB_MANY") {
+                let (sources, workers) = spec.split_once(';').unwrap_or((spec.as_str(), "cpu:2"));
+                app.many_pending = Some((sources.to_string(), workers.to_string()));
+            }
             match script {
                 Ok(cmds) => app.push_script(cmds),
                 Err(e) => app.state.error(format!("SSSP_LAB_DEMO: {e}")),
@@ -97,6 +104,8 @@ pub struct SsspApp {
     /// Created once the script is done and the app idle (see [`run`]).
     ready_file: Option<PathBuf>,
     idle_frames: u32,
+    /// `SSSP_LAB_MANY` (sources, workers): a many-source run to start once the graph is in.
+    many_pending: Option<(String, String)>,
 }
 
 impl SsspApp {
@@ -122,6 +131,7 @@ impl SsspApp {
             script: VecDeque::new(),
             ready_file: None,
             idle_frames: 0,
+            many_pending: None,
         }
     }
 
@@ -144,7 +154,11 @@ impl SsspApp {
     /// True while a background job (load, generate, run to the end, oracle check) runs or a
     /// script has commands left. Tests step frames until this is false.
     pub fn is_busy(&self) -> bool {
-        self.state.is_busy() || !self.script.is_empty() || self.panels.bench.is_running()
+        self.state.is_busy()
+            || !self.script.is_empty()
+            || self.panels.bench.is_running()
+            || self.panels.many.is_running()
+            || self.many_pending.is_some()
     }
 
     /// Shows the bench lab on the experiment in `path` and starts it; a bad file becomes an error
@@ -157,6 +171,22 @@ impl SsspApp {
         });
         if let Err(e) = started {
             self.state.error(format!("bench experiment {}: {e}", path.display()));
+        }
+    }
+
+    /// Opens the many-sources tab and starts the pending run once the graph is loaded.
+    fn start_many_pending(&mut self) {
+        if self.state.is_busy() || self.state.graph().is_none() {
+            return;
+        }
+        let (Some((sources, workers)), Some(g)) = (self.many_pending.take(), self.state.graph().cloned()) else {
+            return;
+        };
+        self.panels.tab = panels::Tab::Many;
+        self.panels.many.sources = sources;
+        self.panels.many.workers = workers;
+        if let Err(e) = self.panels.many.start(&g, &self.state.egui) {
+            self.state.error(format!("SSSP_LAB_MANY: {e}"));
         }
     }
 
@@ -211,6 +241,7 @@ impl eframe::App for SsspApp {
         let dt = ctx.input(|i| i.stable_dt as f64);
         self.state.poll(dt);
         self.run_script();
+        self.start_many_pending();
         self.state.refresh_version();
         self.sync_view();
 

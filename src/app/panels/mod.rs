@@ -1,10 +1,10 @@
 //! Drawing. Each panel reads the [`AppState`] and pushes [`Command`]s; only text-field buffers
 //! and the hovered vertex are written directly.
 //!
-//! Layout: a tab bar (step through a run / bench lab) and error banners on top, status bar at
+//! Layout: a tab bar (step through a run / bench lab / many sources) and error banners on top, status bar at
 //! the bottom; in the stepping tab, graph and run controls on the left, pseudo-code, the current
 //! record and the plots on the right, the graph view in the middle; the bench tab is the
-//! [`BenchView`] alone.
+//! [`BenchView`] alone, the many-sources tab the [`super::many_view::ManyView`] alone.
 
 mod code;
 mod generator;
@@ -28,6 +28,8 @@ pub enum Tab {
     Explore,
     /// Sweep algorithms × devices × block sizes × graphs.
     Bench,
+    /// Many sources over several workers (seed 003).
+    Many,
 }
 
 /// Drawing-side state that is not part of the app state: view options, plot caches and the
@@ -38,6 +40,7 @@ pub struct Panels {
     pub plots: PlotSeries,
     pub tab: Tab,
     pub bench: BenchView,
+    pub many: super::many_view::ManyView,
 }
 
 /// Draws the whole window.
@@ -52,6 +55,7 @@ pub fn show(
         ui.horizontal(|ui| {
             ui.selectable_value(&mut panels.tab, Tab::Explore, "Step through a run");
             ui.selectable_value(&mut panels.tab, Tab::Bench, "Bench lab");
+            ui.selectable_value(&mut panels.tab, Tab::Many, "Many sources");
         });
     });
     if !state.errors.is_empty() {
@@ -60,6 +64,12 @@ pub fn show(
     Panel::bottom("status").show(ui, |ui| status::status_bar(ui, state, cmds));
     if panels.tab == Tab::Bench {
         CentralPanel::default().show(ui, |ui| panels.bench.ui(ui));
+        drop_overlay(ui.ctx());
+        return;
+    }
+    if panels.tab == Tab::Many {
+        let graph = state.graph().cloned();
+        CentralPanel::default().show(ui, |ui| panels.many.ui(ui, graph.as_ref()));
         drop_overlay(ui.ctx());
         return;
     }
