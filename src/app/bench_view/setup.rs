@@ -124,8 +124,7 @@ impl Editor {
         let mut changed = false;
         ui.heading("Experiment");
         ui.horizontal(|ui| {
-            ui.label("name");
-            changed |= ui.text_edit_singleline(&mut exp.name).changed();
+            changed |= labelled(ui, "name", egui::TextEdit::singleline(&mut exp.name)).changed();
         });
         egui::ComboBox::from_label("kind")
             .selected_text(match exp.kind {
@@ -160,8 +159,7 @@ impl Editor {
                 ("minimum", &mut self.minimum, "per-kernel lists: their cartesian product is run"),
                 ("update", &mut self.update, "per-kernel lists: their cartesian product is run"),
             ] {
-                ui.label(label);
-                changed |= ui.text_edit_singleline(buf).on_hover_text(tip).changed();
+                changed |= labelled(ui, label, egui::TextEdit::singleline(buf)).on_hover_text(tip).changed();
                 ui.end_row();
             }
         });

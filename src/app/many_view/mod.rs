@@ -69,6 +69,12 @@ impl Default for ManyView {
     }
 }
 
+/// A label and a widget named by it (for screen readers and UI tests).
+fn labelled(ui: &mut egui::Ui, text: &str, widget: impl egui::Widget) -> egui::Response {
+    let label = ui.label(text);
+    ui.add(widget).labelled_by(label.id)
+}
+
 impl ManyView {
     /// True while a run is in progress.
     pub fn is_running(&self) -> bool {
@@ -146,15 +152,12 @@ impl ManyView {
     pub fn ui(&mut self, ui: &mut egui::Ui, graph: Option<&Arc<Graph>>) {
         self.poll();
         ui.horizontal_wrapped(|ui| {
-            ui.label("sources");
-            ui.add(egui::TextEdit::singleline(&mut self.sources).desired_width(70.0))
+            labelled(ui, "sources", egui::TextEdit::singleline(&mut self.sources).desired_width(70.0))
                 .on_hover_text("all, K:SEED (K random sources with an out-arc) or A..B (ids A to B as in the file)");
-            ui.label("workers");
-            ui.add(egui::TextEdit::singleline(&mut self.workers).desired_width(160.0)).on_hover_text(
+            labelled(ui, "workers", egui::TextEdit::singleline(&mut self.workers).desired_width(160.0)).on_hover_text(
                 "comma-separated: cuda:N, wgpu:N, cpu-par:T (one parallel solver on T threads), cpu:K (K one-thread solvers)",
             );
-            ui.label("CPU algorithm");
-            ui.add(egui::TextEdit::singleline(&mut self.algorithm).desired_width(90.0))
+            labelled(ui, "CPU algorithm", egui::TextEdit::singleline(&mut self.algorithm).desired_width(90.0))
                 .on_hover_text("GPU and cpu-par workers run crauser-succ when this is dijkstra");
             egui::ComboBox::from_label("policy")
                 .selected_text(match self.policies {
