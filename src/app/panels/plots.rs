@@ -79,8 +79,9 @@ pub fn plots(ui: &mut egui::Ui, state: &AppState, series: &mut PlotSeries, cmds:
     // Per-thread bars (seed 001's schemes): one readable bar per thread, taken off the top.
     let threads = state.thread_times.len() > 1;
     let bars_h = if threads { (12.0 * state.thread_times.len() as f32 + 18.0).min(240.0) } else { 0.0 };
-    // A title line and a plot, each followed by item spacing.
-    let pane = title_h + 2.0 * ui.spacing().item_spacing.y;
+    // A title line and a plot, each followed by item spacing (the title's is in title_h; the
+    // plots alone were laid out with one spacing less, kept so their look does not change).
+    let pane = title_h + if threads { 2.0 } else { 1.0 } * ui.spacing().item_spacing.y;
     let left = ui.available_height() - if threads { bars_h + pane } else { 0.0 };
     let min_h = if threads { 40.0 } else { 70.0 };
     let each = ((left / shown.len().max(1) as f32) - pane).max(min_h);
