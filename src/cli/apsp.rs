@@ -58,7 +58,6 @@ pub fn run(args: &ApspArgs) -> Result<()> {
     );
     let total = sources.len();
     let mut done = 0usize;
-    let mut failures = Vec::new();
     let cancel = AtomicBool::new(false);
     let mut on_event = |ev: &Event| match ev {
         Event::Task(_) => {
@@ -69,7 +68,6 @@ pub fn run(args: &ApspArgs) -> Result<()> {
         }
         Event::WorkerFailed { worker, source, error } => {
             eprintln!("\nworker {worker} failed on source {source} (given back to the queue): {error}");
-            failures.push(*worker);
         }
     };
     let run =

@@ -267,10 +267,10 @@ impl<'a> Worker<'a> {
                             r.barrier_share = Some(barrier);
                             r.lock_share = Some(lock);
                             r.lock_contended = Some(m.threads.iter().map(|t| t.contended).sum());
-                            if m.threads.len() > 1
-                                && cell.algorithm.as_ref().is_some_and(|a| a.algorithm == crate::algo::HELPER)
-                            {
-                                r.helper_lowered = Some(m.threads.iter().map(|t| t.helper_lowered).sum());
+                            // Only helper threads lower δ speculatively: zero everywhere else.
+                            let lowered: u64 = m.threads.iter().map(|t| t.helper_lowered).sum();
+                            if lowered > 0 {
+                                r.helper_lowered = Some(lowered);
                                 r.helper_wasted = Some(m.threads.iter().map(|t| t.helper_wasted).sum());
                             }
                         }

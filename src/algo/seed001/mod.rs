@@ -37,7 +37,9 @@ use super::{
 use crate::graph::{Distance, Graph, INF, VertexId};
 use heap::{IndexedHeap, PairLockedHeap, Waits, lock};
 use std::sync::atomic::AtomicUsize;
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering::Acquire, Ordering::Relaxed, Ordering::Release,
+};
 use std::sync::{Arc, Barrier, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -403,11 +405,11 @@ impl Shared {
         match &self.wake {
             Some((m, cv)) => {
                 let _g = lock(m, &mut (0, 0));
-                self.epoch.fetch_add(1, std::sync::atomic::Ordering::Release);
+                self.epoch.fetch_add(1, Release);
                 cv.notify_all();
             }
             None => {
-                self.epoch.fetch_add(1, std::sync::atomic::Ordering::Release);
+                self.epoch.fetch_add(1, Release);
             }
         }
     }
@@ -415,7 +417,6 @@ impl Shared {
     /// `helper`, a helper: wait until the epoch differs from `seen` (or the run ends); the new
     /// epoch.
     fn await_epoch(&self, seen: u64) -> u64 {
-        use std::sync::atomic::Ordering::Acquire;
         let moved = || self.epoch.load(Acquire) != seen || self.exit.load(Acquire);
         match &self.wake {
             Some((m, cv)) => {
@@ -441,9 +442,9 @@ impl Shared {
 
     /// `helper`, thread 0: wait until every helper has recorded the current epoch.
     fn await_helpers(&self) {
-        let epoch = self.epoch.load(std::sync::atomic::Ordering::Acquire);
+        let epoch = self.epoch.load(Acquire);
         for f in &self.finished[1..] {
-            while f.load(std::sync::atomic::Ordering::Acquire) < epoch {
+            while f.load(Acquire) < epoch {
                 std::thread::yield_now();
             }
         }
@@ -486,12 +487,12 @@ fn helper(sh: Arc<Shared>, tid: usize) {
         let t = Instant::now();
         seen = sh.await_epoch(seen);
         let waited = t.elapsed().as_nanos() as u64;
-        if sh.exit.load(std::sync::atomic::Ordering::Acquire) {
+        if sh.exit.load(Acquire) {
             return;
         }
         let s = sh.relax(tid);
         sh.record(tid, &s, waited);
-        sh.finished[tid].store(seen, std::sync::atomic::Ordering::Release);
+        sh.finished[tid].store(seen, Release);
     }
 }
 
@@ -633,7 +634,7 @@ impl LockStepper {
 
 impl Drop for LockStepper {
     fn drop(&mut self) {
-        self.sh.exit.store(true, std::sync::atomic::Ordering::Release);
+        self.sh.exit.store(true, Release);
         if self.sh.scheme == Scheme::Helper {
             self.sh.next_epoch();
         } else if !self.workers.is_empty() {

@@ -50,23 +50,27 @@ pub fn gantt(ui: &mut egui::Ui, id: &str, tasks: &[TaskResult], workers: &[Worke
         .iter()
         .enumerate()
         .map(|(k, t)| {
-            Bar::new(t.worker as f64, t.end_ms - t.start_ms)
-                .base_offset(t.start_ms)
-                .width(0.7)
-                .fill(shades[k % 2])
-                .name(format!(
-                    "source {} on {}\n{:.1} to {:.1} ms ({:.2} ms)\nreached {}, eccentricity {}",
-                    t.source,
-                    names.get(t.worker).cloned().unwrap_or_default(),
-                    t.start_ms,
-                    t.end_ms,
-                    t.end_ms - t.start_ms,
-                    t.reached,
-                    t.eccentricity
-                ))
+            Bar::new(t.worker as f64, t.end_ms - t.start_ms).base_offset(t.start_ms).width(0.7).fill(shades[k % 2])
         })
         .collect();
-    let chart = BarChart::new("tasks", bars).horizontal().element_formatter(Box::new(|b, _| b.name.clone()));
+    // The hover text is built for the hovered bar only, not for every task on every frame.
+    let (hover_tasks, hover_names) = (tasks.to_vec(), names.clone());
+    let describe = move |b: &Bar, _: &BarChart| {
+        let hit = hover_tasks.iter().find(|t| t.worker as f64 == b.argument && b.base_offset == Some(t.start_ms));
+        hit.map_or_else(String::new, |t| {
+            format!(
+                "source {} on {}\n{:.1} to {:.1} ms ({:.2} ms)\nreached {}, eccentricity {}",
+                t.source,
+                hover_names.get(t.worker).cloned().unwrap_or_default(),
+                t.start_ms,
+                t.end_ms,
+                t.end_ms - t.start_ms,
+                t.reached,
+                t.eccentricity
+            )
+        })
+    };
+    let chart = BarChart::new("tasks", bars).horizontal().element_formatter(Box::new(describe));
     let height = (22.0 * rows as f32 + 40.0).clamp(90.0, 420.0);
     let mut plot = Plot::new(id.to_string())
         .height(height)
