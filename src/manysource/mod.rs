@@ -131,7 +131,8 @@ struct Queue {
     /// Stealing: every source; equitable: tasks given back by failed workers.
     shared: VecDeque<VertexId>,
     chunk: usize,
-    /// Tasks being solved: while any is, an idle worker waits (a failure may give tasks back).
+    /// Tasks being solved (with `left`, an idle worker knows whether a failure may still give
+    /// tasks back).
     running: usize,
 }
 
@@ -248,8 +249,8 @@ fn lock(m: &Mutex<Queue>) -> MutexGuard<'_, Queue> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// The next task of worker `wi`; waits while other workers' tasks are in flight (a failure may
-/// give them back); `None` when every task is done or the run is cancelled.
+/// The next task of worker `wi`; waits while other workers still hold tasks (a failure gives
+/// them back); `None` when every task is done or the run is cancelled.
 fn take(queue: &(Mutex<Queue>, Condvar), wi: usize, cancel: &AtomicBool) -> Option<VertexId> {
     let mut q = lock(&queue.0);
     loop {
@@ -260,7 +261,9 @@ fn take(queue: &(Mutex<Queue>, Condvar), wi: usize, cancel: &AtomicBool) -> Opti
             q.running += 1;
             return Some(s);
         }
-        if q.running == 0 {
+        // Done only when no task is left anywhere: tasks still in another worker's slice come
+        // back to the shared queue if that worker fails before it gets to them.
+        if q.running == 0 && q.left() == 0 {
             return None;
         }
         q = queue.1.wait_timeout(q, Duration::from_millis(50)).map_or_else(|p| p.into_inner().0, |r| r.0);
