@@ -205,6 +205,19 @@ fn apsp_writes_one_summary_per_source_and_the_policies_agree() {
         assert!(lines[1].starts_with("1\t3353\t"), "source 1 reaches all of rome99: {}", lines[1]);
     }
     assert_eq!(checksums[0], checksums[1], "same work, same checksum");
+    // Distance rows on request: 40 rows of n = 3353 i64 after a 24-byte header, file ids.
+    let rows = dir.path().join("rows.bin");
+    let o = run(bin()
+        .args(["apsp", "--sources", "1..40", "--workers", "cpu:2", "--rows"])
+        .arg(&rows)
+        .arg(data("rome99.gr.gz")));
+    assert!(o.status.success() && stderr(&o).contains("40 distance rows written"), "{}", stderr(&o));
+    let r = sssp_lab::manysource::rows::RowReader::open(&rows).expect("rows file");
+    let mut ids: Vec<u64> = r.map(|x| x.expect("row").0).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, (1..=40).collect::<Vec<u64>>());
+    let o = run(bin().args(["apsp", "--sources", "1..4", "--rows", "/nonexistent/dir/rows.bin"]).arg(data("4.gr")));
+    assert!(!o.status.success() && stderr(&o).contains("/nonexistent/dir/rows.bin: cannot create"), "{}", stderr(&o));
     let o = run(bin().args(["apsp", "--workers", "gpu:0"]).arg(data("4.gr")));
     assert!(!o.status.success());
     assert!(stderr(&o).contains("worker `gpu:0`"), "{}", stderr(&o));

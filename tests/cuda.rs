@@ -490,3 +490,79 @@ fn delta_stepping_matches_petgraph_and_the_cpu_records() {
     }
     common::delta_stepping::check_against_petgraph_and_cpu(CUDA);
 }
+
+/// `restart` (many-source runs keep one solver per GPU worker): after a full run, a partial
+/// stepped run or a cancelled fast run, the restarted solver's distances and stepped records
+/// equal a fresh solver's, for every exact frontier choice.
+#[test]
+fn restarted_solvers_equal_fresh_ones() {
+    if !cuda_ready("restarted_solvers_equal_fresh_ones") {
+        return;
+    }
+    let graphs = [data("rome99.gr.gz"), Arc::new(generate::martin(3000, 4).expect("martin"))];
+    for g in &graphs {
+        let ss = sources(g);
+        for (algo, params) in exact_choices() {
+            let opts = SolveOptions { params: params.clone(), ..Default::default() };
+            let what = format!("{} on {}", AlgoChoice { algorithm: algo, params }, g.name);
+            let mut st = cuda(g, algo, ss[0], &opts);
+            run(st.as_mut());
+            for (k, &s) in ss.iter().enumerate().skip(1) {
+                assert!(st.restart(s).expect("restart"), "{what}: CUDA frontier solvers restart");
+                assert_eq!(st.source(), s);
+                if k % 2 == 1 {
+                    run(st.as_mut());
+                    let got = st.distances().expect("d");
+                    assert_same_distances(
+                        &format!("{what} from {s}, restarted, fast"),
+                        &got,
+                        &petgraph_distances(g, s),
+                    );
+                    // Leave it half-stepped for the next restart.
+                    st.restart(ss[0]).expect("restart");
+                    for _ in 0..3 {
+                        st.step().expect("step");
+                    }
+                } else {
+                    let fresh = cpu_records(g, algo, s, &opts);
+                    let got: Vec<_> = step_all(st.as_mut()).into_iter().map(normalised).collect();
+                    let want: Vec<_> = fresh.into_iter().map(normalised).collect();
+                    assert_eq!(got, want, "{what} from {s}: stepped records after a restart");
+                    assert_same_distances(
+                        &format!("{what} from {s}, restarted, stepped"),
+                        &st.distances().expect("d"),
+                        &petgraph_distances(g, s),
+                    );
+                }
+            }
+            let bad = g.n() as VertexId;
+            assert!(matches!(st.restart(bad), Err(SolveError::BadSource(..))), "{what}: bad source");
+        }
+    }
+}
+
+/// Many-source runs (seed 003) with a CUDA worker beside CPU workers: every task equals the
+/// oracle and the checksum equals a CPU-only run's.
+#[test]
+fn many_source_cuda_worker_equals_the_cpu_workers() {
+    if !cuda_ready("many_source_cuda_worker_equals_the_cpu_workers") {
+        return;
+    }
+    use sssp_lab::manysource::{self, Policy, TaskResult, parse_workers};
+    let g = Arc::new(generate::martin(20_000, 3).expect("martin"));
+    let srcs: Vec<VertexId> = (0..48).map(|i| i * 397 % g.n() as VertexId).collect();
+    let cancel = AtomicBool::new(false);
+    let go = |spec: &str| {
+        let w = parse_workers(spec, &sssp_lab::algo::DIJKSTRA.into()).expect("workers");
+        manysource::run(&g, &srcs, &w, Policy::Stealing { chunk: 1 }, &SolveOptions::default(), &cancel, &mut |_| {})
+            .expect("run")
+    };
+    let cpu = go("cpu:2");
+    let mixed = go("cuda:0,cpu:1");
+    assert_eq!(mixed.checksum, cpu.checksum);
+    assert!(mixed.workers[0].tasks > 0, "the CUDA worker ran tasks: {:?}", mixed.workers);
+    for t in &mixed.tasks {
+        let want = TaskResult::summarize(t.source, &petgraph_distances(&g, t.source));
+        assert_eq!(t.checksum, want.checksum, "source {} on {}", t.source, mixed.workers[t.worker].label);
+    }
+}

@@ -26,7 +26,7 @@ fn wgpu_worker() -> Option<WorkerSpec> {
         assert!(!require.contains("wgpu"), "SSSP_LAB_REQUIRE_GPU={require} but no usable wgpu adapter");
         eprintln!("no usable wgpu adapter: the wgpu worker is left out");
     }
-    ok.map(|d| WorkerSpec { device: d.id, algorithm: sssp_lab::algo::CRAUSER_SUCC.into(), fail_after: None })
+    ok.map(|d| WorkerSpec { device: d.id, algorithm: sssp_lab::algo::CRAUSER_SUCC.into(), fail_after: None, fresh_solvers: false })
 }
 
 fn run(g: &Arc<Graph>, sources: &[VertexId], workers: &[WorkerSpec], policy: Policy) -> manysource::ManySourceRun {
@@ -129,4 +129,47 @@ fn a_failing_worker_gives_its_tasks_back_and_the_run_finishes_on_the_others() {
     .map(|e| e.to_string())
     .unwrap_or_default();
     assert!(err.contains("every worker failed") && err.contains("tasks left"), "{err}");
+}
+
+#[test]
+fn rows_stream_before_their_tasks_and_round_trip_through_a_rows_file() {
+    use sssp_lab::manysource::rows::{RowReader, RowWriter};
+    let g = graph();
+    let sources: Vec<VertexId> = (10..30).collect();
+    let workers = parse_workers("cpu:2", &DIJKSTRA.into()).unwrap_or_else(|e| panic!("{e}"));
+    let path = std::env::temp_dir().join(format!("sssp-manysource-rows-{}.bin.gz", std::process::id()));
+    let mut w = RowWriter::create(&path, g.n()).unwrap_or_else(|e| panic!("{e}"));
+    let mut rows_seen = std::collections::HashSet::new();
+    let cancel = AtomicBool::new(false);
+    let out = manysource::run_with_rows(
+        &g,
+        &sources,
+        &workers,
+        Policy::Stealing { chunk: 2 },
+        &SolveOptions::default(),
+        true,
+        &cancel,
+        &mut |e: &Event| match e {
+            Event::Row { source, dist } => {
+                w.write(u64::from(*source), dist).unwrap_or_else(|e| panic!("{e}"));
+                rows_seen.insert(*source);
+            }
+            Event::Task(t) => assert!(rows_seen.contains(&t.source), "a task's row comes before it"),
+            Event::WorkerFailed { .. } => panic!("no worker fails here"),
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(w.finish().unwrap_or_else(|e| panic!("{e}")), sources.len() as u64);
+    let reader = RowReader::open(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(reader.n(), g.n());
+    let mut seen = Vec::new();
+    for row in reader {
+        let (s, dist) = row.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(dist, petgraph_distances(&g, s as VertexId), "row of source {s}");
+        seen.push(s as VertexId);
+    }
+    seen.sort_unstable();
+    assert_eq!(seen, sources);
+    assert_eq!(out.tasks.len(), sources.len());
+    let _ = std::fs::remove_file(&path);
 }

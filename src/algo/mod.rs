@@ -232,6 +232,16 @@ pub trait Stepper: Send {
     /// then; `cancel` is polled between iterations. Per-iteration records are kept (they are
     /// small) but deltas are not.
     fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError>;
+    /// Starts the solve again from `source` on the same graph and options, keeping what was
+    /// built for the graph (device buffers, uploaded arrays, compiled kernels): many-source runs
+    /// (seed 003) reuse one solver per worker this way. `Ok(false)` when this solver cannot (then
+    /// the caller builds a new one); every solver that says `Ok(true)` behaves afterwards as if
+    /// newly created from `source`.
+    ///
+    /// Errors: [`SolveError::BadSource`]; device errors (the solver is then unusable).
+    fn restart(&mut self, _source: VertexId) -> Result<bool, SolveError> {
+        Ok(false)
+    }
     /// Per-thread time split since the run started (work, barriers, lock waits), thread 0
     /// first; empty for solvers that do not keep threads of their own (every solver but seed
     /// 001's schemes). Steps undone in the app stay counted: this is the machine's time.

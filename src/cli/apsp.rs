@@ -32,6 +32,14 @@ pub struct ApspArgs {
     /// end_ms` (tab-separated, with a header; source as numbered in the file).
     #[arg(long, short)]
     out: Option<PathBuf>,
+    /// Write every distance row here as it is computed (n × 8 bytes per source; gzip when the
+    /// name ends in `.gz`). Format: `src/manysource/rows.rs`, docs/formats.md.
+    #[arg(long)]
+    rows: Option<PathBuf>,
+    /// Build a new solver for every task (as before solvers were restarted): shows what
+    /// keeping one solver per GPU worker saves.
+    #[arg(long)]
+    fresh_solvers: bool,
     /// Write the run (per-worker totals and every task) as JSON here.
     #[arg(long)]
     json: Option<PathBuf>,
@@ -45,7 +53,8 @@ pub fn run(args: &ApspArgs) -> Result<()> {
     let sources = args.sources.resolve(&graph).map_err(|e| anyhow!(e))?;
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     let spec = args.workers.clone().unwrap_or_else(|| format!("cpu:{cores}"));
-    let workers = manysource::parse_workers(&spec, &args.algo).map_err(|e| anyhow!(e))?;
+    let mut workers = manysource::parse_workers(&spec, &args.algo).map_err(|e| anyhow!(e))?;
+    workers.iter_mut().for_each(|w| w.fresh_solvers = args.fresh_solvers);
     eprintln!(
         "{}: n={} m={} loaded in {load_ms:.1} ms; {} sources on {} workers ({}), {}",
         graph.name,
@@ -59,7 +68,25 @@ pub fn run(args: &ApspArgs) -> Result<()> {
     let total = sources.len();
     let mut done = 0usize;
     let cancel = AtomicBool::new(false);
+    let mut writer = match &args.rows {
+        Some(p) => Some(
+            manysource::rows::RowWriter::create(p, graph.n())
+                .with_context(|| format!("{}: cannot create", p.display()))?,
+        ),
+        None => None,
+    };
+    let mut write_error: Option<std::io::Error> = None;
+    let labels = graph.labels();
     let mut on_event = |ev: &Event| match ev {
+        Event::Row { source, dist } => {
+            if let (Some(w), None) = (writer.as_mut(), &write_error)
+                && let Err(e) = w.write(labels.label(*source), dist)
+            {
+                // Stop the run: the rows the user asked for can no longer be complete.
+                write_error = Some(e);
+                cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
         Event::Task(_) => {
             done += 1;
             if done == total || done.is_multiple_of(64.max(total / 200)) {
@@ -70,8 +97,25 @@ pub fn run(args: &ApspArgs) -> Result<()> {
             eprintln!("\nworker {worker} failed on source {source} (given back to the queue): {error}");
         }
     };
-    let run =
-        manysource::run(&graph, &sources, &workers, args.policy, &SolveOptions::default(), &cancel, &mut on_event)?;
+    let solved = manysource::run_with_rows(
+        &graph,
+        &sources,
+        &workers,
+        args.policy,
+        &SolveOptions::default(),
+        args.rows.is_some(),
+        &cancel,
+        &mut on_event,
+    );
+    drop(on_event);
+    if let (Some(e), Some(p)) = (write_error, &args.rows) {
+        return Err(anyhow!("{}: writing the distance rows failed: {e}", p.display()));
+    }
+    let run = solved?;
+    if let (Some(w), Some(p)) = (writer, &args.rows) {
+        let n = w.finish().with_context(|| format!("{}: write failed", p.display()))?;
+        eprintln!("\n{n} distance rows written to {}", p.display());
+    }
     eprintln!();
     eprintln!(
         "{} ({}): makespan {:.1} ms, {} tasks, checksum {:016x}",

@@ -10,11 +10,12 @@
 //! workers. The run's checksum is the wrapping sum of the task checksums, so it does not depend
 //! on which worker ran what, and a task lost or done twice changes it.
 
+pub mod rows;
 mod spec;
 
 pub use spec::{Policy, SourceSet, WorkerSpec, parse_workers, seed_label};
 
-use crate::algo::{SolveError, SolveOptions};
+use crate::algo::{SolveError, SolveOptions, Stepper};
 use crate::device::make_stepper;
 use crate::graph::{Distance, Graph, INF, VertexId};
 use serde::{Deserialize, Serialize};
@@ -74,6 +75,14 @@ impl TaskResult {
 pub enum Event {
     /// A task finished.
     Task(TaskResult),
+    /// The distance row of `source`, sent before its [`Event::Task`] when the run was asked
+    /// for rows ([`run_with_rows`]); n entries, [`INF`] = unreached.
+    Row {
+        /// Source vertex (index).
+        source: VertexId,
+        /// δ of every vertex.
+        dist: Vec<Distance>,
+    },
     /// A worker failed on `source` (given back to the queue) and stopped.
     WorkerFailed {
         /// Worker index.
@@ -178,8 +187,10 @@ impl Queue {
 }
 
 /// Solves from every source of `sources` with `workers` under `policy`, calling `on_event` (on
-/// the caller's thread) as tasks finish or workers fail. Each worker creates its solver per task
-/// with `opts` (block sizes, launch mode).
+/// the caller's thread) as tasks finish or workers fail. Each worker builds its solver with
+/// `opts` (block sizes, launch mode) on its first task and restarts it for the next ones where
+/// the solver can ([`crate::algo::Stepper::restart`]: the CUDA frontier solvers keep the
+/// uploaded graph), else builds a new one per task.
 ///
 /// Errors: [`SolveError::Cancelled`] when `cancel` is set; [`SolveError::Device`] when every
 /// worker failed with tasks left (the message lists the failures).
@@ -192,12 +203,30 @@ pub fn run(
     cancel: &AtomicBool,
     on_event: &mut dyn FnMut(&Event),
 ) -> Result<ManySourceRun, SolveError> {
+    run_with_rows(graph, sources, workers, policy, opts, false, cancel, on_event)
+}
+
+/// [`run`], and with `rows` also an [`Event::Row`] (the whole distance row, n × 8 bytes) before
+/// each task's [`Event::Task`], for the caller to write out ([`rows::RowWriter`]). Workers
+/// wait while the caller is more than a few rows behind, so at most about two rows per worker
+/// are held in memory.
+#[allow(clippy::too_many_arguments)]
+pub fn run_with_rows(
+    graph: &Arc<Graph>,
+    sources: &[VertexId],
+    workers: &[WorkerSpec],
+    policy: Policy,
+    opts: &SolveOptions,
+    rows: bool,
+    cancel: &AtomicBool,
+    on_event: &mut dyn FnMut(&Event),
+) -> Result<ManySourceRun, SolveError> {
     if workers.is_empty() {
         return Err(SolveError::Device("no workers".into()));
     }
     let queue = (Mutex::new(Queue::new(sources, workers.len(), policy)), Condvar::new());
     let start = Instant::now();
-    let (tx, rx) = mpsc::channel::<Event>();
+    let (tx, rx) = mpsc::sync_channel::<Event>(2 * workers.len() + 2);
     let mut out = ManySourceRun {
         label: seed_label(workers, policy),
         policy: policy.to_string(),
@@ -211,7 +240,8 @@ pub fn run(
     std::thread::scope(|scope| {
         for (wi, spec) in workers.iter().enumerate() {
             let (tx, queue) = (tx.clone(), &queue);
-            scope.spawn(move || work(graph, wi, spec, opts, queue, cancel, start, &tx));
+            let ctx = Ctx { graph, opts, queue, cancel, start, rows };
+            scope.spawn(move || work(&ctx, wi, spec, &tx));
         }
         drop(tx);
         for ev in rx {
@@ -224,6 +254,7 @@ pub fn run(
                     out.tasks.push(t);
                 }
                 Event::WorkerFailed { worker, error, .. } => out.workers[worker].failed = Some(error),
+                Event::Row { .. } => {}
             }
         }
     });
@@ -270,27 +301,28 @@ fn take(queue: &(Mutex<Queue>, Condvar), wi: usize, cancel: &AtomicBool) -> Opti
     }
 }
 
-/// One worker's loop: take a task, solve, report; on an error give the task back and stop.
-#[allow(clippy::too_many_arguments)]
-fn work(
-    graph: &Arc<Graph>,
-    wi: usize,
-    spec: &WorkerSpec,
-    opts: &SolveOptions,
-    queue: &(Mutex<Queue>, Condvar),
-    cancel: &AtomicBool,
+/// What every worker of a run shares.
+struct Ctx<'a> {
+    graph: &'a Arc<Graph>,
+    opts: &'a SolveOptions,
+    queue: &'a (Mutex<Queue>, Condvar),
+    cancel: &'a AtomicBool,
     start: Instant,
-    tx: &mpsc::Sender<Event>,
-) {
+    rows: bool,
+}
+
+/// One worker's loop: take a task, solve, report; on an error give the task back and stop.
+fn work(ctx: &Ctx, wi: usize, spec: &WorkerSpec, tx: &mpsc::SyncSender<Event>) {
     let mut done = 0;
-    while let Some(source) = take(queue, wi, cancel) {
-        let t0 = start.elapsed().as_secs_f64() * 1e3;
+    let mut solver: Option<Box<dyn Stepper>> = None;
+    while let Some(source) = take(ctx.queue, wi, ctx.cancel) {
+        let t0 = ctx.start.elapsed().as_secs_f64() * 1e3;
         let solved = if spec.fail_after == Some(done) {
             Err(SolveError::Device(format!("injected fault after {done} tasks")))
         } else {
-            solve_one(graph, spec, source, opts, cancel)
+            solve_one(ctx, spec, &mut solver, source)
         };
-        let mut q = lock(&queue.0);
+        let mut q = lock(&ctx.queue.0);
         q.running -= 1;
         let failed = match solved {
             Ok(_) | Err(SolveError::Cancelled) => None,
@@ -300,14 +332,17 @@ fn work(
             }
         };
         drop(q);
-        queue.1.notify_all();
+        ctx.queue.1.notify_all();
         match (solved, failed) {
             (Ok(dist), _) => {
                 let mut t = TaskResult::summarize(source, &dist);
                 t.worker = wi;
                 t.start_ms = t0;
-                t.end_ms = start.elapsed().as_secs_f64() * 1e3;
+                t.end_ms = ctx.start.elapsed().as_secs_f64() * 1e3;
                 done += 1;
+                if ctx.rows && tx.send(Event::Row { source, dist }).is_err() {
+                    return;
+                }
                 if tx.send(Event::Task(t)).is_err() {
                     return;
                 }
@@ -321,17 +356,28 @@ fn work(
     }
 }
 
+/// Solves from `source` with the worker's solver, restarted when it can be (else built anew
+/// and kept for the next task). On an error the solver is dropped.
 fn solve_one(
-    graph: &Arc<Graph>,
+    ctx: &Ctx,
     spec: &WorkerSpec,
+    solver: &mut Option<Box<dyn Stepper>>,
     source: VertexId,
-    opts: &SolveOptions,
-    cancel: &AtomicBool,
 ) -> Result<Vec<Distance>, SolveError> {
-    let opts = SolveOptions { params: spec.algorithm.params.clone(), record_deltas: false, ..opts.clone() };
-    let mut st = make_stepper(spec.device, Arc::clone(graph), spec.algorithm.algorithm, source, &opts)?;
-    st.run_to_end(cancel, &mut |_| {})?;
-    st.distances()
+    let reused = match solver.as_mut() {
+        Some(st) if !spec.fresh_solvers => st.restart(source).inspect_err(|_| *solver = None)?,
+        _ => false,
+    };
+    if !reused {
+        let opts = SolveOptions { params: spec.algorithm.params.clone(), record_deltas: false, ..ctx.opts.clone() };
+        *solver = Some(make_stepper(spec.device, Arc::clone(ctx.graph), spec.algorithm.algorithm, source, &opts)?);
+    }
+    let Some(st) = solver.as_mut() else { return Err(SolveError::Device("internal: no solver".into())) };
+    let dist = st.run_to_end(ctx.cancel, &mut |_| {}).and_then(|_| st.distances());
+    if dist.is_err() {
+        *solver = None;
+    }
+    dist
 }
 
 #[cfg(test)]

@@ -113,6 +113,9 @@ pub struct WorkerSpec {
     pub algorithm: AlgoChoice,
     /// Tests: fail (as a device error) instead of solving the task after this many tasks.
     pub fail_after: Option<usize>,
+    /// Build a new solver for every task instead of restarting the worker's one (measures what
+    /// [`crate::algo::Stepper::restart`] saves: on GPUs, the graph's upload per task).
+    pub fresh_solvers: bool,
 }
 
 impl WorkerSpec {
@@ -148,7 +151,7 @@ pub fn parse_workers(s: &str, algorithm: &AlgoChoice) -> Result<Vec<WorkerSpec>,
         } else {
             algorithm.clone()
         };
-        out.extend((0..copies).map(|_| WorkerSpec { device, algorithm: algo.clone(), fail_after: None }));
+        out.extend((0..copies).map(|_| WorkerSpec { device, algorithm: algo.clone(), fail_after: None, fresh_solvers: false }));
     }
     if out.is_empty() {
         return Err("no workers: give e.g. --workers cpu:4 or --workers cuda:0,cpu:14".into());

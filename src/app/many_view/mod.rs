@@ -136,6 +136,7 @@ impl ManyView {
                     "{}: worker {worker} failed on source {source}, which went back to the queue: {error}",
                     self.live_labels.get(i).cloned().unwrap_or_default()
                 )),
+                Event::Row { .. } => {}
             }
         }
         match take_finished(&mut self.job) {

@@ -336,12 +336,7 @@ impl<D: Dist> CudaStepper<D> {
             opts.block.update,
             if s == "u32" { 32 } else { 64 }
         );
-        let mut host_dist = vec![INF; n];
-        host_dist[source as usize] = 0;
-        let mut host_stamp = vec![UNSET; n];
-        host_stamp[source as usize] = 1;
-
-        let st = CudaStepper {
+        let mut st = CudaStepper {
             stream,
             algo,
             run,
@@ -367,20 +362,43 @@ impl<D: Dist> CudaStepper<D> {
             done: false,
             settled_count: 1,
             frontier_len: 1,
-            host: Some(HostState { dist: host_dist, stamp: host_stamp }),
+            host: None,
             model: LaunchModel::new(n),
             lists_for: None,
             graph,
             gpu,
         };
-        // δ = ∞ except δ(s) = 0; stamp(s) = 1 (F₁ = {s}).
-        let b = st.opts.block.relax;
-        let mut l = st.stream.launch_builder(&st.k.init);
-        l.arg(&st.n).arg(&st.dist).arg(&st.stamp).arg(&source);
-        // SAFETY: arguments match `sssp_init_*` in kernels/frontier.cu; n threads guarded.
-        unsafe { l.launch(cfg(st.n.div_ceil(b), b)) }.map_err(dev_err("initialise kernel launch failed"))?;
-        st.stream.synchronize().map_err(dev_err("initialisation on the GPU failed"))?;
+        st.init_state(source)?;
         Ok(st)
+    }
+
+    /// Puts the run back at its start from `source`: δ = ∞ except δ(s) = 0, stamp(s) = 1
+    /// (F₁ = {s}), the fast path's marks cleared (they hold iteration numbers, which start again
+    /// at 1) and the host-side counters and copy reset. The graph arrays stay where they are.
+    fn init_state(&mut self, source: VertexId) -> Result<(), SolveError> {
+        let n = self.n as usize;
+        self.source = source;
+        if let Some(fb) = &mut self.fast {
+            self.stream.memset_zeros(&mut fb.mark).map_err(dev_err("cannot clear the fast path's marks"))?;
+        }
+        let b = self.opts.block.relax;
+        let mut l = self.stream.launch_builder(&self.k.init);
+        l.arg(&self.n).arg(&self.dist).arg(&self.stamp).arg(&source);
+        // SAFETY: arguments match `sssp_init_*` in kernels/frontier.cu; n threads guarded.
+        unsafe { l.launch(cfg(self.n.div_ceil(b), b)) }.map_err(dev_err("initialise kernel launch failed"))?;
+        self.stream.synchronize().map_err(dev_err("initialisation on the GPU failed"))?;
+        let mut dist = vec![INF; n];
+        dist[source as usize] = 0;
+        let mut stamp = vec![UNSET; n];
+        stamp[source as usize] = 1;
+        self.host = Some(HostState { dist, stamp });
+        self.iteration = 0;
+        self.done = false;
+        self.settled_count = 1;
+        self.frontier_len = 1;
+        self.model = LaunchModel::new(n);
+        self.lists_for = None;
+        Ok(())
     }
 
     /// Applies the cache preference to every kernel this stepper launches.
@@ -472,6 +490,12 @@ impl<D: Dist> Stepper for CudaStepper<D> {
             self.sync("copying δ from the GPU failed")?;
             Ok(d.into_iter().map(Dist::to_host).collect())
         })?
+    }
+
+    fn restart(&mut self, source: VertexId) -> Result<bool, SolveError> {
+        crate::algo::check_source(&self.graph, source)?;
+        guarded(|| self.init_state(source))??;
+        Ok(true)
     }
 
     fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
