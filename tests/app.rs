@@ -276,3 +276,47 @@ fn a_graph_with_negative_weights_switches_to_bellman_ford_and_says_why() {
     click(&mut h, "Step");
     assert_eq!(st(&h).iteration(), 1);
 }
+
+/// Settings persistence (issue 14 item 4): what `saved()` remembers comes back on the next
+/// launch — graph file, source, algorithm, device, tab and the many-sources form — and a graph
+/// file that has gone falls back to the bundled graph with a banner.
+#[test]
+fn saved_state_restores_graph_source_algorithm_and_forms() {
+    use sssp_lab::app::persist::{Saved, SavedGraph};
+    let mut h = start(file(data("rome99.gr.gz")));
+    h.state_mut().apply(Command::SetAlgorithm("martin-succ".parse().expect("algo")));
+    h.state_mut().apply(Command::SetSourceId("17".into()));
+    settle(&mut h);
+    let mut saved: Saved = h.state().saved();
+    assert_eq!(saved.source, "17");
+    assert!(matches!(&saved.graph, Some(SavedGraph::File(p)) if p.is_absolute() && p.ends_with("rome99.gr.gz")));
+    saved.many_workers = "cpu:3".into();
+    saved.tab = sssp_lab::app::Tab::Many;
+    // Through text and back, as eframe's storage does (RON there, JSON here: both serde).
+    let text = serde_json::to_string(&saved).expect("serialise");
+    let back: Saved = serde_json::from_str(&text).expect("deserialise");
+
+    let startup = Startup::default();
+    let mut h2 = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_eframe(move |cc| SsspApp::with_saved(&cc.egui_ctx, startup, Some(back)));
+    settle(&mut h2);
+    assert_eq!(st(&h2).graph().map(|g| g.n()), Some(3353), "rome99 again");
+    assert_eq!(st(&h2).settings.algorithm.to_string(), "martin-succ");
+    let again = h2.state().saved();
+    assert_eq!(
+        (again.source.as_str(), again.many_workers.as_str(), again.tab),
+        ("17", "cpu:3", sssp_lab::app::Tab::Many)
+    );
+
+    let mut gone = again.clone();
+    gone.graph = Some(SavedGraph::File(PathBuf::from("/nonexistent/graph.gr")));
+    gone.source = String::new();
+    let startup = Startup::default();
+    let mut h3 = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_eframe(move |cc| SsspApp::with_saved(&cc.egui_ctx, startup, Some(gone)));
+    settle(&mut h3);
+    assert!(st(&h3).errors.iter().any(|e| e.contains("/nonexistent/graph.gr") && e.contains("bundled")));
+    assert!(st(&h3).graph().is_some_and(|g| g.name.contains("NY")), "the bundled graph instead");
+}

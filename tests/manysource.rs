@@ -26,7 +26,12 @@ fn wgpu_worker() -> Option<WorkerSpec> {
         assert!(!require.contains("wgpu"), "SSSP_LAB_REQUIRE_GPU={require} but no usable wgpu adapter");
         eprintln!("no usable wgpu adapter: the wgpu worker is left out");
     }
-    ok.map(|d| WorkerSpec { device: d.id, algorithm: sssp_lab::algo::CRAUSER_SUCC.into(), fail_after: None, fresh_solvers: false })
+    ok.map(|d| WorkerSpec {
+        device: d.id,
+        algorithm: sssp_lab::algo::CRAUSER_SUCC.into(),
+        fail_after: None,
+        fresh_solvers: false,
+    })
 }
 
 fn run(g: &Arc<Graph>, sources: &[VertexId], workers: &[WorkerSpec], policy: Policy) -> manysource::ManySourceRun {

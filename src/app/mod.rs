@@ -16,12 +16,14 @@ pub mod jobs;
 pub mod many_view;
 pub mod palette;
 mod panels;
+pub mod persist;
 pub mod script;
 pub mod series;
 pub mod state;
 mod stepping;
 
 pub use command::{Command, SHORTCUTS};
+pub use panels::Tab;
 pub use state::{AppState, Settings, Verification};
 
 use crate::formats::LoadOptions;
@@ -74,7 +76,11 @@ pub fn run(mut startup: Startup) -> anyhow::Result<()> {
         "sssp-lab",
         options,
         Box::new(move |cc| {
-            let mut app = SsspApp::new(&cc.egui_ctx, startup);
+            let persist = persist::enabled();
+            let saved =
+                cc.storage.filter(|_| persist).and_then(|s| eframe::get_value::<persist::Saved>(s, persist::KEY));
+            let mut app = SsspApp::with_saved(&cc.egui_ctx, startup, saved);
+            app.persist = persist;
             app.ready_file = std::env::var_os("SSSP_LAB_READY_FILE").map(PathBuf::from);
             if let Some(path) = std::env::var_os("SSSP_LAB_BENCH") {
                 app.open_bench(std::path::Path::new(&path));
@@ -106,32 +112,100 @@ pub struct SsspApp {
     idle_frames: u32,
     /// `SSSP_LAB_MANY` (sources, workers): a many-source run to start once the graph is in.
     many_pending: Option<(String, String)>,
+    /// Whether eframe's storage is written on exit (see [`persist`]).
+    persist: bool,
 }
 
 impl SsspApp {
     /// Creates the app and starts loading (or generating) the startup graph.
     pub fn new(ctx: &egui::Context, startup: Startup) -> Self {
-        let settings = Settings {
+        Self::with_saved(ctx, startup, None)
+    }
+
+    /// [`SsspApp::new`], restoring what `saved` remembers (see [`persist`]): its settings and
+    /// forms always, its graph and source only when `startup` names no graph of its own.
+    pub fn with_saved(ctx: &egui::Context, startup: Startup, saved: Option<persist::Saved>) -> Self {
+        let explicit = startup.file.is_some() || startup.generator.is_some();
+        let from_startup = Settings {
             weight_rule: startup.load.weights.to_string(),
             weight_decimals: startup.load.weight_decimals,
             format: startup.load.format,
             ..Settings::default()
         };
+        let settings = match &saved {
+            Some(s) if !explicit => s.settings.clone(),
+            Some(s) => Settings {
+                algorithm: s.settings.algorithm.clone(),
+                device: s.settings.device,
+                block: s.settings.block,
+                speed: s.settings.speed,
+                ..from_startup
+            },
+            None => from_startup,
+        };
         let mut state = AppState::new(ctx, settings);
         state.probe_devices();
-        match (startup.generator, startup.file) {
-            (Some(spec), _) => state.generate(spec),
-            (None, file) => state.load(file.unwrap_or_else(bundled_graph_path), startup.load),
+        let mut panels = panels::Panels::default();
+        let mut script = VecDeque::new();
+        let restored_graph = if explicit { None } else { saved.as_ref().and_then(|s| s.graph.clone()) };
+        match (startup.generator, startup.file, restored_graph) {
+            (Some(spec), _, _) => state.generate(spec),
+            (None, Some(file), _) => state.load(file, startup.load),
+            (None, None, Some(persist::SavedGraph::Generated(spec))) => state.generate(spec),
+            (None, None, Some(persist::SavedGraph::File(path))) if path.is_file() => state.apply(Command::Open(path)),
+            (None, None, other) => {
+                if let Some(persist::SavedGraph::File(path)) = other {
+                    state.error(format!("the last graph, {}, is gone: opened the bundled graph", path.display()));
+                }
+                state.load(bundled_graph_path(), startup.load);
+            }
+        }
+        if let Some(s) = saved {
+            if !explicit && !s.source.trim().is_empty() {
+                script.push_back(Command::SetSourceId(s.source));
+            }
+            panels.tab = s.tab;
+            let m = &mut panels.many;
+            (m.sources, m.workers, m.algorithm, m.policies) =
+                (s.many_sources, s.many_workers, s.many_algorithm, s.many_policies);
+            m.chunk = s.many_chunk.max(1);
+            if let Some((exp, dir)) = s.bench {
+                panels.bench.set_experiment(exp);
+                panels.bench.exp_dir = dir;
+            }
         }
         SsspApp {
             state,
             view: GraphView::new(),
             shown_graph: None,
-            panels: panels::Panels::default(),
-            script: VecDeque::new(),
+            panels,
+            script,
             ready_file: None,
             idle_frames: 0,
             many_pending: None,
+            persist: false,
+        }
+    }
+
+    /// What [`persist`] stores of the app now.
+    pub fn saved(&self) -> persist::Saved {
+        let st = &self.state;
+        let graph = st.graph.as_ref().map(|g| match &g.path {
+            Some(p) => persist::SavedGraph::File(std::path::absolute(p).unwrap_or_else(|_| p.clone())),
+            None => persist::SavedGraph::Generated(st.settings.generator.clone()),
+        });
+        let m = &self.panels.many;
+        persist::Saved {
+            settings: st.settings.clone(),
+            graph,
+            source: st.graph().map(|g| g.labels().label(st.source).to_string()).unwrap_or_default(),
+            tab: self.panels.tab,
+            many_sources: m.sources.clone(),
+            many_workers: m.workers.clone(),
+            many_algorithm: m.algorithm.clone(),
+            many_policies: m.policies,
+            many_chunk: m.chunk,
+            bench: Some((self.panels.bench.experiment.clone(), self.panels.bench.exp_dir.clone())),
         }
     }
 
@@ -235,6 +309,16 @@ impl SsspApp {
 }
 
 impl eframe::App for SsspApp {
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        if self.persist {
+            eframe::set_value(storage, persist::KEY, &self.saved());
+        }
+    }
+
+    fn persist_egui_memory(&self) -> bool {
+        self.persist
+    }
+
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let start = Instant::now();
         let ctx = ui.ctx().clone();

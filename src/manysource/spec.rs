@@ -151,7 +151,12 @@ pub fn parse_workers(s: &str, algorithm: &AlgoChoice) -> Result<Vec<WorkerSpec>,
         } else {
             algorithm.clone()
         };
-        out.extend((0..copies).map(|_| WorkerSpec { device, algorithm: algo.clone(), fail_after: None, fresh_solvers: false }));
+        out.extend((0..copies).map(|_| WorkerSpec {
+            device,
+            algorithm: algo.clone(),
+            fail_after: None,
+            fresh_solvers: false,
+        }));
     }
     if out.is_empty() {
         return Err("no workers: give e.g. --workers cpu:4 or --workers cuda:0,cpu:14".into());

@@ -14,7 +14,7 @@ use crate::manysource::{self, Event, ManySourceRun, Policy, SourceSet, TaskResul
 use std::sync::Arc;
 
 /// Which policies a run compares.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Policies {
     /// Equitable only.
     Equitable,

@@ -21,7 +21,7 @@ use super::state::{AppState, Verification};
 use egui::{CentralPanel, Panel, ScrollArea};
 
 /// Which half of the app fills the window.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Tab {
     /// Step one solver through one graph.
     #[default]
