@@ -320,3 +320,29 @@ fn saved_state_restores_graph_source_algorithm_and_forms() {
     assert!(st(&h3).errors.iter().any(|e| e.contains("/nonexistent/graph.gr") && e.contains("bundled")));
     assert!(st(&h3).graph().is_some_and(|g| g.name.contains("NY")), "the bundled graph instead");
 }
+
+/// A GPU solver (here wgpu on lavapipe) is built on a worker (shader compilation, upload) with
+/// a progress bar; the step asked for meanwhile happens once it is ready, and the run finishes
+/// and matches Dijkstra. Skipped without an adapter unless `SSSP_LAB_REQUIRE_GPU` names wgpu.
+#[test]
+fn a_gpu_solver_is_built_in_the_background_and_then_steps() {
+    let Some(dev) = sssp_lab::device::wgpu::list().iter().find(|d| d.status.is_ok()).map(|d| d.id) else {
+        let require = std::env::var("SSSP_LAB_REQUIRE_GPU").unwrap_or_default();
+        assert!(!require.contains("wgpu"), "SSSP_LAB_REQUIRE_GPU={require} but no usable wgpu adapter");
+        eprintln!("no usable wgpu adapter: skipped");
+        return;
+    };
+    let mut h = start(generated(GeneratorSpec::Grid { width: 20, height: 15, max_weight: 9, seed: 2 }));
+    h.state_mut().apply(Command::SetDevice(dev));
+    h.state_mut().apply(Command::Step);
+    assert!(st(&h).jobs.build.is_some(), "the solver is being built, not built on the UI thread");
+    assert_eq!(st(&h).iteration(), 0);
+    h.run_steps(1);
+    assert!(h.query_all_by_label_contains("building crauser-succ on").count() > 0, "a progress bar names the build");
+    settle(&mut h);
+    assert_eq!(st(&h).iteration(), 1, "the step asked for during the build happened");
+    h.state_mut().apply(Command::RunToEnd);
+    settle(&mut h);
+    assert!(st(&h).at_end());
+    assert_eq!(st(&h).verification, Verification::Match);
+}

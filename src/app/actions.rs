@@ -81,6 +81,7 @@ impl AppState {
                 Err(e) => self.error(format!("probing devices: {e}")),
             }
         }
+        self.poll_build();
         self.poll_run();
         self.poll_verify();
         self.play_tick(dt);

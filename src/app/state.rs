@@ -82,6 +82,25 @@ pub struct RunJob {
     pub run_id: u64,
 }
 
+/// Building a GPU solver (NVRTC / shader compilation, the graph's upload) for run `run_id` on a
+/// worker thread, so that the UI keeps its frame rate, and what to do once it is ready.
+pub struct BuildJob {
+    pub job: Job<Result<Box<dyn Stepper>, String>>,
+    pub run_id: u64,
+    pub then: AfterBuild,
+}
+
+/// What the user asked for while the solver was being built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterBuild {
+    /// Step this many iterations.
+    Step(usize),
+    /// Start playing.
+    Play,
+    /// Run to the end.
+    RunToEnd,
+}
+
 /// The oracle check of a finished run: (run id, job yielding the vertices whose δ is wrong).
 pub type VerifyJob = (u64, Job<Result<Vec<VertexId>, String>>);
 
@@ -91,6 +110,8 @@ pub struct Jobs {
     /// Loading or generating a graph.
     pub graph: Option<Job<Result<LoadedGraph, String>>>,
     pub run: Option<RunJob>,
+    /// Building the solver of a GPU device.
+    pub build: Option<BuildJob>,
     /// The open-file dialog.
     pub dialog: Option<Job<Option<PathBuf>>>,
     pub verify: Option<VerifyJob>,
@@ -172,7 +193,7 @@ impl AppState {
 
     /// True while any job that changes the graph or the run is in progress (not the dialog).
     pub fn is_busy(&self) -> bool {
-        self.jobs.graph.is_some() || self.jobs.run.is_some() || self.jobs.verify.is_some()
+        self.jobs.graph.is_some() || self.jobs.run.is_some() || self.jobs.verify.is_some() || self.jobs.build.is_some()
     }
 
     /// The graph shown, if any.
@@ -243,6 +264,9 @@ impl AppState {
         }
         if let Some(r) = &self.jobs.run {
             out.push((r.job.name().to_string(), r.job.progress()));
+        }
+        if let Some(b) = &self.jobs.build {
+            out.push((b.job.name().to_string(), b.job.progress()));
         }
         if let Some((_, j)) = &self.jobs.verify {
             out.push((j.name().to_string(), j.progress()));

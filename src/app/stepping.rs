@@ -7,7 +7,7 @@
 //! through its job; the trace fills as they arrive and the solver comes back when done.
 
 use super::jobs::{Job, repaint, take_finished};
-use super::state::{AppState, RunJob, RunOutput, Verification};
+use super::state::{AfterBuild, AppState, BuildJob, RunJob, RunOutput, Verification};
 use crate::algo::{SolveOptions, reference_distances};
 use crate::device;
 use crate::graph::VertexId;
@@ -23,6 +23,9 @@ impl AppState {
     pub(crate) fn reset(&mut self) {
         if let Some(r) = self.jobs.run.take() {
             r.job.cancel();
+        }
+        if let Some(b) = self.jobs.build.take() {
+            b.job.cancel();
         }
         if let Some((_, j)) = self.jobs.verify.take() {
             j.cancel();
@@ -46,12 +49,22 @@ impl AppState {
         if let Some(j) = &self.jobs.graph {
             j.cancel();
         }
+        // The build cannot stop half-way; its solver is dropped when it arrives.
+        if let Some(b) = self.jobs.build.take() {
+            b.job.cancel();
+        }
     }
 
-    /// Creates the solver for the current settings if there is none.
-    fn ensure_stepper(&mut self) -> bool {
+    /// Creates the solver for the current settings if there is none: at once on the CPU (a
+    /// few arrays), on a worker for GPUs (kernel compilation and the upload take up to seconds),
+    /// which then does `then`. False while there is no solver yet.
+    fn ensure_stepper(&mut self, then: AfterBuild) -> bool {
         if self.stepper.is_some() {
             return true;
+        }
+        if let Some(b) = &mut self.jobs.build {
+            b.then = then;
+            return false;
         }
         if self.stepper_lost {
             self.error("the solver was lost when its worker failed; press Reset to start again");
@@ -66,7 +79,18 @@ impl AppState {
             ..Default::default()
         };
         let algo = choice.algorithm;
-        match device::make_stepper(self.settings.device, g, algo, self.source, &opts) {
+        let dev = self.settings.device;
+        if matches!(dev, device::DeviceId::Cuda(_) | device::DeviceId::Wgpu(_)) {
+            let source = self.source;
+            let name = format!("building {algo} on {dev} (kernels, graph upload)");
+            let job = Job::spawn(name, repaint(&self.egui), move |_| {
+                device::make_stepper(dev, g, algo, source, &opts)
+                    .map_err(|e| format!("cannot start {algo} on {dev}: {e}"))
+            });
+            self.jobs.build = Some(BuildJob { job, run_id: self.run_id, then });
+            return false;
+        }
+        match device::make_stepper(dev, g, algo, self.source, &opts) {
             Ok(s) => {
                 self.stepper = Some(s);
                 true
@@ -79,13 +103,14 @@ impl AppState {
         }
     }
 
-    /// One iteration forward; false when nothing moved (end of run, solver busy, error).
-    fn forward_one(&mut self) -> bool {
+    /// One iteration forward; false when nothing moved (end of run, solver busy or being
+    /// built — then it does `then` once ready —, error).
+    fn forward_one(&mut self, then: AfterBuild) -> bool {
         let Some(trace) = &mut self.trace else { return false };
         if trace.pos() < trace.len() {
             return trace.forward();
         }
-        if trace.is_finished() || self.jobs.run.is_some() || !self.ensure_stepper() {
+        if trace.is_finished() || self.jobs.run.is_some() || !self.ensure_stepper(then) {
             return false;
         }
         let (Some(trace), Some(stepper)) = (&mut self.trace, &mut self.stepper) else { return false };
@@ -111,8 +136,8 @@ impl AppState {
     }
 
     pub(crate) fn step_forward(&mut self, n: usize) {
-        for _ in 0..n {
-            if !self.forward_one() {
+        for i in 0..n {
+            if !self.forward_one(AfterBuild::Step(n - i)) {
                 break;
             }
         }
@@ -150,7 +175,7 @@ impl AppState {
         self.play_budget = (self.play_budget + speed * dt.min(0.25)).min(speed * 0.25 + 1.0);
         let start = Instant::now();
         while self.play_budget >= 1.0 {
-            if !self.forward_one() {
+            if !self.forward_one(AfterBuild::Play) {
                 self.playing = false;
                 break;
             }
@@ -176,7 +201,7 @@ impl AppState {
             return;
         }
         self.playing = false;
-        if !self.ensure_stepper() {
+        if !self.ensure_stepper(AfterBuild::RunToEnd) {
             return;
         }
         let (Some(mut stepper), Some(n)) = (self.stepper.take(), self.graph().map(|g| g.n().max(1))) else {
@@ -213,6 +238,34 @@ impl AppState {
             RunOutput { stepper, outcome }
         });
         self.jobs.run = Some(RunJob { job, run_id: self.run_id });
+    }
+
+    /// Installs a solver built on a worker and does what was asked meanwhile.
+    pub(crate) fn poll_build(&mut self) {
+        let Some(b) = &mut self.jobs.build else { return };
+        let Some(built) = b.job.poll() else { return };
+        let (run_id, then) = (b.run_id, b.then);
+        self.jobs.build = None;
+        if run_id != self.run_id {
+            return;
+        }
+        match built.and_then(|r| r) {
+            Ok(st) => {
+                self.stepper = Some(st);
+                match then {
+                    AfterBuild::Step(n) => self.step_forward(n),
+                    AfterBuild::Play => {
+                        self.playing = !self.at_end();
+                        self.egui.request_repaint();
+                    }
+                    AfterBuild::RunToEnd => self.run_to_end(),
+                }
+            }
+            Err(e) => {
+                self.playing = false;
+                self.error(e);
+            }
+        }
     }
 
     /// Takes in streamed steps (within the frame budget) and the solver when the job is done.

@@ -220,6 +220,14 @@ fn controls(ui: &mut egui::Ui, state: &AppState, cmds: &mut Vec<Command>) {
         let end = if t.is_finished() { "finished" } else { "recorded so far" };
         ui.label(format!("Iteration {} of {} {end}", t.pos(), t.len()));
     }
+    if let Some(b) = &state.jobs.build {
+        ui.horizontal(|ui| {
+            ui.add(egui::ProgressBar::new(b.job.progress()).animate(true).text(b.job.name()).desired_width(220.0));
+            if ui.button("Cancel").on_hover_text("Esc").clicked() {
+                cmds.push(Command::Cancel);
+            }
+        });
+    }
     if let Some(run) = &state.jobs.run {
         ui.horizontal(|ui| {
             ui.add(egui::ProgressBar::new(run.job.progress()).text(run.job.name()).desired_width(220.0));
