@@ -47,6 +47,7 @@ fn small(devices: Vec<LabDevice>, algorithms: Vec<Algorithm>) -> Experiment {
         check: true,
         cell_budget_s: None,
         paper: Vec::new(),
+        many_source: None,
     }
 }
 
@@ -453,4 +454,191 @@ fn a_run_done_in_parts_merges_with_later_cells_replacing_earlier_ones() {
     assert!(merged.rows.iter().any(|r| r.total_ms == Some(123.0)));
     assert!(merged.outcome.starts_with("incomplete; then") && merged.outcome.ends_with("completed"));
     assert!(lab::merge_results(Vec::new()).is_none());
+    // Many-source rows: a re-run graph × workers × policy replaces the earlier row.
+    let row = |workers: &str, makespan_ms: f64| lab::ManyRow {
+        graph: "g".into(),
+        workers: workers.into(),
+        policy: "stealing".into(),
+        makespan_ms,
+        ..Default::default()
+    };
+    let first = lab::LabResults { many: vec![row("cpu:1", 10.0), row("cpu:2", 6.0)], ..Default::default() };
+    let second = lab::LabResults { many: vec![row("cpu:2", 5.0)], ..Default::default() };
+    let merged = lab::merge_results(vec![first, second]).expect("two parts");
+    let got: Vec<(&str, f64)> = merged.many.iter().map(|r| (r.workers.as_str(), r.makespan_ms)).collect();
+    assert_eq!(got, [("cpu:1", 10.0), ("cpu:2", 5.0)]);
+}
+
+/// A many-source experiment of `configs` (workers, policy) on a small fan-out graph.
+fn many_source(configs: &[(&str, &str)], sources: &str) -> Experiment {
+    let mut exp = small(Vec::new(), vec![sssp_lab::algo::DIJKSTRA]);
+    exp.kind = lab::ExperimentKind::ManySource;
+    exp.many_source = Some(lab::ManySourceSpec {
+        sources: sources.into(),
+        configs: configs.iter().map(|(w, p)| lab::ManyConfig { workers: (*w).into(), policy: (*p).into() }).collect(),
+        ..Default::default()
+    });
+    exp
+}
+
+#[test]
+fn many_source_smoke_runs_headless_with_equal_checksums_a_report_and_timelines() {
+    let out = tempfile::tempdir().expect("tempdir");
+    // LAB_MANY_OUT=DIR keeps the outputs for a look.
+    let keep = std::env::var_os("LAB_MANY_OUT").map(PathBuf::from);
+    let dir = keep.as_deref().unwrap_or(out.path());
+    let path = root().join("experiments/manysource-smoke.json");
+    let exp = Experiment::load(&path).expect("load");
+    let t = Instant::now();
+    let (mut progress, mut streamed) = (0, 0);
+    let res = lab::run_blocking(&exp, root(), &mut |ev, _| match ev {
+        LabEvent::Progress(_) => progress += 1,
+        LabEvent::Many(_) => streamed += 1,
+        _ => {}
+    });
+    eprintln!("many-source smoke took {:.1} s", t.elapsed().as_secs_f64());
+    assert_eq!(res.outcome, "completed");
+    assert!(res.rows.is_empty());
+    // 2 graphs × 3 configurations, streamed one by one.
+    assert_eq!((res.many.len(), streamed), (6, 6));
+    assert!(progress >= 6);
+    for (graph, sources) in [(&res.many[0].graph, 24), (&res.many[3].graph, 16)] {
+        let rows: Vec<_> = res.many.iter().filter(|r| &r.graph == graph).collect();
+        assert_eq!(rows.len(), 3);
+        for r in &rows {
+            assert!(r.error.is_none(), "{r:?}");
+            assert!(r.checksum_ok, "{} {}: checksum differs", r.workers, r.policy);
+            assert_eq!(r.run.checksum, rows[0].run.checksum);
+            assert_eq!((r.sources, r.run.tasks.len()), (sources, sources));
+            assert!(r.makespan_ms > 0.0 && r.speedup_vs_first.is_some_and(|x| x > 0.0));
+            assert_eq!(r.gpu_tasks(), 0);
+        }
+        assert_eq!(rows[0].speedup_vs_first, Some(1.0));
+        let labels: Vec<&str> = rows.iter().map(|r| r.label.as_str()).collect();
+        assert_eq!(labels, ["W1", "E2", "W2"]);
+    }
+    lab::write_outputs(&res, dir).expect("write outputs");
+    let back = lab::result::read_json(&dir.join("results.json")).expect("results.json");
+    assert_eq!(back.many.len(), 6);
+    let md = std::fs::read_to_string(dir.join("report.md")).expect("report.md");
+    assert!(md.contains("Many-source configurations"), "{md}");
+    for want in ["| cpu:2 | equitable | E2 |", "| cpu:2 | stealing | W2 |", "| cpu:1 | stealing | W1 |"] {
+        assert!(md.contains(want), "{want} missing:\n{md}");
+    }
+    assert!(!md.contains("**NO**") && !md.contains("## Every configuration"), "{md}");
+    let files = lab::report::plots::timeline_files(&res);
+    assert_eq!(files.len(), 6);
+    for (_, f) in &files {
+        assert!(f.file.starts_with("plots/timeline-"), "{}", f.file);
+        assert_png(&dir.join(&f.file));
+        // Linked once, under its graph's table.
+        assert_eq!(md.matches(&format!("]({})", f.file)).count(), 1, "{}:\n{md}", f.file);
+    }
+    assert!(files.iter().any(|(_, f)| f.file.ends_with("-e2-equitable.png")), "{files:?}");
+}
+
+#[test]
+fn a_timeline_png_is_drawn_from_a_run_alone() {
+    let g = std::sync::Arc::new(
+        GeneratorSpec::Fanout { n: 600, d: 3, max_weight: 100, seed: 2 }.generate().expect("graph"),
+    );
+    let sources: Vec<u32> = (0..12).collect();
+    let workers = sssp_lab::manysource::parse_workers("cpu:3", &sssp_lab::algo::DIJKSTRA.into()).expect("workers");
+    let policy = sssp_lab::manysource::Policy::Equitable;
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let opts = sssp_lab::algo::SolveOptions::default();
+    let run = sssp_lab::manysource::run(&g, &sources, &workers, policy, &opts, &cancel, &mut |_| {}).expect("run");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let png = dir.path().join("t.png");
+    lab::report::write_timeline_png(&run, "fanout 600", &png).expect("draw");
+    let bytes = std::fs::read(&png).expect("png");
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+    // 1000 px wide, 120 + 22 px per worker high (IHDR: width and height, big-endian).
+    let dim = |at: usize| u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    assert_eq!((dim(16), dim(20)), (1000, 120 + 22 * 3));
+    assert!(bytes.len() > 8_000, "{} bytes", bytes.len());
+    // Synthetic: two GPUs and 14 CPU threads, one of them failed, 600 tasks (LAB_MANY_OUT=DIR
+    // keeps it for a look).
+    use sssp_lab::manysource::{ManySourceRun, TaskResult, WorkerSummary};
+    let mut run = ManySourceRun { label: "W16".into(), policy: "stealing".into(), ..Default::default() };
+    for w in 0..16 {
+        let label = if w < 2 { format!("cuda:{w}") } else { format!("cpu#{w}") };
+        let failed = (w == 5).then(|| "injected".to_string());
+        run.workers.push(WorkerSummary { label, failed, ..Default::default() });
+    }
+    let mut clock = [0.0f64; 16];
+    for k in 0..600u32 {
+        let w = (k as usize * 7) % 16;
+        let w = if w == 5 { 6 } else { w };
+        let len = if w < 2 { 2.0 } else { 9.0 + (k % 5) as f64 };
+        run.tasks.push(TaskResult {
+            source: k,
+            worker: w,
+            start_ms: clock[w],
+            end_ms: clock[w] + len,
+            reached: 1,
+            eccentricity: 0,
+            sum: 0,
+            checksum: 0,
+        });
+        clock[w] += len;
+    }
+    run.makespan_ms = clock.iter().copied().fold(0.0, f64::max);
+    let keep = std::env::var_os("LAB_MANY_OUT").map(PathBuf::from);
+    let png = keep.as_deref().unwrap_or(dir.path()).join("synthetic-timeline.png");
+    lab::report::write_timeline_png(&run, "", &png).expect("draw");
+    assert_png(&png);
+}
+
+#[test]
+fn many_source_experiments_are_validated_with_clear_messages() {
+    let ok = many_source(&[("cpu:2", "stealing")], "8:1");
+    ok.validate().expect("valid");
+    let text = serde_json::to_string(&ok).expect("serialize");
+    assert!(text.contains("\"many-source\"") && text.contains("\"many_source\""), "{text}");
+    let err = |e: Experiment| format!("{:#}", e.validate().expect_err("invalid"));
+    let bad_workers = err(many_source(&[("cpu:2", "stealing"), ("gpu:0", "stealing")], "8:1"));
+    assert!(bad_workers.contains("config 2") && bad_workers.contains("gpu:0"), "{bad_workers}");
+    assert!(err(many_source(&[("cpu:0", "stealing")], "8:1")).contains("cpu:K"));
+    assert!(err(many_source(&[("cpu:2", "greedy")], "8:1")).contains("policy `greedy`"));
+    assert!(err(many_source(&[("cpu:2", "stealing")], "eight")).contains("sources `eight`"));
+    assert!(err(many_source(&[], "8:1")).contains("configs is empty"));
+    let mut no_spec = ok.clone();
+    no_spec.many_source = None;
+    assert!(err(no_spec).contains("needs `many_source`"));
+    let mut sweep = ok.clone();
+    sweep.kind = lab::ExperimentKind::Sweep;
+    sweep.devices = vec![LabDevice::Solver(DeviceId::Cpu)];
+    assert!(err(sweep).contains("only for experiments of kind many-source"));
+    let mut group = ok;
+    if let Some(spec) = group.many_source.as_mut() {
+        spec.sources_by_group.insert("nosuch".into(), "4:1".into());
+    }
+    assert!(err(group).contains("no graph group `nosuch`"));
+    // An unknown key is refused, not ignored.
+    let typo = r#"{"name": "t", "kind": "many-source", "graphs": [], "algorithms": ["dijkstra"],
+        "many_source": {"sources": "4:1", "configs": [{"workers": "cpu:1", "polcy": "equitable"}]}}"#;
+    assert!(serde_json::from_str::<Experiment>(typo).is_err());
+}
+
+#[test]
+fn an_unavailable_device_gives_a_many_source_error_row_not_a_failed_run() {
+    let exp = many_source(&[("cpu:2", "stealing"), ("cuda:7", "stealing"), ("cuda:7,cpu:1", "equitable")], "6:1");
+    let res = lab::run_blocking(&exp, root(), &mut |_, _| {});
+    assert_eq!(res.outcome, "completed");
+    assert_eq!(res.many.len(), 3);
+    let (cpu, alone, mixed) = (&res.many[0], &res.many[1], &res.many[2]);
+    assert!(cpu.error.is_none() && cpu.checksum_ok);
+    // cuda:7 alone: nothing ran.
+    assert_eq!(alone.label, "G1");
+    assert!(alone.error.as_deref().is_some_and(|e| e.contains("cuda:7")), "{alone:?}");
+    assert!(!alone.checksum_ok && alone.speedup_vs_first.is_none());
+    // Beside a CPU worker: the CPU thread took its tasks; the failure is on the worker.
+    assert!(mixed.error.is_none() && mixed.checksum_ok, "{mixed:?}");
+    assert!(mixed.run.workers[0].failed.is_some() && mixed.gpu_tasks() == 0);
+    let md = lab::report::markdown(&res);
+    assert!(md.contains("| cuda:7 | stealing | G1 | failed |"), "{md}");
+    assert!(md.contains("worker cuda:7 failed"), "{md}");
+    // The header lists the workers' devices, cuda:7 with why it cannot run.
+    assert!(res.devices.iter().any(|d| d.id == "cuda:7" && d.status != "ok"), "{:?}", res.devices);
 }

@@ -3,6 +3,7 @@
 //! polls; here [`crate::lab::run_blocking`] waits on it and draws a progress line.
 
 use crate::lab::{Experiment, LabEvent, LabResults, SourceSpec, device_lines, run_blocking, write_outputs};
+use crate::manysource::SourceSet;
 use anyhow::{Context, Result, bail};
 use std::io::{IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
@@ -18,7 +19,8 @@ pub fn default_out_dir(experiment: &Path) -> PathBuf {
 /// quick or time-boxed run needs no edited copy of the file.
 #[derive(Clone, Debug, Default, clap::Args)]
 pub struct Overrides {
-    /// Random sources per graph (keeps the file's seed).
+    /// Random sources per graph (keeps the file's seed; many-source experiments: every
+    /// `K:SEED` source set becomes `SOURCES:SEED`).
     #[arg(long)]
     pub sources: Option<usize>,
     /// Timed runs per source.
@@ -39,6 +41,15 @@ impl Overrides {
                 SourceSpec::Random { seed, .. } => SourceSpec::Random { count: k, seed },
                 SourceSpec::Ids(ref ids) => SourceSpec::Ids(ids.iter().copied().take(k).collect()),
             };
+            if let Some(spec) = exp.many_source.as_mut() {
+                let resize = |s: &mut String| {
+                    if let Ok(SourceSet::Random { seed, .. }) = s.parse() {
+                        *s = format!("{k}:{seed}");
+                    }
+                };
+                resize(&mut spec.sources);
+                spec.sources_by_group.values_mut().for_each(resize);
+            }
         }
         if let Some(r) = self.repetitions {
             exp.repetitions = r;
@@ -69,7 +80,7 @@ pub fn run_experiment(path: &Path, out_dir: &Path, overrides: &Overrides) -> Res
     let tty = err.is_terminal();
     let every = std::time::Duration::from_millis(if tty { 100 } else { 10_000 });
     let (mut width, mut shown, mut saved) = (0usize, Instant::now() - every, Instant::now());
-    let res = run_blocking(&exp, &exp_dir, &mut |ev, partial| match ev {
+    let mut show = |ev: &LabEvent| match ev {
         LabEvent::Progress(p) if shown.elapsed() >= every || p.done == p.total => {
             shown = Instant::now();
             let line: String = p.line().chars().take(110).collect();
@@ -85,34 +96,52 @@ pub fn run_experiment(path: &Path, out_dir: &Path, overrides: &Overrides) -> Res
         LabEvent::Log(l) => {
             let _ = writeln!(err, "\r{l}{}", " ".repeat(width.saturating_sub(l.chars().count())));
         }
-        LabEvent::Row(r) => {
-            if r.correct == Some(false) {
-                let _ = writeln!(
-                    err,
-                    "\rWRONG: {} {} source {:?}: {:?} mismatches",
-                    r.graph,
-                    r.series(),
-                    r.source,
-                    r.mismatches
-                );
-            }
-            // Checkpoint every 30 s, so a run killed half-way leaves its rows behind.
-            if saved.elapsed().as_secs() >= 30 {
-                saved = Instant::now();
-                let _ = write_outputs(
-                    &LabResults { outcome: "incomplete (checkpoint taken while running)".into(), ..partial.clone() },
-                    out_dir,
-                );
-            }
+        LabEvent::Many(r) => {
+            let what = match (&r.error, r.speedup_vs_first) {
+                (Some(e), _) => format!("FAILED: {e}"),
+                (None, x) => format!(
+                    "makespan {:.1} ms, {} vs first, checksum {}",
+                    r.makespan_ms,
+                    x.map_or("–".into(), |x| format!("{x:.2}×")),
+                    if r.checksum_ok { "ok" } else { "DIFFERS" }
+                ),
+            };
+            let line = format!("{} · {} {} ({}): {what}", r.graph, r.label, r.policy, r.workers);
+            let _ = writeln!(err, "\r{line}{}", " ".repeat(width.saturating_sub(line.chars().count())));
+        }
+        LabEvent::Row(r) if r.correct == Some(false) => {
+            let _ = writeln!(
+                err,
+                "\rWRONG: {} {} source {:?}: {:?} mismatches",
+                r.graph,
+                r.series(),
+                r.source,
+                r.mismatches
+            );
         }
         _ => {}
+    };
+    let res = run_blocking(&exp, &exp_dir, &mut |ev, partial| {
+        show(ev);
+        // Checkpoint every 30 s, so a run killed half-way leaves its rows behind.
+        if matches!(ev, LabEvent::Row(_) | LabEvent::Many(_)) && saved.elapsed().as_secs() >= 30 {
+            saved = Instant::now();
+            let _ = write_outputs(
+                &LabResults { outcome: "incomplete (checkpoint taken while running)".into(), ..partial.clone() },
+                out_dir,
+            );
+        }
     });
     let _ = writeln!(err);
     write_outputs(&res, out_dir)?;
+    let rows = if res.many.is_empty() {
+        format!("{} rows", res.rows.len())
+    } else {
+        format!("{} many-source configurations", res.many.len())
+    };
     let _ = writeln!(
         err,
-        "{} rows, {}; wrote {}/{{results.csv, results.json, report.md, plots/}}",
-        res.rows.len(),
+        "{rows}, {}; wrote {}/{{results.csv, results.json, report.md, plots/}}",
         res.outcome,
         out_dir.display()
     );

@@ -13,6 +13,28 @@
 //!
 //! Algorithms, devices, cache preferences and weight rules are written as the ids the command
 //! line uses (`crauser-succ`, `cpu-par:4`, `prefer-l1`, `uniform:100:1`).
+//!
+//! A `many-source` experiment (seed 003: many sources over heterogeneous workers) runs every
+//! configuration of `many_source` on every graph with [`crate::manysource::run`] instead of the
+//! cells; `devices` may then be left out (the workers name them), and the workers run
+//! `algorithms[0]` (GPU workers fall back to `crauser-succ` for `dijkstra`):
+//!
+//! ```json
+//! { "name": "manysource-smoke", "description": "…", "kind": "many-source",
+//!   "graphs": [ { "generate": { "family": "fanout", "n": 3000, "d": 4, "max_weight": 100, "seed": 1 } } ],
+//!   "algorithms": ["dijkstra"],
+//!   "many_source": { "sources": "24:1",
+//!                    "sources_by_group": { "road": "4096:1" },
+//!                    "configs": [ { "workers": "cpu:1" },
+//!                                 { "workers": "cuda:0,cpu:15", "policy": "equitable" } ] } }
+//! ```
+//!
+//! `sources` is `all`, `K:SEED` (K random vertices with an out-arc) or `A..B` (file ids A to B);
+//! `sources_by_group` overrides it for the graphs of a report group. `policy` is `equitable`,
+//! `stealing` (the default) or `stealing:CHUNK`. `block`, `cache` and `launch` apply to the GPU
+//! workers; the experiment's own `repetitions`, `sources`, `baseline`, `stepped`, `check` and
+//! `cell_budget_s` do not apply (one run per configuration; the configurations' checksums are
+//! compared instead of checking against Dijkstra).
 
 use super::graphs::{self, GraphEntry};
 use super::serde_str;
@@ -35,6 +57,9 @@ pub enum ExperimentKind {
     /// Best block size per kernel and cache state per graph, and the gain over the default
     /// configuration (seed 000 Tables 1 and 4). Runs are stepped so each kernel is timed.
     KernelCharacterization,
+    /// Many sources per graph over heterogeneous workers (seed 003): one makespan, timeline
+    /// and checksum per configuration of [`Experiment::many_source`].
+    ManySource,
 }
 
 /// A device of an experiment: a solver device, or Boost's Dijkstra as a pseudo-device.
@@ -216,7 +241,8 @@ pub struct Experiment {
     pub algorithms: Vec<AlgoChoice>,
     /// `cpu`, `cpu-par:N`, `cuda:N`, `wgpu:N`, `boost`. Boost always runs its own Dijkstra once
     /// per graph, source and repetition (block sizes, cache and the algorithm list do not apply).
-    #[serde(with = "serde_str::vec")]
+    /// Unused (and may be left out) in many-source experiments, whose workers name the devices.
+    #[serde(default, with = "serde_str::vec")]
     pub devices: Vec<LabDevice>,
     /// Block sizes (GPU devices; CPU devices only model thread counts with them and run the
     /// first configuration unless the experiment characterizes kernels).
@@ -257,6 +283,64 @@ pub struct Experiment {
     /// computes ours; the report puts them side by side.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub paper: Vec<PaperFigure>,
+    /// What a `many-source` experiment runs (present exactly for that kind).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub many_source: Option<ManySourceSpec>,
+}
+
+fn stealing() -> String {
+    "stealing".into()
+}
+
+/// The configurations of a `many-source` experiment, run one after the other on every graph.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ManySourceSpec {
+    /// Sources of every graph, as [`crate::manysource::SourceSet`] parses them: `all`,
+    /// `K:SEED` (K random vertices with an out-arc; fewer on smaller graphs) or `A..B`.
+    pub sources: String,
+    /// Per report group (a graph entry's `group`, else its family or `file`): sources that
+    /// replace `sources` for that group's graphs, e.g. more on a road graph than on a big
+    /// generated one.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub sources_by_group: std::collections::BTreeMap<String, String>,
+    /// Worker sets and policies, in run order; the first one that runs on a graph is what the
+    /// others' speedups and checksums are compared with.
+    pub configs: Vec<ManyConfig>,
+}
+
+/// One configuration: who works, and how tasks reach them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ManyConfig {
+    /// Workers as [`crate::manysource::parse_workers`] reads them, e.g. `cuda:0,cuda:1,cpu:14`
+    /// (`cpu:K` = K one-thread workers).
+    pub workers: String,
+    /// `equitable`, `stealing` (default) or `stealing:CHUNK`.
+    #[serde(default = "stealing")]
+    pub policy: String,
+}
+
+impl ManyConfig {
+    /// The workers (running `algorithm`) and the policy.
+    ///
+    /// Errors: the message of [`crate::manysource::parse_workers`] or of the policy's parser.
+    pub fn parse(
+        &self,
+        algorithm: &AlgoChoice,
+    ) -> Result<(Vec<crate::manysource::WorkerSpec>, crate::manysource::Policy), String> {
+        let workers = crate::manysource::parse_workers(&self.workers, algorithm)?;
+        Ok((workers, self.policy.parse()?))
+    }
+}
+
+impl ManySourceSpec {
+    /// The source set of graphs in report group `group`.
+    ///
+    /// Errors: the string does not parse (see [`ManySourceSpec::sources`]).
+    pub fn sources_for(&self, group: &str) -> Result<crate::manysource::SourceSet, String> {
+        self.sources_by_group.get(group).unwrap_or(&self.sources).parse()
+    }
 }
 
 impl Experiment {
@@ -284,11 +368,15 @@ impl Experiment {
 
     /// Checks what serde cannot: non-empty lists, block sizes in 1..=1024, a baseline that is
     /// part of the product, graph entries with exactly one of `file` / `generate`, and
-    /// expansions that fit the family.
+    /// expansions that fit the family; for many-source experiments, that `many_source` is
+    /// there with configurations whose workers, policies and sources parse (messages name the
+    /// configuration, 1-based).
     pub fn validate(&self) -> Result<()> {
-        if self.graphs.is_empty() || self.algorithms.is_empty() || self.devices.is_empty() {
+        let many = self.kind == ExperimentKind::ManySource;
+        if self.graphs.is_empty() || self.algorithms.is_empty() || (self.devices.is_empty() && !many) {
             bail!("an experiment needs at least one graph, one algorithm and one device");
         }
+        self.validate_many()?;
         if self.cache.is_empty() {
             bail!("`cache` is empty: give at least one preference (default)");
         }
@@ -324,11 +412,42 @@ impl Experiment {
                 names.extend([format!("{label}.gz"), label, p.group]);
             }
         }
+        if let Some(spec) = &self.many_source
+            && let Some(g) = spec.sources_by_group.keys().find(|g| !names.contains(g))
+        {
+            bail!("many_source.sources_by_group: no graph group `{g}` in this experiment");
+        }
         for f in &self.paper {
             f.validate(self)?;
             if let Some(g) = f.graphs.iter().find(|g| !names.contains(g)) {
                 bail!("paper figure `{}`: no graph, label or group `{g}` in this experiment", f.figure);
             }
+        }
+        Ok(())
+    }
+}
+
+impl Experiment {
+    /// The many-source part of [`Experiment::validate`]: `many_source` present exactly for the
+    /// `many-source` kind, with at least one configuration, and every sources, workers and
+    /// policy string parsing.
+    fn validate_many(&self) -> Result<()> {
+        let spec = match (self.kind, &self.many_source) {
+            (ExperimentKind::ManySource, Some(spec)) => spec,
+            (ExperimentKind::ManySource, None) => {
+                bail!("a many-source experiment needs `many_source` (sources and configs)")
+            }
+            (_, Some(_)) => bail!("`many_source` is only for experiments of kind many-source"),
+            (_, None) => return Ok(()),
+        };
+        if spec.configs.is_empty() {
+            bail!("many_source.configs is empty: give at least one {{\"workers\": \"cpu:4\"}}");
+        }
+        for s in std::iter::once(&spec.sources).chain(spec.sources_by_group.values()) {
+            s.parse::<crate::manysource::SourceSet>().map_err(|e| anyhow::anyhow!("many_source: {e}"))?;
+        }
+        for (i, c) in spec.configs.iter().enumerate() {
+            c.parse(&self.algorithms[0]).map_err(|e| anyhow::anyhow!("many_source config {}: {e}", i + 1))?;
         }
         Ok(())
     }

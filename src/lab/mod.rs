@@ -17,12 +17,16 @@
 //! 3. [`result`] (rows, the run's record, the events a run streams) and [`plan`] (graphs,
 //!    sources, cells, and what the lab needs of a device: name, algorithms, threads);
 //! 4. the worker (measures and checks every run of a cell; solver devices through
-//!    `make_stepper`, Boost through its harness) → [`runner`] ([`start_run`], [`run_blocking`]);
-//! 5. [`report`] (`report.md`, plots) → [`output`] (writes a run's files, redraws reports).
+//!    `make_stepper`, Boost through its harness) → `many` (many-source experiments: every
+//!    configuration through [`crate::manysource::run`], on the worker's job) → [`runner`]
+//!    ([`start_run`], [`run_blocking`]);
+//! 5. [`report`] (`report.md`, plots, many-source timelines) → [`output`] (writes a run's
+//!    files, redraws reports).
 
 pub mod boost;
 pub mod experiment;
 pub mod graphs;
+mod many;
 pub mod memory;
 pub mod output;
 pub mod plan;
@@ -32,8 +36,12 @@ pub mod runner;
 mod serde_str;
 mod worker;
 
-pub use experiment::{Baseline, BlockSpec, Experiment, ExperimentKind, LabDevice, SourceSpec};
+pub use experiment::{
+    Baseline, BlockSpec, Experiment, ExperimentKind, LabDevice, ManyConfig, ManySourceSpec, SourceSpec,
+};
 pub use graphs::GraphEntry;
 pub use output::{merge_results, regenerate_report, write_outputs};
-pub use result::{DeviceLine, LabEvent, LabOutcome, LabProgress, LabResult, LabResults, outcome_text, today_utc};
+pub use result::{
+    DeviceLine, LabEvent, LabOutcome, LabProgress, LabResult, LabResults, ManyRow, outcome_text, today_utc,
+};
 pub use runner::{LabRun, device_lines, run_blocking, start_run};

@@ -2,12 +2,13 @@
 //! redrawing a report from `results.json` files (several are one run done in parts).
 
 use super::report;
-use super::result::{self, LabResult, LabResults};
+use super::result::{self, LabResult, LabResults, ManyRow};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
 /// Writes `results.csv`, `results.json`, `report.md` and its PNG plots (`plots/`, see
-/// [`report::plots`]) into `out_dir` (created if needed).
+/// [`report::plots`]; the timelines of many-source runs among them) into `out_dir` (created if
+/// needed). Many-source rows are in `results.json` only (`many`), not in the CSV.
 ///
 /// Errors: the folder or a file cannot be written, or a plot cannot be drawn (`report.md` is
 /// still written then, saying so).
@@ -24,10 +25,13 @@ fn write_report(res: &LabResults, out_dir: &Path) -> Result<()> {
     // The results are worth more than the plots: a plot that fails still leaves the report.
     let plots = report::plots::write_plots(res, out_dir);
     match &plots {
-        Ok(files) if files.is_empty() => {}
         Ok(files) => {
-            md.push_str("\n## Plots\n\n");
-            files.iter().for_each(|p| md.push_str(&format!("![{}]({})\n\n", p.title, p.file)));
+            // The timelines are linked under their graph's table already.
+            let rest: Vec<_> = files.iter().filter(|p| !md.contains(&format!("]({})", p.file))).collect();
+            if !rest.is_empty() {
+                md.push_str("\n## Plots\n\n");
+                rest.iter().for_each(|p| md.push_str(&format!("![{}]({})\n\n", p.title, p.file)));
+            }
         }
         Err(e) => md.push_str(&format!("\n## Plots\n\n(plots could not be drawn: {e:#})\n")),
     }
@@ -64,7 +68,8 @@ pub fn regenerate_report(results_json: &[PathBuf], out_dir: &Path) -> Result<()>
 
 /// One run done in parts: the first part's experiment and devices; each later part's rows
 /// replace the earlier rows of the same graph, series and configuration (a re-run cell wins),
-/// and its outcome is listed. `None` for no parts.
+/// many-source rows those of the same graph, workers and policy, and its outcome is listed.
+/// `None` for no parts.
 pub fn merge_results(parts: Vec<LabResults>) -> Option<LabResults> {
     let mut it = parts.into_iter();
     let mut all = it.next()?;
@@ -73,6 +78,10 @@ pub fn merge_results(parts: Vec<LabResults>) -> Option<LabResults> {
         let redone: std::collections::HashSet<_> = part.rows.iter().map(key).collect();
         all.rows.retain(|r| !redone.contains(&key(r)));
         all.rows.extend(part.rows);
+        let many_key = |r: &ManyRow| (r.graph.clone(), r.workers.clone(), r.policy.clone());
+        let redone: std::collections::HashSet<_> = part.many.iter().map(many_key).collect();
+        all.many.retain(|r| !redone.contains(&many_key(r)));
+        all.many.extend(part.many);
         all.wall_s += part.wall_s;
         let name = part.experiment.map_or_else(String::new, |e| format!(" ({})", e.name));
         all.outcome = format!("{}; then{name} {}", all.outcome, part.outcome);

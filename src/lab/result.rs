@@ -160,6 +160,64 @@ pub struct LabResults {
     pub outcome: String,
     /// Every row, in the order they finished.
     pub rows: Vec<LabResult>,
+    /// Many-source experiments: one row per graph × configuration, in run order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub many: Vec<ManyRow>,
+}
+
+/// One configuration of a many-source experiment on one graph: its whole run (every task's
+/// start and end, per-worker totals) and how it compares with the graph's first configuration.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ManyRow {
+    /// Graph name (file name or generator spec).
+    pub graph: String,
+    /// Report group of the graph (`martin`, `road`, …).
+    #[serde(default)]
+    pub group: String,
+    /// Vertices (0 when the graph could not be built).
+    pub n: usize,
+    /// Arcs.
+    pub m: usize,
+    /// Workers as written in the experiment, e.g. `cuda:0,cpu:15`.
+    pub workers: String,
+    /// Policy as written in the experiment (`equitable`, `stealing`, `stealing:4`).
+    pub policy: String,
+    /// Seed 003's name of the configuration: `G1`, `E16`, `W2`, …
+    pub label: String,
+    /// Sources solved (one task each).
+    pub sources: usize,
+    /// From the run's start to its last task's end, ms (every worker's solver set-up included);
+    /// 0 when the configuration failed (`error`).
+    pub makespan_ms: f64,
+    /// Makespan of the graph's first configuration that ran ÷ this one's (> 1: faster); `None`
+    /// when this one failed.
+    pub speedup_vs_first: Option<f64>,
+    /// The run's checksum (sum of per-source distance-row hashes) equals that of the graph's
+    /// first configuration that ran: both computed the same distances. False when this one
+    /// failed.
+    pub checksum_ok: bool,
+    /// The whole run; when the configuration failed, only its label and policy.
+    pub run: crate::manysource::ManySourceRun,
+    /// Why the configuration did not run to the end: a device that is missing or failed on
+    /// every worker, sources that are not vertices of the graph, a graph that cannot be built.
+    pub error: Option<String>,
+}
+
+impl ManyRow {
+    /// Tasks run by GPU workers (labels `cuda:…` / `wgpu:…`).
+    pub fn gpu_tasks(&self) -> usize {
+        self.run.workers.iter().filter(|w| is_gpu_label(&w.label)).map(|w| w.tasks).sum()
+    }
+
+    /// Idle time at the end summed over the workers, ms.
+    pub fn idle_end_ms(&self) -> f64 {
+        self.run.workers.iter().map(|w| w.idle_end_ms).sum()
+    }
+}
+
+/// True for a worker label of a GPU (`cuda:0`, `wgpu:1`), false for CPU threads (`cpu#3`).
+pub fn is_gpu_label(label: &str) -> bool {
+    label.starts_with("cuda") || label.starts_with("wgpu")
 }
 
 /// Writes the rows as CSV with a header line (an empty file when there are no rows).
@@ -259,6 +317,8 @@ pub enum LabEvent {
     Log(String),
     /// A finished run or a skipped cell.
     Row(Box<LabResult>),
+    /// A finished (or failed) configuration of a many-source experiment.
+    Many(Box<ManyRow>),
     Progress(LabProgress),
 }
 

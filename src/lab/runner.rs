@@ -4,11 +4,12 @@
 //! Order: graph (built once, shared as `Arc<Graph>`, dropped before the next) → cell (device ×
 //! algorithm × block sizes × cache) → source → repetition. GPU cells get one untimed warm-up run.
 //! Every run is checked against sequential Dijkstra (computed once per graph and source).
+//! Many-source experiments run their configurations per graph instead (`lab::many`).
 
-use super::experiment::Experiment;
-use super::plan;
+use super::experiment::{Experiment, ExperimentKind, LabDevice};
 use super::result::{DeviceLine, LabEvent, LabOutcome, LabResults, outcome_text, today_utc};
 use super::worker::Worker;
+use super::{many, plan};
 use crate::jobs::{Job, Repaint, no_repaint};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -26,7 +27,8 @@ pub fn start_run(exp: Experiment, exp_dir: PathBuf, repaint: Repaint) -> LabRun 
     Job::streaming(name, repaint, move |jc| {
         super::memory::keep_freed_memory();
         let mut w = Worker::new(&exp, &exp_dir, jc);
-        match w.run_all() {
+        let ran = if exp.kind == ExperimentKind::ManySource { many::run_all(&mut w) } else { w.run_all() };
+        match ran {
             Ok(true) => LabOutcome::Completed,
             Ok(false) => LabOutcome::Cancelled,
             Err(e) => LabOutcome::Failed(format!("{e:#}")),
@@ -34,9 +36,20 @@ pub fn start_run(exp: Experiment, exp_dir: PathBuf, repaint: Repaint) -> LabRun 
     })
 }
 
-/// The devices an experiment names, with their listed names and status.
+/// The devices an experiment names, with their listed names and status (for a many-source
+/// experiment: the devices its configurations' workers name, `cpu` for CPU threads).
 pub fn device_lines(exp: &Experiment) -> Vec<DeviceLine> {
-    exp.devices
+    let mut devices = exp.devices.clone();
+    if let (ExperimentKind::ManySource, Some(spec), Some(algo)) = (exp.kind, &exp.many_source, exp.algorithms.first()) {
+        for (workers, _) in spec.configs.iter().filter_map(|c| c.parse(algo).ok()) {
+            for d in workers.iter().map(|w| LabDevice::Solver(w.device)) {
+                if !devices.contains(&d) {
+                    devices.push(d);
+                }
+            }
+        }
+    }
+    devices
         .iter()
         .map(|&d| {
             let (name, status) = plan::device_status(d);
@@ -61,8 +74,10 @@ pub fn run_blocking(exp: &Experiment, exp_dir: &Path, on_event: &mut dyn FnMut(&
     while let Some(ev) = run.recv() {
         res.wall_s = started.elapsed().as_secs_f64();
         on_event(&ev, &res);
-        if let LabEvent::Row(r) = ev {
-            res.rows.push(*r);
+        match ev {
+            LabEvent::Row(r) => res.rows.push(*r),
+            LabEvent::Many(r) => res.many.push(*r),
+            LabEvent::Log(_) | LabEvent::Progress(_) => {}
         }
     }
     res.outcome = outcome_text(&run.wait().unwrap_or_else(LabOutcome::Failed));

@@ -119,7 +119,7 @@ pub fn file_buttons(ui: &mut egui::Ui, view: &mut BenchView) {
             Ok(IoDone::Message(format!("wrote {} rows to {}", rows.len(), path.display())))
         });
     }
-    if ui.add_enabled(idle && has_rows, egui::Button::new("Export JSON…")).clicked() {
+    if ui.add_enabled(idle && (has_rows || !view.many.is_empty()), egui::Button::new("Export JSON…")).clicked() {
         let res = LabResults {
             experiment: Some(view.experiment.clone()),
             date: crate::lab::today_utc(),
@@ -127,6 +127,7 @@ pub fn file_buttons(ui: &mut egui::Ui, view: &mut BenchView) {
             wall_s: view.progress.as_ref().map_or(0.0, |p| p.elapsed_s),
             outcome: view.outcome.clone().unwrap_or_else(|| "running".into()),
             rows: view.rows.clone(),
+            many: view.many.clone(),
         };
         view.io.spawn(&ctx, "exporting JSON", move || {
             let Some(path) =

@@ -20,7 +20,7 @@ mod threads;
 
 use crate::app::jobs::{Job, repaint, take_finished};
 use crate::device::DeviceInfo;
-use crate::lab::{Experiment, LabEvent, LabOutcome, LabProgress, LabResult, LabRun, outcome_text, start_run};
+use crate::lab::{Experiment, LabEvent, LabOutcome, LabProgress, LabResult, LabRun, ManyRow, outcome_text, start_run};
 use egui::{CentralPanel, Panel, ScrollArea};
 use std::path::PathBuf;
 
@@ -66,6 +66,8 @@ pub struct BenchView {
     pub exp_dir: PathBuf,
     /// Rows received so far (from the current or the last run).
     pub rows: Vec<LabResult>,
+    /// Many-source configurations received so far (many-source experiments only).
+    pub many: Vec<ManyRow>,
     /// Display options of the results side.
     pub options: ResultsOptions,
     editor: setup::Editor,
@@ -87,6 +89,7 @@ impl Default for BenchView {
             experiment,
             exp_dir: PathBuf::from(env!("CARGO_MANIFEST_DIR")),
             rows: Vec::new(),
+            many: Vec::new(),
             options: ResultsOptions::default(),
             run: None,
             progress: None,
@@ -139,6 +142,7 @@ impl BenchView {
         }
         self.experiment.validate().map_err(|e| format!("{e:#}"))?;
         self.rows.clear();
+        self.many.clear();
         self.log.clear();
         self.outcome = None;
         self.progress = None;
@@ -165,6 +169,7 @@ impl BenchView {
             for ev in run.events() {
                 match ev {
                     LabEvent::Row(r) => self.rows.push(*r),
+                    LabEvent::Many(r) => self.many.push(*r),
                     LabEvent::Progress(p) => self.progress = Some(p),
                     LabEvent::Log(l) => self.log.push(l),
                 }
@@ -234,6 +239,11 @@ impl BenchView {
     }
 
     fn results(&mut self, ui: &mut egui::Ui) {
+        if !self.many.is_empty() {
+            // A many-source run has no per-source rows for the tabs below.
+            tables::many(ui, &self.many);
+            return;
+        }
         ui.horizontal(|ui| {
             let tabs = [
                 (ResultsTab::BlockSize, "Time vs block size"),

@@ -34,6 +34,7 @@ pub fn default_experiment() -> Experiment {
         check: true,
         cell_budget_s: None,
         paper: Vec::new(),
+        many_source: None,
     }
 }
 
@@ -130,6 +131,8 @@ impl Editor {
             .selected_text(match exp.kind {
                 ExperimentKind::Sweep => "sweep (speedups)",
                 ExperimentKind::KernelCharacterization => "kernel characterization",
+                // Only from a file: the editor has no fields for its configurations.
+                ExperimentKind::ManySource => "many-source (from the file)",
             })
             .show_ui(ui, |ui| {
                 changed |= ui.selectable_value(&mut exp.kind, ExperimentKind::Sweep, "sweep (speedups)").changed();

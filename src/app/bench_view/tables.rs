@@ -1,9 +1,9 @@
 //! The speedup table (baseline picked by the user) and the raw rows.
 
 use super::ResultsOptions;
-use crate::lab::LabResult;
 use crate::lab::report::{best_config, distinct, speedup};
 use crate::lab::result::median;
+use crate::lab::{LabResult, ManyRow};
 
 /// Series (`algorithm @ device`) with timed runs, in arrival order.
 pub fn series(rows: &[LabResult]) -> Vec<String> {
@@ -118,5 +118,46 @@ pub fn rows(ui: &mut egui::Ui, rows: &[LabResult]) {
                 check
             ));
         }
+    });
+}
+
+/// Many-source configurations as they finish: graph, workers, policy, label, makespan, speedup
+/// over the graph's first configuration, tasks on GPUs, idle time at the end, checksum.
+pub fn many(ui: &mut egui::Ui, rows: &[ManyRow]) {
+    ui.label(
+        egui::RichText::new(
+            "many-source configurations; vs first = makespan of the graph's first configuration / this one's; timelines: report.md",
+        )
+        .small()
+        .weak(),
+    );
+    egui::ScrollArea::both().show(ui, |ui| {
+        egui::Grid::new("bench-many").striped(true).num_columns(9).show(ui, |ui| {
+            for h in ["graph", "workers", "policy", "label", "makespan ms", "vs first", "GPU tasks", "idle at end Σ ms"]
+            {
+                ui.strong(h);
+            }
+            ui.strong("checksum");
+            ui.end_row();
+            for r in rows {
+                ui.label(&r.graph);
+                ui.label(&r.workers);
+                ui.label(&r.policy);
+                ui.label(&r.label);
+                if let Some(e) = &r.error {
+                    ui.label("failed").on_hover_text(e);
+                    for _ in 0..4 {
+                        ui.label("–");
+                    }
+                } else {
+                    ui.label(format!("{:.1}", r.makespan_ms));
+                    ui.label(r.speedup_vs_first.map_or("–".into(), |x| format!("{x:.2}×")));
+                    ui.label(r.gpu_tasks().to_string());
+                    ui.label(format!("{:.1}", r.idle_end_ms()));
+                    ui.label(if r.checksum_ok { "equal" } else { "DIFFERS" });
+                }
+                ui.end_row();
+            }
+        });
     });
 }

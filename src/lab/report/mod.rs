@@ -13,11 +13,18 @@
 //!   iterations, GTEPS, dummy-thread ratio, lane use, barrier and lock shares, memory and
 //!   correctness, then skipped cells.
 //! - When algorithms ran with several thread counts: speedup vs threads ([`threads`]).
+//! - Many-source experiments (seed 003), instead of the tables above: per graph, every
+//!   configuration's makespan, speedup over the first, GPU tasks, idle time and checksum
+//!   agreement, and its Gantt timeline ([`timeline`]).
 
 mod kernels;
+mod many;
 pub mod paper;
 pub mod plots;
 pub mod threads;
+pub mod timeline;
+
+pub use timeline::write_timeline_png;
 
 use super::experiment::ExperimentKind;
 use super::result::{LabResult, LabResults, median, min_median_max};
@@ -96,25 +103,41 @@ pub fn markdown(res: &LabResults) -> String {
     }
     let ok = rows.iter().filter(|r| r.is_measured()).count();
     let wrong = rows.iter().filter(|r| r.correct == Some(false)).count();
+    let is_many = kind == ExperimentKind::ManySource;
     let _ = writeln!(s, "- outcome: {}, wall time {:.1} s", res.outcome, res.wall_s);
-    let _ = writeln!(
-        s,
-        "- runs: {ok} timed, {} skipped, {} failed; correctness vs sequential Dijkstra: {}",
-        rows.iter().filter(|r| r.skipped.is_some()).count(),
-        rows.iter().filter(|r| r.error.is_some()).count(),
-        if wrong == 0 { "every checked run correct".to_string() } else { format!("**{wrong} runs WRONG**") }
-    );
+    if is_many {
+        many::header(&mut s, res);
+    } else {
+        let _ = writeln!(
+            s,
+            "- runs: {ok} timed, {} skipped, {} failed; correctness vs sequential Dijkstra: {}",
+            rows.iter().filter(|r| r.skipped.is_some()).count(),
+            rows.iter().filter(|r| r.error.is_some()).count(),
+            if wrong == 0 { "every checked run correct".to_string() } else { format!("**{wrong} runs WRONG**") }
+        );
+    }
     for d in &res.devices {
         let _ = writeln!(s, "- device `{}`: {} ({})", d.id, d.name, d.status);
     }
-    let _ =
-        writeln!(s, "- times: wall time of the solve (graph upload and set-up excluded; GPUs after one warm-up run)\n");
+    if is_many {
+        many::times_line(&mut s);
+    } else {
+        let _ = writeln!(
+            s,
+            "- times: wall time of the solve (graph upload and set-up excluded; GPUs after one warm-up run)\n"
+        );
+    }
     let graphs = distinct(rows.iter().map(|r| r.graph.as_str()));
     let series = distinct(rows.iter().filter(|r| r.is_measured()).map(|r| r.series()));
     paper::section(&mut s, res, baseline_series(res).as_deref());
     match kind {
         ExperimentKind::Sweep => sweep_tables(&mut s, res, &graphs, &series),
         ExperimentKind::KernelCharacterization => kernels::kernel_tables(&mut s, rows, &graphs, &series),
+        // Its configurations are the whole report: there are no per-source rows.
+        ExperimentKind::ManySource => {
+            many::section(&mut s, res);
+            return s;
+        }
     }
     threads::section(&mut s, rows, &graphs, baseline_series(res).as_deref());
     every_cell(&mut s, rows, &graphs, &series);

@@ -8,11 +8,13 @@
 //! - `kernels[-GRAPH].png` (kernel characterization): relax, minimum and update panels, median
 //!   ms of the kernel per block size of that kernel (seed 000 Table 1's data);
 //! - `memory.png`: peak host resident set and device allocation, MiB (seed 000 Fig. 11);
-//! - `gteps.png`: GTEPS per graph.
+//! - `gteps.png`: GTEPS per graph;
+//! - `timeline-<graph>-<label>-<policy>.png` (many-source experiments): the Gantt timeline of
+//!   every configuration that ran ([`super::timeline`]).
 //!
 //! Plots without data are skipped; the y axis turns logarithmic when values span > 2 decades.
 
-mod draw;
+pub(super) mod draw;
 
 use self::draw::{Line, Plot, Point};
 use super::{baseline_series, best_config, distinct, measured, speedup};
@@ -54,7 +56,8 @@ pub fn write_plots(res: &LabResults, dir: &Path) -> Result<Vec<PlotFile>> {
     .flatten()
     .filter(|p| !p.is_empty())
     .collect();
-    if !plots.is_empty() {
+    let timelines = timeline_files(res);
+    if !plots.is_empty() || !timelines.is_empty() {
         std::fs::create_dir_all(&plots_dir).with_context(|| format!("creating {}", plots_dir.display()))?;
     }
     let mut out = Vec::new();
@@ -62,16 +65,51 @@ pub fn write_plots(res: &LabResults, dir: &Path) -> Result<Vec<PlotFile>> {
         draw::render(p, &plots_dir.join(&p.file))?;
         out.push(PlotFile { title: p.title.clone(), file: format!("plots/{}", p.file) });
     }
+    for (i, f) in timelines {
+        let row = &res.many[i];
+        let title = format!("{} · {}", row.graph, row.workers);
+        super::timeline::write_timeline_png(&row.run, &title, &dir.join(&f.file))?;
+        out.push(f);
+    }
     // Stale plots (e.g. of graphs no longer in the experiment) would be mistaken for current ones.
     if let Ok(entries) = std::fs::read_dir(&plots_dir) {
         for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            if name.ends_with(".png") && !plots.iter().any(|p| p.file == name) {
+            if name.ends_with(".png") && !out.iter().any(|p| p.file == format!("plots/{name}")) {
                 std::fs::remove_file(&path).with_context(|| format!("removing stale {}", path.display()))?;
             }
         }
     }
     Ok(out)
+}
+
+/// The timeline PNG of every many-source row that ran (index into `res.many`, file):
+/// `plots/timeline-<graph>-<label>-<policy>.png`, with the workers added (then a number) where
+/// two configurations share a label and policy (`cpu:16` and `cuda:0,cpu:15` are both `W16`).
+pub fn timeline_files(res: &LabResults) -> Vec<(usize, PlotFile)> {
+    let mut taken: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for (i, r) in res.many.iter().enumerate() {
+        if r.error.is_some() || r.run.tasks.is_empty() {
+            continue;
+        }
+        let base = format!("timeline-{}-{}-{}", sanitize(&r.graph), sanitize(&r.label), sanitize(&r.policy));
+        let mut name = format!("{base}.png");
+        if taken.contains(&name) {
+            let with_workers = format!("{base}-{}", sanitize(&r.workers));
+            name = format!("{with_workers}.png");
+            for k in 2.. {
+                if !taken.contains(&name) {
+                    break;
+                }
+                name = format!("{with_workers}-{k}.png");
+            }
+        }
+        taken.push(name.clone());
+        let title = format!("Timeline: {} · {} {} ({})", r.graph, r.label, r.policy, r.workers);
+        out.push((i, PlotFile { title, file: format!("plots/{name}") }));
+    }
+    out
 }
 
 /// A file-name-safe form of a graph label: lowercase letters, digits and single dashes.

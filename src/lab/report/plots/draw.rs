@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 /// Pixel size of every plot.
 const SIZE: (u32, u32) = (1000, 600);
 /// The family name the bundled font is registered under.
-const FONT: &str = "sans-serif";
+pub(in crate::lab::report) const FONT: &str = "sans-serif";
 /// Bundled so that text renders the same with no system fonts (CI, the GPU machines).
 static FONT_BYTES: &[u8] = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/fonts/DejaVuSans.ttf"));
 /// Tableau 10: distinct on white, unlike plotters' Palette99 (which has yellow).
@@ -86,7 +86,7 @@ impl Plot {
 }
 
 /// Registers the bundled font once per process; later calls return the first outcome.
-fn font() -> Result<()> {
+pub(in crate::lab::report) fn font() -> Result<()> {
     static DONE: OnceLock<Result<(), String>> = OnceLock::new();
     DONE.get_or_init(|| {
         plotters::style::register_font(FONT, FontStyle::Normal, FONT_BYTES)
@@ -97,7 +97,7 @@ fn font() -> Result<()> {
 }
 
 /// `0.05`, `1.5`, `20`, `1200`: few significant digits, no exponent.
-pub(super) fn fmt_num(v: f64) -> String {
+pub(in crate::lab::report) fn fmt_num(v: f64) -> String {
     if v == 0.0 || !v.is_finite() {
         return "0".into();
     }
@@ -151,9 +151,11 @@ impl YAxis {
 
 /// A linear `f64` axis with ticks exactly at `ticks`. plotters' own `with_key_points` cannot be
 /// used here: it loses the `f64` value formatter that the mesh requires (plotters 0.3.7).
-struct Ticks {
-    inner: RangedCoordf64,
-    ticks: Vec<f64>,
+pub(in crate::lab::report) struct Ticks {
+    /// The range.
+    pub(in crate::lab::report) inner: RangedCoordf64,
+    /// Where the ticks (and the grid lines) are.
+    pub(in crate::lab::report) ticks: Vec<f64>,
 }
 
 impl Ranged for Ticks {
