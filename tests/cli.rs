@@ -212,6 +212,11 @@ fn apsp_writes_one_summary_per_source_and_the_policies_agree() {
         .arg(&rows)
         .arg(data("rome99.gr.gz")));
     assert!(o.status.success() && stderr(&o).contains("40 distance rows written"), "{}", stderr(&o));
+    let png = dir.path().join("timeline.png");
+    let o =
+        run(bin().args(["apsp", "--sources", "1..8", "--workers", "cpu:2", "--timeline"]).arg(&png).arg(data("4.gr")));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read(&png).is_ok_and(|b| b.starts_with(b"\x89PNG")), "a PNG timeline");
     let r = sssp_lab::manysource::rows::RowReader::open(&rows).expect("rows file");
     let mut ids: Vec<u64> = r.map(|x| x.expect("row").0).collect();
     ids.sort_unstable();
