@@ -346,3 +346,48 @@ fn a_gpu_solver_is_built_in_the_background_and_then_steps() {
     assert!(st(&h).at_end());
     assert_eq!(st(&h).verification, Verification::Match);
 }
+
+/// Traces (issue 14 item 3): a run saved from the app opens again in a new app, on its graph
+/// (loaded from the recorded path), at iteration 0, steppable forwards and back to the same
+/// states; a trace from `sssp-lab solve --trace` opens the same way; a file that is not a
+/// trace is a banner and changes nothing.
+#[test]
+fn a_saved_trace_opens_again_and_steps_like_the_live_run() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("rome.trace.json.gz");
+    let mut h = start(file(data("rome99.gr.gz")));
+    h.state_mut().apply(Command::SetAlgorithm("martin-succ".parse().expect("algo")));
+    h.state_mut().apply(Command::SetSourceId("17".into()));
+    h.state_mut().apply(Command::RunToEnd);
+    settle(&mut h);
+    let live_len = st(&h).trace.as_ref().map(|t| t.len()).unwrap_or(0);
+    assert!(live_len > 100);
+    h.state_mut().apply(Command::SaveTrace(path.clone()));
+    settle(&mut h);
+    assert_eq!(st(&h).saved_trace.as_deref(), Some(path.as_path()));
+
+    // A new app on the teaching graph: opening the trace loads rome99 first.
+    let mut h2 = start(generated(GeneratorSpec::Teaching));
+    h2.state_mut().apply(Command::Open(path.clone()));
+    settle(&mut h2);
+    assert!(st(&h2).errors.is_empty(), "{:?}", st(&h2).errors);
+    assert_eq!(st(&h2).graph().map(|g| g.n()), Some(3353));
+    assert_eq!(st(&h2).settings.algorithm.to_string(), "martin-succ");
+    assert_eq!(st(&h2).source_text, "17");
+    let t = st(&h2).trace.as_ref().map(|t| (t.pos(), t.len(), t.is_finished()));
+    assert_eq!(t, Some((0, live_len, true)));
+    h2.state_mut().apply(Command::StepN(40));
+    h2.state_mut().apply(Command::StepBack);
+    let replayed = st(&h2).trace.as_ref().map(|t| (t.pos(), t.distances().to_vec()));
+    h.state_mut().apply(Command::Seek(39));
+    let live = st(&h).trace.as_ref().map(|t| (t.pos(), t.distances().to_vec()));
+    assert_eq!(replayed, live, "iteration 39 replayed equals the live run's");
+
+    // Not a trace: a banner, the run stays.
+    let bad = dir.path().join("bad.trace.json");
+    std::fs::write(&bad, "{\"format\": \"sssp-lab trace\", \"version\": 7}").expect("write");
+    h2.state_mut().apply(Command::Open(bad));
+    settle(&mut h2);
+    assert!(st(&h2).errors.iter().any(|e| e.contains("version 7")), "{:?}", st(&h2).errors);
+    assert_eq!(st(&h2).trace.as_ref().map(|t| t.len()), Some(live_len));
+}

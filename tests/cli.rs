@@ -163,7 +163,7 @@ fn check_passes_on_the_cpu() {
 
 #[test]
 fn trace_lines_name_the_algorithms_declared_values() {
-    let o = run(bin().args(["solve", "-s", "1", "-a", "crauser-succ", "--trace"]).arg(data("4.gr")));
+    let o = run(bin().args(["solve", "-s", "1", "-a", "crauser-succ", "--records"]).arg(data("4.gr")));
     assert!(o.status.success(), "{}", stderr(&o));
     let records: Vec<serde_json::Value> =
         stderr(&o).lines().filter(|l| l.starts_with('{')).map(|l| serde_json::from_str(l).expect("json")).collect();
@@ -182,6 +182,18 @@ fn algorithm_parameters_are_validated_and_listed() {
     let o = run(bin().args(["solve", "--help"]));
     let help = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(help.contains("crauser-pred") && help.contains(":relax=atomic|non-atomic"), "{help}");
+}
+
+#[test]
+fn solve_trace_writes_a_trace_the_library_reads_back() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("r.trace.json.gz");
+    let o = run(bin().args(["solve", "-s", "1", "-a", "crauser-succ", "--trace"]).arg(&path).arg(data("rome99.gr.gz")));
+    assert!(o.status.success() && stderr(&o).contains("trace written to"), "{}", stderr(&o));
+    let t = sssp_lab::trace::file::TraceFile::load(&path).expect("trace");
+    assert!(t.finished && !t.records.is_empty());
+    assert_eq!((t.graph.n, t.source_id, t.algorithm.as_str()), (3353, 1, "crauser-succ"));
+    assert!(t.deltas.as_ref().is_some_and(|d| d.len() == t.records.len()));
 }
 
 #[test]

@@ -98,7 +98,7 @@ impl IterationRecord {
 }
 
 /// What changed in one iteration, so a trace can replay it forwards and backwards.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StepDelta {
     /// (vertex, δ before, δ after) for every vertex whose δ went down.
     pub lowered: Vec<(VertexId, Distance, Distance)>,

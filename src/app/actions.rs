@@ -15,7 +15,10 @@ impl AppState {
     pub fn apply(&mut self, cmd: Command) {
         match cmd {
             Command::OpenDialog => self.open_dialog(),
+            Command::Open(path) if crate::trace::file::is_trace_path(&path) => self.open_trace(path),
             Command::Open(path) => self.open(path),
+            Command::SaveTraceDialog => self.save_dialog(),
+            Command::SaveTrace(path) => self.save_trace(path),
             Command::SetWeightRule(s) => self.settings.weight_rule = s,
             Command::SetWeightDecimals(k) => self.settings.weight_decimals = k,
             Command::SetFormat(f) => self.settings.format = f,
@@ -81,6 +84,14 @@ impl AppState {
                 Err(e) => self.error(format!("probing devices: {e}")),
             }
         }
+        if let Some((_, out)) = take_finished(&mut self.jobs.save_dialog) {
+            match out {
+                Ok(Some(path)) => self.save_trace(path),
+                Ok(None) => {}
+                Err(e) => self.error(format!("file dialog: {e}")),
+            }
+        }
+        self.poll_traces();
         self.poll_build();
         self.poll_run();
         self.poll_verify();
@@ -91,6 +102,20 @@ impl AppState {
     /// Starts probing devices (CUDA, wgpu) in the background.
     pub(crate) fn probe_devices(&mut self) {
         self.jobs.devices = Some(Job::spawn("probing devices", repaint(&self.egui), |_| crate::device::devices()));
+    }
+
+    /// The save dialog for a trace, on a worker (rfd blocks).
+    fn save_dialog(&mut self) {
+        if self.jobs.save_dialog.is_some() || self.trace.is_none() {
+            return;
+        }
+        let name = self.graph().map_or("run".to_string(), |g| {
+            let stem = g.name.split('.').next().unwrap_or("run").to_string();
+            format!("{stem}-{}.trace.json.gz", self.settings.algorithm.algorithm)
+        });
+        self.jobs.save_dialog = Some(Job::spawn("choosing where to save", repaint(&self.egui), move |_| {
+            rfd::FileDialog::new().set_file_name(name).add_filter("sssp-lab trace", &["gz", "json"]).save_file()
+        }));
     }
 
     fn open_dialog(&mut self) {
@@ -111,7 +136,7 @@ impl AppState {
                     f.extensions().iter().flat_map(|e| [e.to_string(), format!("{e}.gz")]).collect();
                 dialog = dialog.add_filter(f.description(), &exts);
             }
-            dialog.add_filter("all files", &["*"]).pick_file()
+            dialog.add_filter("sssp-lab trace", &["gz", "json"]).add_filter("all files", &["*"]).pick_file()
         }));
     }
 

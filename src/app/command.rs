@@ -14,8 +14,13 @@ use std::path::PathBuf;
 pub enum Command {
     /// Opens the file dialog (on a background thread); the chosen file is then opened.
     OpenDialog,
-    /// Loads a graph file with the weight rule and format override of the graph panel.
+    /// Loads a graph file with the weight rule and format override of the graph panel, or
+    /// opens a trace (`*.trace.json[.gz]`, loading its graph first when needed).
     Open(PathBuf),
+    /// Asks where to save the shown run as a trace (a dialog on a worker), then saves it.
+    SaveTraceDialog,
+    /// Saves the shown run as a trace file.
+    SaveTrace(PathBuf),
     /// Sets the weight rule text (`file`, `unit`, `uniform:MAX:SEED`); checked when a file is opened.
     SetWeightRule(String),
     /// Scale for real-valued weights: 10^k, `None` = automatic.

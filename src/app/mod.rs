@@ -21,6 +21,7 @@ pub mod script;
 pub mod series;
 pub mod state;
 mod stepping;
+mod traces;
 
 pub use command::{Command, SHORTCUTS};
 pub use panels::Tab;
@@ -150,6 +151,10 @@ impl SsspApp {
         let restored_graph = if explicit { None } else { saved.as_ref().and_then(|s| s.graph.clone()) };
         match (startup.generator, startup.file, restored_graph) {
             (Some(spec), _, _) => state.generate(spec),
+            (None, Some(file), _) if crate::trace::file::is_trace_path(&file) => {
+                state.load(bundled_graph_path(), startup.load);
+                state.apply(Command::Open(file));
+            }
             (None, Some(file), _) => state.load(file, startup.load),
             (None, None, Some(persist::SavedGraph::Generated(spec))) => state.generate(spec),
             (None, None, Some(persist::SavedGraph::File(path))) if path.is_file() => state.apply(Command::Open(path)),

@@ -115,6 +115,12 @@ pub struct Jobs {
     /// The open-file dialog.
     pub dialog: Option<Job<Option<PathBuf>>>,
     pub verify: Option<VerifyJob>,
+    /// Reading a trace file (the trace and the path it came from).
+    pub trace: Option<Job<Result<(crate::trace::file::TraceFile, PathBuf), String>>>,
+    /// Writing a trace file.
+    pub trace_save: Option<Job<Result<PathBuf, String>>>,
+    /// The save dialog of a trace.
+    pub save_dialog: Option<Job<Option<PathBuf>>>,
     /// Device probing (CUDA, wgpu) at start-up.
     pub devices: Option<Job<&'static [DeviceInfo]>>,
 }
@@ -160,6 +166,10 @@ pub struct AppState {
     /// Changes whenever the trace's view state changes (for the graph view's caches).
     pub state_version: u64,
     pub(crate) version_key: (u64, usize),
+    /// An opened trace waiting for its graph to load.
+    pub(crate) pending_trace: Option<(crate::trace::file::TraceFile, PathBuf)>,
+    /// Where the last trace was saved.
+    pub saved_trace: Option<PathBuf>,
 }
 
 impl AppState {
@@ -188,12 +198,20 @@ impl AppState {
             view_ms: 0.0,
             state_version: 0,
             version_key: (0, 0),
+            pending_trace: None,
+            saved_trace: None,
         }
     }
 
     /// True while any job that changes the graph or the run is in progress (not the dialog).
     pub fn is_busy(&self) -> bool {
-        self.jobs.graph.is_some() || self.jobs.run.is_some() || self.jobs.verify.is_some() || self.jobs.build.is_some()
+        self.jobs.graph.is_some()
+            || self.jobs.run.is_some()
+            || self.jobs.verify.is_some()
+            || self.jobs.build.is_some()
+            || self.jobs.trace.is_some()
+            || self.jobs.trace_save.is_some()
+            || self.pending_trace.is_some()
     }
 
     /// The graph shown, if any.
@@ -272,6 +290,12 @@ impl AppState {
             out.push((j.name().to_string(), j.progress()));
         }
         if let Some(j) = &self.jobs.dialog {
+            out.push((j.name().to_string(), j.progress()));
+        }
+        for j in [&self.jobs.trace_save].into_iter().flatten() {
+            out.push((j.name().to_string(), j.progress()));
+        }
+        if let Some(j) = &self.jobs.trace {
             out.push((j.name().to_string(), j.progress()));
         }
         out

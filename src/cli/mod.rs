@@ -17,6 +17,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 mod apsp;
+#[cfg(feature = "mpi")]
+mod apsp_mpi;
 pub mod bench;
 mod check;
 
@@ -146,7 +148,12 @@ struct SolveArgs {
     out: Option<PathBuf>,
     /// Also print one JSON line per iteration record on stderr.
     #[arg(long)]
-    trace: bool,
+    records: bool,
+    /// Save the run as a trace (every iteration's record and, up to 4 M vertices, what changed)
+    /// that the app opens and steps through (`.gz`: compressed). Steps the solver iteration by
+    /// iteration, so GPU runs use the per-iteration kernels, not the fast path.
+    #[arg(long)]
+    trace: Option<PathBuf>,
     /// Solve this many times and report the median and min time (a fresh stepper each time).
     #[arg(long, default_value_t = 1)]
     repeat: usize,
@@ -340,9 +347,12 @@ fn solve(args: &SolveArgs) -> Result<()> {
         blocks_per_sm: args.blocks_per_sm,
         solo_work: args.solo_work,
         instrument: false,
-        record_deltas: false,
+        record_deltas: args.trace.is_some(),
     };
     let cancel = AtomicBool::new(false);
+    if let Some(path) = &args.trace {
+        return solve_traced(args, &graph, device, source, &opts, path);
+    }
     let mut times = Vec::new();
     let (mut stepper, mut run) = loop {
         let mut stepper = make_stepper(device, Arc::clone(&graph), args.algo.algorithm, source, &opts)?;
@@ -378,13 +388,54 @@ fn solve(args: &SolveArgs) -> Result<()> {
         run.gteps(),
         run.reached
     );
-    if args.trace {
+    if args.records {
         for r in &run.records {
             eprintln!("{}", record_json(args.algo.algorithm, r)?);
         }
     }
     if let Some(out) = &args.out {
         write_distances(&graph, &dist, out)?;
+    }
+    Ok(())
+}
+
+/// `solve --trace FILE`: steps the solver to the end, keeping every record and delta, and saves
+/// the trace (then writes distances as `solve` does).
+fn solve_traced(
+    args: &SolveArgs,
+    graph: &Arc<Graph>,
+    device: DeviceId,
+    source: crate::graph::VertexId,
+    opts: &SolveOptions,
+    path: &Path,
+) -> Result<()> {
+    let mut stepper = make_stepper(device, Arc::clone(graph), args.algo.algorithm, source, opts)?;
+    let mut trace = crate::trace::Trace::new(graph.n(), source);
+    let start = Instant::now();
+    while let Some(step) = stepper.step()? {
+        trace.push(step);
+    }
+    trace.set_finished();
+    let info = crate::trace::file::RunInfo {
+        algorithm: args.algo.to_string(),
+        device: stepper.device(),
+        device_id: device.to_string(),
+        block: opts.block,
+    };
+    let file = crate::trace::file::TraceFile::new(&trace, graph, Some(&args.file), None, info);
+    file.save(path)?;
+    eprintln!(
+        "{}: {} on {} from {}: {} iterations stepped in {:.1} ms; trace written to {}",
+        graph.name,
+        args.algo,
+        stepper.device(),
+        args.source,
+        trace.len(),
+        start.elapsed().as_secs_f64() * 1e3,
+        path.display()
+    );
+    if let Some(out) = &args.out {
+        write_distances(graph, &stepper.distances()?, out)?;
     }
     Ok(())
 }

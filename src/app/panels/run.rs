@@ -210,6 +210,20 @@ fn controls(ui: &mut egui::Ui, state: &AppState, cmds: &mut Vec<Command>) {
         button(ui, has_run && !at_end && !running, play, "Space", Command::TogglePlay);
         button(ui, has_run && !at_end && !running, "Run to end", "End", Command::RunToEnd);
     });
+    ui.horizontal(|ui| {
+        let saving = state.jobs.save_dialog.is_some() || state.jobs.trace_save.is_some();
+        let can = has_run && !running && state.trace.as_ref().is_some_and(|t| !t.is_empty());
+        if ui
+            .add_enabled(can && !saving, egui::Button::new("Save trace…"))
+            .on_hover_text("the run so far, to open again with Open file… (here or on another machine)")
+            .clicked()
+        {
+            cmds.push(Command::SaveTraceDialog);
+        }
+        if let Some(p) = &state.saved_trace {
+            ui.weak(format!("saved {}", p.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned())));
+        }
+    });
     let label = ui.label("Speed");
     let mut speed = state.settings.speed;
     let slider = egui::Slider::new(&mut speed, 0.5..=5000.0).logarithmic(true).suffix(" it/s").max_decimals(1);

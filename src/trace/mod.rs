@@ -6,6 +6,8 @@
 //! settled at p: frontier). Moving one step applies or undoes one delta, O(changes), so stepping
 //! back through a 227 575-iteration Martín run on NY costs no more than stepping forward.
 
+pub mod file;
+
 use crate::algo::{IterationRecord, Step, StepDelta, VertexStatus};
 use crate::graph::{Distance, INF, VertexId};
 
@@ -69,6 +71,11 @@ impl Trace {
     /// Cursor position (iterations applied to the view state).
     pub fn pos(&self) -> usize {
         self.pos
+    }
+
+    /// Every recorded delta, one per record (empty deltas where none was kept).
+    pub fn deltas(&self) -> &[StepDelta] {
+        &self.deltas
     }
 
     /// All iteration records.
