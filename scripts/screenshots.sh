@@ -94,3 +94,6 @@ shot ssca2-helper-threads 3 SSSP_LAB_DEMO="gen:ssca2;algo:helper;device:cpu-par:
 shot bench-lab 3 SSSP_LAB_BENCH=experiments/smoke.json
 shot bench-threads 1 SSSP_LAB_BENCH=experiments/seed001-speedup.json
 shot many-sources 2 SSSP_LAB_MANY="96:1;cpu:2,cpu-par:2"
+shot compare-martin-crauser-ny 3 SSSP_LAB_DEMO="lesson:0;compare-steps:40"
+shot compare-racy-vs-atomic 2 SSSP_LAB_DEMO="lesson:1;compare-run"
+shot compare-dummy-threads 2 SSSP_LAB_DEMO="lesson:2;compare-steps:6"

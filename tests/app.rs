@@ -391,3 +391,23 @@ fn a_saved_trace_opens_again_and_steps_like_the_live_run() {
     assert!(st(&h2).errors.iter().any(|e| e.contains("version 7")), "{:?}", st(&h2).errors);
     assert_eq!(st(&h2).trace.as_ref().map(|t| t.len()), Some(live_len));
 }
+
+/// Compare mode from the Lessons menu (issue 14 item 1): one click opens the lesson's graph and
+/// lanes, shows its explanation; Step all moves every lane, Run all to end finishes them.
+#[test]
+fn a_lesson_opens_compare_mode_and_its_lanes_step_together() {
+    let mut h = start(generated(GeneratorSpec::Teaching));
+    click(&mut h, "Lessons");
+    click(&mut h, "Bellman-Ford's wasted passes");
+    settle(&mut h);
+    assert!(has_text(&h, "Bellman-Ford relaxes every arc"), "the lesson's explanation is shown");
+    assert_eq!(st(&h).graph().map(|g| g.n()), Some(60 * 45));
+    click(&mut h, "Step all");
+    settle(&mut h);
+    click(&mut h, "Step all");
+    settle(&mut h);
+    assert!(h.query_all_by_label_contains("2 of 2 so far").count() == 2, "both lanes at iteration 2");
+    click(&mut h, "Run all to end");
+    settle(&mut h);
+    assert!(h.query_all_by_label_contains("finished").count() >= 2);
+}

@@ -53,6 +53,8 @@ impl AppState {
             Command::Seek(p) => self.seek(p),
             Command::Reset => self.reset(),
             Command::Cancel => self.cancel(),
+            // Needs the panels: handled by `SsspApp::apply`.
+            Command::OpenLesson(_) | Command::CompareSteps(_) | Command::CompareRunToEnd => {}
             Command::DismissError(i) => {
                 if i < self.errors.len() {
                     self.errors.remove(i);

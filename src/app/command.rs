@@ -56,6 +56,13 @@ pub enum Command {
     Reset,
     /// Stops playing and cancels running jobs.
     Cancel,
+    /// Opens lesson `i` of [`super::compare::LESSONS`]: its graph, then the compare tab with
+    /// its lanes, started.
+    OpenLesson(usize),
+    /// Compare tab: `n` steps of every lane (in its lockstep mode).
+    CompareSteps(usize),
+    /// Compare tab: every lane to its end.
+    CompareRunToEnd,
     /// Removes error banner `i`.
     DismissError(usize),
 }

@@ -12,6 +12,7 @@ pub mod graph_view;
 mod actions;
 pub mod bench_view;
 pub mod command;
+pub mod compare;
 pub mod jobs;
 pub mod many_view;
 pub mod palette;
@@ -115,6 +116,10 @@ pub struct SsspApp {
     many_pending: Option<(String, String)>,
     /// Whether eframe's storage is written on exit (see [`persist`]).
     persist: bool,
+    /// A lesson whose lanes start once its graph is loaded.
+    lesson_pending: Option<usize>,
+    /// Compare steps still to take (one per idle frame).
+    compare_steps: usize,
 }
 
 impl SsspApp {
@@ -189,6 +194,8 @@ impl SsspApp {
             idle_frames: 0,
             many_pending: None,
             persist: false,
+            lesson_pending: None,
+            compare_steps: 0,
         }
     }
 
@@ -227,7 +234,54 @@ impl SsspApp {
 
     /// Carries out a command now (what buttons and keys do after the frame).
     pub fn apply(&mut self, cmd: Command) {
-        self.state.apply(cmd);
+        match cmd {
+            Command::OpenLesson(i) => self.open_lesson(i),
+            Command::CompareSteps(n) => self.compare_steps = n,
+            Command::CompareRunToEnd => self.panels.compare.run_to_end(),
+            cmd => self.state.apply(cmd),
+        }
+    }
+
+    /// Opens lesson `i`: its graph (unless loaded), its lanes in the compare tab, started once
+    /// the graph is in.
+    fn open_lesson(&mut self, i: usize) {
+        let Some(lesson) = compare::LESSONS.get(i) else { return };
+        let gpu = self.state.devices.and_then(|d| {
+            let ok = |want: fn(&crate::device::DeviceId) -> bool| {
+                d.iter().find(|x| want(&x.id) && x.status.is_ok()).map(|x| x.id)
+            };
+            ok(|id| matches!(id, crate::device::DeviceId::Cuda(_)))
+                .or_else(|| ok(|id| matches!(id, crate::device::DeviceId::Wgpu(_))))
+        });
+        let c = &mut self.panels.compare;
+        c.lesson = Some(lesson);
+        c.specs = lesson.lane_specs(gpu);
+        c.lockstep = lesson.lockstep;
+        c.lanes.clear();
+        self.panels.tab = panels::Tab::Compare;
+        match &lesson.graph {
+            compare::lessons::LessonGraph::BundledNy => {
+                if !self.state.graph().is_some_and(|g| g.name.contains("USA-road-d.NY")) {
+                    self.state.apply(Command::Open(bundled_graph_path()));
+                }
+            }
+            compare::lessons::LessonGraph::Generate(spec) => self.state.apply(Command::Generate(spec.clone())),
+        }
+        self.lesson_pending = Some(i);
+    }
+
+    /// Starts the pending lesson's lanes once its graph is loaded.
+    fn start_lesson_pending(&mut self) {
+        let Some(i) = self.lesson_pending else { return };
+        if self.state.is_busy() || self.state.graph().is_none() {
+            return;
+        }
+        self.lesson_pending = None;
+        let Some(lesson) = compare::LESSONS.get(i) else { return };
+        self.state.apply(Command::SetSourceId(lesson.source.to_string()));
+        if let Some(g) = self.state.graph().cloned() {
+            self.panels.compare.start(&g, self.state.source, &self.state.egui);
+        }
     }
 
     /// True while a background job (load, generate, run to the end, oracle check) runs or a
@@ -238,6 +292,9 @@ impl SsspApp {
             || self.panels.bench.is_running()
             || self.panels.many.is_running()
             || self.many_pending.is_some()
+            || self.panels.compare.is_busy()
+            || self.lesson_pending.is_some()
+            || self.compare_steps > 0
     }
 
     /// Shows the bench lab on the experiment in `path` and starts it; a bad file becomes an error
@@ -270,11 +327,12 @@ impl SsspApp {
     }
 
     fn run_script(&mut self) {
-        if self.script.is_empty() || self.state.is_busy() || self.state.jobs.dialog.is_some() {
+        let compare_busy = self.lesson_pending.is_some() || self.compare_steps > 0 || self.panels.compare.is_busy();
+        if self.script.is_empty() || self.state.is_busy() || self.state.jobs.dialog.is_some() || compare_busy {
             return;
         }
         if let Some(cmd) = self.script.pop_front() {
-            self.state.apply(cmd);
+            self.apply(cmd);
         }
         self.state.egui.request_repaint();
     }
@@ -331,6 +389,13 @@ impl eframe::App for SsspApp {
         self.state.poll(dt);
         self.run_script();
         self.start_many_pending();
+        self.start_lesson_pending();
+        self.panels.compare.poll();
+        if self.compare_steps > 0 && self.lesson_pending.is_none() && !self.panels.compare.is_busy() {
+            self.compare_steps -= 1;
+            self.panels.compare.step();
+            ctx.request_repaint();
+        }
         self.state.refresh_version();
         self.sync_view();
 
@@ -338,7 +403,7 @@ impl eframe::App for SsspApp {
         cmds.extend(command::dropped_file_command(&ctx));
         panels::show(ui, &mut self.state, &mut self.view, &mut self.panels, &mut cmds);
         for cmd in cmds {
-            self.state.apply(cmd);
+            self.apply(cmd);
         }
         self.signal_ready();
 

@@ -53,6 +53,9 @@ pub fn parse(script: &str) -> Result<Vec<Command>, String> {
             "play" => out.push(Command::TogglePlay),
             "speed" => out.push(Command::SetSpeed(arg.parse::<f64>().map_err(|_| bad("expected a number"))?)),
             "reset" => out.push(Command::Reset),
+            "lesson" => out.push(Command::OpenLesson(count()?)),
+            "compare-steps" => out.push(Command::CompareSteps(count()?)),
+            "compare-run" => out.push(Command::CompareRunToEnd),
             _ => return Err(bad("unknown command")),
         }
     }

@@ -30,6 +30,8 @@ pub enum Tab {
     Bench,
     /// Many sources over several workers (seed 003).
     Many,
+    /// Two to four runs side by side, stepped together.
+    Compare,
 }
 
 /// Drawing-side state that is not part of the app state: view options, plot caches and the
@@ -41,6 +43,7 @@ pub struct Panels {
     pub tab: Tab,
     pub bench: BenchView,
     pub many: super::many_view::ManyView,
+    pub compare: super::compare::CompareView,
 }
 
 /// Draws the whole window.
@@ -56,6 +59,15 @@ pub fn show(
             ui.selectable_value(&mut panels.tab, Tab::Explore, "Step through a run");
             ui.selectable_value(&mut panels.tab, Tab::Bench, "Bench lab");
             ui.selectable_value(&mut panels.tab, Tab::Many, "Many sources");
+            ui.selectable_value(&mut panels.tab, Tab::Compare, "Compare");
+            ui.menu_button("Lessons", |ui| {
+                for (i, l) in super::compare::LESSONS.iter().enumerate() {
+                    if ui.button(l.title).clicked() {
+                        cmds.push(Command::OpenLesson(i));
+                        ui.close();
+                    }
+                }
+            });
         });
     });
     if !state.errors.is_empty() {
@@ -65,6 +77,12 @@ pub fn show(
     if panels.tab == Tab::Bench {
         CentralPanel::default().show(ui, |ui| panels.bench.ui(ui));
         drop_overlay(ui.ctx());
+        return;
+    }
+    if panels.tab == Tab::Compare {
+        let graph = state.graph().cloned();
+        let (source, devices) = (state.source, state.devices);
+        CentralPanel::default().show(ui, |ui| panels.compare.ui(ui, graph.as_ref(), source, devices));
         return;
     }
     if panels.tab == Tab::Many {
