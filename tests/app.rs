@@ -341,6 +341,12 @@ fn a_gpu_solver_is_built_in_the_background_and_then_steps() {
     assert!(h.query_all_by_label_contains("building crauser-succ on").count() > 0, "a progress bar names the build");
     settle(&mut h);
     assert_eq!(st(&h).iteration(), 1, "the step asked for during the build happened");
+    // The roofline gauge of the iteration's kernels, against the adapter's copy bandwidth.
+    h.run_steps(2);
+    settle(&mut h);
+    assert!(st(&h).peaks.get(&dev).is_some_and(|p| p.as_ref().is_ok_and(|p| p.bytes_per_s > 0.0)));
+    assert!(has_text(&h, "Roofline of iteration 1"));
+    assert!(h.query_all_by_label_contains("% of the limit").count() == 3, "relax, minimum and update");
     h.state_mut().apply(Command::RunToEnd);
     settle(&mut h);
     assert!(st(&h).at_end());

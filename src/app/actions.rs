@@ -94,11 +94,32 @@ impl AppState {
             }
         }
         self.poll_traces();
+        if let Some((dev, job)) = &mut self.jobs.peak
+            && let Some(out) = job.poll()
+        {
+            let dev = *dev;
+            self.peaks.insert(dev, out.and_then(|r| r));
+            self.jobs.peak = None;
+        }
         self.poll_build();
         self.poll_run();
         self.poll_verify();
         self.play_tick(dt);
         self.refresh_version();
+    }
+
+    /// The bandwidth limit of `device` if known; starts measuring it (in the background) if not.
+    pub(crate) fn peak_of(
+        &mut self,
+        device: crate::device::DeviceId,
+    ) -> Option<&Result<crate::device::roofline::Peak, String>> {
+        if !self.peaks.contains_key(&device) && self.jobs.peak.is_none() {
+            let job = Job::spawn(format!("bandwidth limit of {device}"), repaint(&self.egui), move |_| {
+                crate::device::roofline::peak(device)
+            });
+            self.jobs.peak = Some((device, job));
+        }
+        self.peaks.get(&device)
     }
 
     /// Starts probing devices (CUDA, wgpu) in the background.

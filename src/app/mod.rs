@@ -73,7 +73,8 @@ pub fn run(mut startup: Startup) -> anyhow::Result<()> {
         .with_inner_size([1400.0, 900.0])
         .with_min_inner_size([900.0, 560.0])
         .with_drag_and_drop(true);
-    let options = eframe::NativeOptions { viewport, ..Default::default() };
+    // Scripted launches (screenshots, demos) start from the same window every time.
+    let options = eframe::NativeOptions { viewport, persist_window: persist::enabled(), ..Default::default() };
     eframe::run_native(
         "sssp-lab",
         options,

@@ -121,6 +121,8 @@ pub struct Jobs {
     pub trace_save: Option<Job<Result<PathBuf, String>>>,
     /// The save dialog of a trace.
     pub save_dialog: Option<Job<Option<PathBuf>>>,
+    /// Measuring (or reading) a device's bandwidth limit for the roofline gauge.
+    pub peak: Option<(crate::device::DeviceId, Job<Result<crate::device::roofline::Peak, String>>)>,
     /// Device probing (CUDA, wgpu) at start-up.
     pub devices: Option<Job<&'static [DeviceInfo]>>,
 }
@@ -170,6 +172,8 @@ pub struct AppState {
     pub(crate) pending_trace: Option<(crate::trace::file::TraceFile, PathBuf)>,
     /// Where the last trace was saved.
     pub saved_trace: Option<PathBuf>,
+    /// Bandwidth limits known so far (the roofline gauge), by device.
+    pub peaks: std::collections::HashMap<crate::device::DeviceId, Result<crate::device::roofline::Peak, String>>,
 }
 
 impl AppState {
@@ -200,6 +204,7 @@ impl AppState {
             version_key: (0, 0),
             pending_trace: None,
             saved_trace: None,
+            peaks: std::collections::HashMap::new(),
         }
     }
 
@@ -211,6 +216,7 @@ impl AppState {
             || self.jobs.build.is_some()
             || self.jobs.trace.is_some()
             || self.jobs.trace_save.is_some()
+            || self.jobs.peak.is_some()
             || self.pending_trace.is_some()
     }
 

@@ -11,6 +11,7 @@
 pub mod cuda;
 pub mod gpu;
 pub mod gpu_delta;
+pub mod roofline;
 pub mod wgpu;
 
 use crate::algo::{Algorithm, SolveError, SolveOptions, Stepper};

@@ -62,6 +62,17 @@ pub struct LabResult {
     pub copy_ms: Option<f64>,
     /// m / total time / 10⁹ (arcs of the input graph per second, in 10⁹).
     pub gteps: Option<f64>,
+    /// Roofline: bytes the relax kernel moved (modelled from the counts,
+    /// [`crate::device::roofline::kernel_bytes`]) per relax second, 10⁹ bytes/s (GPU runs with
+    /// per-kernel times).
+    #[serde(default)]
+    pub relax_gbs: Option<f64>,
+    /// The device's bandwidth limit, 10⁹ bytes/s ([`crate::device::roofline::peak`]).
+    #[serde(default)]
+    pub peak_gbs: Option<f64>,
+    /// `relax_gbs / peak_gbs` (0..; above 1 where caches served the modelled bytes).
+    #[serde(default)]
+    pub relax_peak_share: Option<f64>,
     /// Mean over iterations of 1 − working/launched threads of the relax kernel (0..=1).
     pub dummy_ratio: Option<f64>,
     /// Lane use of the relax loop over the run, Σ arc iterations / Σ 32 · warp iterations, i.e.

@@ -41,6 +41,8 @@ struct Solved {
     device_name: String,
     /// Per-thread time (empty for solvers without threads of their own).
     threads: Vec<crate::algo::ThreadTime>,
+    /// Modelled bytes of the relax kernel over the run (frontier algorithms; 0 elsewhere).
+    relax_bytes: f64,
 }
 
 impl<'a> Worker<'a> {
@@ -201,7 +203,12 @@ impl<'a> Worker<'a> {
         let lane_use = (lane_iters > 0.0).then(|| arcs / lane_iters);
         let device_name = st.device();
         let threads = st.thread_times();
-        Ok((st, Solved { iterations, total_ms, times, dummy_ratio, lane_use, device_name, threads }))
+        let variant = algo.variant();
+        let relax_bytes = variant.map_or(0.0, |v| {
+            let n = g.n() as u64;
+            records.iter().map(|r| crate::device::roofline::kernel_bytes(r, n, Some(v), 4.0).relax).sum()
+        });
+        Ok((st, Solved { iterations, total_ms, times, dummy_ratio, lane_use, device_name, threads, relax_bytes }))
     }
 
     /// Every source × repetition of a solver cell; false when cancelled.
@@ -260,6 +267,14 @@ impl<'a> Worker<'a> {
                             r.minimum_ms = Some(m.times.minimum_ms);
                             r.update_ms = Some(m.times.update_ms);
                             r.copy_ms = Some(m.times.copy_ms);
+                            if gpu && m.relax_bytes > 0.0 && m.times.relax_ms > 0.0 {
+                                let gbs = m.relax_bytes / (m.times.relax_ms * 1e-3) / 1e9;
+                                r.relax_gbs = Some(gbs);
+                                if let Ok(p) = crate::device::roofline::peak(d) {
+                                    r.peak_gbs = Some(p.bytes_per_s / 1e9);
+                                    r.relax_peak_share = Some(gbs / (p.bytes_per_s / 1e9));
+                                }
+                            }
                         }
                         r.dummy_ratio = m.dummy_ratio;
                         r.lane_use = m.lane_use;

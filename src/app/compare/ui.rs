@@ -48,7 +48,7 @@ impl CompareView {
         ui.horizontal(|ui| {
             let w = (avail.x - 8.0 * self.lanes.len() as f32) / self.lanes.len() as f32;
             for i in 0..self.lanes.len() {
-                ui.allocate_ui(egui::vec2(w, view_h), |ui| {
+                ui.allocate_ui_with_layout(egui::vec2(w, view_h), egui::Layout::top_down(egui::Align::Min), |ui| {
                     ui.set_min_size(egui::vec2(w, view_h));
                     let l = &self.lanes[i];
                     ui.label(format!("{}: {} on {}", NAMES[i], l.spec.algorithm, l.spec.device));
@@ -79,7 +79,7 @@ impl CompareView {
             for (i, spec) in self.specs.iter_mut().enumerate() {
                 ui.strong(NAMES[i]);
                 let label = ui.label("algorithm");
-                ui.add(egui::TextEdit::singleline(&mut spec.algorithm).desired_width(200.0)).labelled_by(label.id);
+                ui.add_sized([220.0, 20.0], egui::TextEdit::singleline(&mut spec.algorithm)).labelled_by(label.id);
                 device_combo(ui, i, &mut spec.device, devices);
                 let label = ui.label("block");
                 ui.add(egui::DragValue::new(&mut spec.block).range(1..=1024)).labelled_by(label.id);

@@ -144,6 +144,7 @@ pub fn run_panel(ui: &mut egui::Ui, state: &mut AppState, cmds: &mut Vec<Command
     ui.label(format!("Source: {}", state.describe_vertex(state.source)));
     ui.add_space(6.0);
     controls(ui, state, cmds);
+    roofline(ui, state);
     ui.add_space(6.0);
     shortcuts(ui);
 }
@@ -285,5 +286,62 @@ fn shortcuts(ui: &mut egui::Ui) {
                 ui.end_row();
             }
         });
+    });
+}
+
+/// The roofline gauge of the current iteration's kernels (GPU devices): modelled bytes per
+/// second against the device's bandwidth limit, and what bounds each kernel.
+fn roofline(ui: &mut egui::Ui, state: &mut AppState) {
+    use crate::device::roofline::iteration_points;
+    let dev = state.settings.device;
+    if !matches!(dev, DeviceId::Cuda(_) | DeviceId::Wgpu(_)) {
+        return;
+    }
+    let (Some(r), Some(g)) = (state.current_record().cloned(), state.graph().cloned()) else { return };
+    let variant = state.settings.algorithm.algorithm.variant();
+    if variant.is_none() {
+        return;
+    }
+    let peak = match state.peak_of(dev) {
+        Some(Ok(p)) => p.clone(),
+        Some(Err(e)) => {
+            ui.weak(format!("Roofline: no bandwidth limit for {dev}: {e}"));
+            return;
+        }
+        None => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.weak(format!("Roofline: measuring the bandwidth limit of {dev}…"));
+            });
+            return;
+        }
+    };
+    // The GPUs keep δ in 32 bits where the graph allows (wgpu always).
+    let points = iteration_points(&r, g.n() as u64, variant, 4.0, peak.bytes_per_s);
+    egui::CollapsingHeader::new(format!("Roofline of iteration {}", r.iteration)).default_open(true).show(ui, |ui| {
+        ui.weak(format!("limit {:.1} GB/s ({}); bytes modelled from the counts", peak.bytes_per_s / 1e9, peak.source));
+        egui::Grid::new("roofline").num_columns(4).show(ui, |ui| {
+            for (name, p) in ["relax", "minimum", "update"].iter().zip(points) {
+                ui.label(*name);
+                match p {
+                    Some(p) => {
+                        ui.label(format!("{:.3} ms", p.ms));
+                        ui.add(egui::ProgressBar::new(p.share.min(1.0) as f32).desired_width(120.0).text(format!(
+                            "{:.1} GB/s, {:.0} % of the limit",
+                            p.bytes_per_s / 1e9,
+                            p.share * 100.0
+                        )));
+                        ui.label(p.bound.name());
+                    }
+                    None => {
+                        ui.label("no time");
+                    }
+                }
+                ui.end_row();
+            }
+        });
+        if r.times.relax_ms > 0.0 {
+            ui.weak(format!("relax: {:.3} G arcs/s", r.edges_scanned as f64 / (r.times.relax_ms * 1e-3) / 1e9));
+        }
     });
 }

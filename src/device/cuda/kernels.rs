@@ -86,6 +86,9 @@ pub(super) struct Gpu {
     pub compute_capability: (i32, i32),
     /// Time NVRTC took to compile all kernel files (ms), shown by benchmarks.
     pub compile_ms: f64,
+    /// Peak memory bandwidth from the driver: 2 (double data rate) × memory clock × bus width,
+    /// bytes/s (the roofline's limit).
+    pub peak_bytes_per_s: f64,
     funcs: HashMap<String, CudaFunction>,
     /// Why kernels/delta_stepping.cu did not compile or load, if it did not.
     delta_stepping_error: Option<String>,
@@ -126,6 +129,9 @@ fn open(index: u32) -> Result<Gpu, SolveError> {
     let attr = |a| ctx.attribute(a).map_err(dev_err("cannot read a CUDA device attribute"));
     let multiprocessors = attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32;
     let cooperative = attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH)? != 0;
+    let mem_khz = attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE)? as f64;
+    let bus_bits = attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH)? as f64;
+    let peak_bytes_per_s = 2.0 * mem_khz * 1e3 * bus_bits / 8.0;
     let compute_capability = ctx.compute_capability().map_err(dev_err("cannot read the compute capability"))?;
     // PTX for the device's own virtual architecture; the driver JIT-compiles it once per load.
     let arch: &'static str =
@@ -171,6 +177,7 @@ fn open(index: u32) -> Result<Gpu, SolveError> {
         cooperative,
         compute_capability,
         compile_ms: t0.elapsed().as_secs_f64() * 1e3,
+        peak_bytes_per_s,
         funcs,
     })
 }

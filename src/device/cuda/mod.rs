@@ -162,6 +162,13 @@ pub fn stepper(
     guarded(|| solver::new_stepper(gpu, graph, algo, run, source, opts))?
 }
 
+/// Peak memory bandwidth of device `index` from the driver (memory clock × bus width × 2),
+/// bytes/s. Errors: CUDA unavailable, no such device.
+pub fn peak_bandwidth(index: u32) -> Result<f64, SolveError> {
+    check_index(index)?;
+    Ok(kernels::gpu(index)?.peak_bytes_per_s)
+}
+
 /// Errors when CUDA is unavailable or there is no device `index`.
 fn check_index(index: u32) -> Result<(), SolveError> {
     let devs = probe().as_ref().map_err(|r| SolveError::Device(format!("CUDA unavailable: {r}")))?;

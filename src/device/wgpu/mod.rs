@@ -359,6 +359,37 @@ impl Gpu {
     }
 }
 
+/// Device-memory copy bandwidth of adapter `index`, bytes/s (read + write): the best of four
+/// 64 MiB buffer-to-buffer copies, timed on the host around submit-and-wait (wgpu reports no
+/// memory clock). Errors: no such adapter, a device error.
+pub fn copy_bandwidth(index: u32) -> Result<f64, SolveError> {
+    let g = gpu(index)?;
+    let size: u64 = (64u64 << 20).min(g.limits.max_buffer_size / 2) & !3;
+    let usage = wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
+    let (src, dst) = g.guarded("allocating the copy buffers", || {
+        let mk = |label| {
+            g.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        (mk("copy source"), mk("copy target"))
+    })?;
+    let mut best = f64::INFINITY;
+    for _ in 0..4 {
+        let mut enc =
+            g.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("copy bandwidth") });
+        enc.copy_buffer_to_buffer(&src, 0, &dst, 0, size);
+        let t = std::time::Instant::now();
+        let index = g.queue.submit([enc.finish()]);
+        g.wait(index, "the bandwidth copy")?;
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    Ok(2.0 * size as f64 / best.max(1e-9))
+}
+
 /// The shared device of adapter `index`, created on first use.
 pub(crate) fn gpu(index: u32) -> Result<Arc<Gpu>, SolveError> {
     let reg = registry();
