@@ -71,9 +71,10 @@ pub static LESSONS: [Lesson; 6] = [
     Lesson {
         title: "Racy vs atomic relax (seed 004's counterexample)",
         text: "Without an atomic minimum, two frontier threads that lower the same vertex race: the larger \
-               value can overwrite the smaller one and a vertex settles with a wrong distance. On a GPU the \
+               value can overwrite the smaller one and a vertex settles with a wrong distance. On a CUDA GPU the \
                racy lane goes wrong on this graph (vertices marked where the lanes differ); the atomic one \
-               never does. On the CPU there is no race to lose.",
+               never does. A software adapter (lavapipe) runs few threads at once and rarely loses the race; \
+               one CPU thread never does.",
         graph: LessonGraph::Generate(GeneratorSpec::Counterexample { n: 64 }),
         source: 0,
         lanes: &[("martin-succ:relax=non-atomic", On::Gpu, 256), ("martin-succ", On::Gpu, 256)],

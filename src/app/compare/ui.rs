@@ -152,7 +152,10 @@ impl CompareView {
             ui.end_row();
             for (i, l) in self.lanes.iter().enumerate() {
                 ui.label(format!("{} {}", NAMES[i], l.spec.algorithm));
-                ui.label(&l.device_name);
+                // The adapter's full description is long; its first part names it.
+                let short = l.device_name.split(" · ").next().unwrap_or_default();
+                let short = short.split(" (").next().unwrap_or_default();
+                ui.label(short).on_hover_text(&l.device_name);
                 let Some(t) = &l.trace else { continue };
                 let upto = &t.records()[..t.pos()];
                 let end = if l.finished { "finished" } else { "so far" };
@@ -176,7 +179,7 @@ impl CompareView {
 
     /// Frontier size and Δ per iteration, one line per lane, the cursors as vertical lines.
     fn plots(&self, ui: &mut egui::Ui) {
-        let w = (ui.available_width() - 8.0) / 2.0;
+        let w = ui.available_width() / 2.0 - 16.0;
         ui.horizontal(|ui| {
             let series: [(&str, fn(&IterationRecord) -> f64); 2] = [
                 ("|F| frontier per iteration", |r| r.frontier as f64),
