@@ -346,7 +346,7 @@ fn a_gpu_solver_is_built_in_the_background_and_then_steps() {
     settle(&mut h);
     assert!(st(&h).peaks.get(&dev).is_some_and(|p| p.as_ref().is_ok_and(|p| p.bytes_per_s > 0.0)));
     assert!(has_text(&h, "Roofline of iteration 1"));
-    assert!(h.query_all_by_label_contains("% of the limit").count() == 3, "relax, minimum and update");
+    assert!(h.query_all_by_label_contains(" GB/s, ").count() == 3, "relax, minimum and update");
     h.state_mut().apply(Command::RunToEnd);
     settle(&mut h);
     assert!(st(&h).at_end());

@@ -326,8 +326,8 @@ fn roofline(ui: &mut egui::Ui, state: &mut AppState) {
                 match p {
                     Some(p) => {
                         ui.label(format!("{:.3} ms", p.ms));
-                        ui.add(egui::ProgressBar::new(p.share.min(1.0) as f32).desired_width(120.0).text(format!(
-                            "{:.1} GB/s, {:.0} % of the limit",
+                        ui.add(egui::ProgressBar::new(p.share.min(1.0) as f32).desired_width(130.0).text(format!(
+                            "{:.1} GB/s, {:.0} %",
                             p.bytes_per_s / 1e9,
                             p.share * 100.0
                         )));
