@@ -10,6 +10,9 @@ use crate::graph::{Graph, INF, VertexId};
 use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
 use std::sync::Arc;
 
+/// A plot's title and the value it draws per record.
+type Series = (&'static str, fn(&IterationRecord) -> f64);
+
 /// Lane names.
 const NAMES: [&str; MAX_LANES] = ["A", "B", "C", "D"];
 /// Most points per overlaid line (long runs are thinned).
@@ -47,10 +50,9 @@ impl CompareView {
         let view_h = (avail.y - plots_h - 16.0).max(160.0);
         ui.horizontal(|ui| {
             let w = (avail.x - 8.0 * self.lanes.len() as f32) / self.lanes.len() as f32;
-            for i in 0..self.lanes.len() {
+            for ((i, l), view) in self.lanes.iter().enumerate().zip(self.views.iter_mut()) {
                 ui.allocate_ui_with_layout(egui::vec2(w, view_h), egui::Layout::top_down(egui::Align::Min), |ui| {
                     ui.set_min_size(egui::vec2(w, view_h));
-                    let l = &self.lanes[i];
                     ui.label(format!("{}: {} on {}", NAMES[i], l.spec.algorithm, l.spec.device));
                     let input = ViewInput {
                         trace: l.trace.as_ref(),
@@ -58,9 +60,7 @@ impl CompareView {
                         wrong: (i > 0).then_some(l.differs.as_slice()),
                         color_mode: ColorMode::Status,
                     };
-                    if let Some(v) = self.views.get_mut(i) {
-                        v.ui(ui, &input);
-                    }
+                    view.ui(ui, &input);
                 });
             }
         });
@@ -181,7 +181,7 @@ impl CompareView {
     fn plots(&self, ui: &mut egui::Ui) {
         let w = ui.available_width() / 2.0 - 16.0;
         ui.horizontal(|ui| {
-            let series: [(&str, fn(&IterationRecord) -> f64); 2] = [
+            let series: [Series; 2] = [
                 ("|F| frontier per iteration", |r| r.frontier as f64),
                 ("settled vertices per iteration", |r| r.settled as f64),
             ];
