@@ -40,14 +40,36 @@ pub struct ApspArgs {
     /// keeping one solver per GPU worker saves.
     #[arg(long)]
     fresh_solvers: bool,
+    /// Draw the run's timeline (one row per worker, one bar per task) as a PNG here.
+    #[arg(long)]
+    timeline: Option<PathBuf>,
     /// Write the run (per-worker totals and every task) as JSON here.
     #[arg(long)]
     json: Option<PathBuf>,
     #[command(flatten)]
     load: LoadArgs,
+    #[cfg(feature = "mpi")]
+    #[command(flatten)]
+    mpi: super::apsp_mpi::MpiArgs,
 }
 
 pub fn run(args: &ApspArgs) -> Result<()> {
+    #[cfg(feature = "mpi")]
+    if args.mpi.mpi {
+        let job = super::apsp_mpi::Job {
+            file: &args.file,
+            load: &args.load,
+            sources: &args.sources,
+            workers: args.workers.as_deref(),
+            algo: &args.algo,
+            policy: args.policy,
+            fresh_solvers: args.fresh_solvers,
+            out: args.out.as_deref(),
+            timeline: args.timeline.as_deref(),
+            json: args.json.as_deref(),
+        };
+        return super::apsp_mpi::run(&job, &args.mpi);
+    }
     let (graph, load_ms) = load_graph(&args.file, &args.load)?;
     let graph = Arc::new(graph);
     let sources = args.sources.resolve(&graph).map_err(|e| anyhow!(e))?;
@@ -107,7 +129,6 @@ pub fn run(args: &ApspArgs) -> Result<()> {
         &cancel,
         &mut on_event,
     );
-    drop(on_event);
     if let (Some(e), Some(p)) = (write_error, &args.rows) {
         return Err(anyhow!("{}: writing the distance rows failed: {e}", p.display()));
     }
@@ -157,6 +178,9 @@ pub fn run(args: &ApspArgs) -> Result<()> {
             )?;
         }
         w.flush().with_context(|| format!("{}: write failed", out.display()))?;
+    }
+    if let Some(path) = &args.timeline {
+        crate::lab::report::write_timeline_png(&run, &graph.name, path)?;
     }
     if let Some(path) = &args.json {
         let f = std::fs::File::create(path).with_context(|| format!("{}: cannot create", path.display()))?;

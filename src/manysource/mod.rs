@@ -10,6 +10,8 @@
 //! workers. The run's checksum is the wrapping sum of the task checksums, so it does not depend
 //! on which worker ran what, and a task lost or done twice changes it.
 
+#[cfg(feature = "mpi")]
+pub mod cluster;
 pub mod rows;
 mod spec;
 
