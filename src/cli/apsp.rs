@@ -3,11 +3,12 @@
 
 use super::{LoadArgs, load_graph};
 use crate::algo::{AlgoChoice, SolveOptions};
-use crate::manysource::{self, Event, Policy, SourceSet};
+use crate::graph::Graph;
+use crate::manysource::{self, Event, ManySourceRun, Policy, SourceSet};
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -137,6 +138,23 @@ pub fn run(args: &ApspArgs) -> Result<()> {
         let n = w.finish().with_context(|| format!("{}: write failed", p.display()))?;
         eprintln!("\n{n} distance rows written to {}", p.display());
     }
+    print_summary(&run, 10);
+    if let Some(out) = &args.out {
+        write_summary_tsv(&graph, &run, out)?;
+    }
+    if let Some(path) = &args.timeline {
+        crate::lab::report::write_timeline_png(&run, &graph.name, path)?;
+    }
+    if let Some(path) = &args.json {
+        let f = std::fs::File::create(path).with_context(|| format!("{}: cannot create", path.display()))?;
+        serde_json::to_writer_pretty(BufWriter::new(f), &run)?;
+    }
+    Ok(())
+}
+
+/// Prints the run's makespan line and one line per worker (labels padded to `label_width`);
+/// `apsp` and `apsp --mpi` (whose labels carry the rank) print the same.
+pub(super) fn print_summary(run: &ManySourceRun, label_width: usize) {
     eprintln!();
     eprintln!(
         "{} ({}): makespan {:.1} ms, {} tasks, checksum {:016x}",
@@ -148,7 +166,7 @@ pub fn run(args: &ApspArgs) -> Result<()> {
     );
     for w in &run.workers {
         eprintln!(
-            "  {:10} {:16} {:6} tasks  busy {:10.1} ms  idle at the end {:8.1} ms{}",
+            "  {:label_width$} {:16} {:6} tasks  busy {:10.1} ms  idle at the end {:8.1} ms{}",
             w.label,
             w.algorithm,
             w.tasks,
@@ -157,34 +175,29 @@ pub fn run(args: &ApspArgs) -> Result<()> {
             w.failed.as_ref().map_or(String::new(), |e| format!("  FAILED: {e}"))
         );
     }
-    if let Some(out) = &args.out {
-        let f = std::fs::File::create(out).with_context(|| format!("{}: cannot create", out.display()))?;
-        let mut w = BufWriter::new(f);
-        writeln!(w, "source\treached\teccentricity\tsum\tchecksum\tworker\tstart_ms\tend_ms")?;
-        let mut tasks = run.tasks.clone();
-        tasks.sort_by_key(|t| t.source);
-        for t in &tasks {
-            writeln!(
-                w,
-                "{}\t{}\t{}\t{}\t{:016x}\t{}\t{:.3}\t{:.3}",
-                graph.labels().label(t.source),
-                t.reached,
-                t.eccentricity,
-                t.sum,
-                t.checksum,
-                run.workers[t.worker].label,
-                t.start_ms,
-                t.end_ms
-            )?;
-        }
-        w.flush().with_context(|| format!("{}: write failed", out.display()))?;
+}
+
+/// Writes `--out`: a header and one tab-separated line per source, by source (ids as in the
+/// file). Errors: the file cannot be created or written.
+pub(super) fn write_summary_tsv(graph: &Graph, run: &ManySourceRun, out: &Path) -> Result<()> {
+    let f = std::fs::File::create(out).with_context(|| format!("{}: cannot create", out.display()))?;
+    let mut w = BufWriter::new(f);
+    writeln!(w, "source\treached\teccentricity\tsum\tchecksum\tworker\tstart_ms\tend_ms")?;
+    let mut tasks: Vec<&crate::manysource::TaskResult> = run.tasks.iter().collect();
+    tasks.sort_by_key(|t| t.source);
+    for t in tasks {
+        writeln!(
+            w,
+            "{}\t{}\t{}\t{}\t{:016x}\t{}\t{:.3}\t{:.3}",
+            graph.labels().label(t.source),
+            t.reached,
+            t.eccentricity,
+            t.sum,
+            t.checksum,
+            run.workers[t.worker].label,
+            t.start_ms,
+            t.end_ms
+        )?;
     }
-    if let Some(path) = &args.timeline {
-        crate::lab::report::write_timeline_png(&run, &graph.name, path)?;
-    }
-    if let Some(path) = &args.json {
-        let f = std::fs::File::create(path).with_context(|| format!("{}: cannot create", path.display()))?;
-        serde_json::to_writer_pretty(BufWriter::new(f), &run)?;
-    }
-    Ok(())
+    w.flush().with_context(|| format!("{}: write failed", out.display()))
 }

@@ -121,26 +121,7 @@ pub fn run(job: &Job<'_>, args: &MpiArgs) -> Result<()> {
     };
     let (Some(result), Some(graph)) = (result, graph) else { return Ok(()) };
     let run = &result.run;
-    eprintln!();
-    eprintln!(
-        "{} ({}): makespan {:.1} ms, {} tasks, checksum {:016x}",
-        run.label,
-        run.policy,
-        run.makespan_ms,
-        run.tasks.len(),
-        run.checksum
-    );
-    for w in &run.workers {
-        eprintln!(
-            "  {:14} {:16} {:6} tasks  busy {:10.1} ms  idle at the end {:8.1} ms{}",
-            w.label,
-            w.algorithm,
-            w.tasks,
-            w.busy_ms,
-            w.idle_end_ms,
-            w.failed.as_ref().map_or(String::new(), |e| format!("  FAILED: {e}"))
-        );
-    }
+    super::apsp::print_summary(run, 14);
     for r in &result.mpi.per_rank {
         if let Some(e) = &r.failed {
             eprintln!("  rank {} ({}) stopped during the run: {e}", r.rank, r.host);
@@ -155,26 +136,7 @@ pub fn run(job: &Job<'_>, args: &MpiArgs) -> Result<()> {
         result.mpi.ranks, t.messages, t.total_bytes, t.bytes_per_remote_task, t.run_bytes_per_remote_task
     );
     if let Some(out) = job.out {
-        let f = std::fs::File::create(out).with_context(|| format!("{}: cannot create", out.display()))?;
-        let mut w = BufWriter::new(f);
-        writeln!(w, "source\treached\teccentricity\tsum\tchecksum\tworker\tstart_ms\tend_ms")?;
-        let mut tasks = run.tasks.clone();
-        tasks.sort_by_key(|t| t.source);
-        for t in &tasks {
-            writeln!(
-                w,
-                "{}\t{}\t{}\t{}\t{:016x}\t{}\t{:.3}\t{:.3}",
-                graph.labels().label(t.source),
-                t.reached,
-                t.eccentricity,
-                t.sum,
-                t.checksum,
-                run.workers[t.worker].label,
-                t.start_ms,
-                t.end_ms
-            )?;
-        }
-        w.flush().with_context(|| format!("{}: write failed", out.display()))?;
+        super::apsp::write_summary_tsv(&graph, run, out)?;
     }
     if let Some(path) = job.timeline {
         crate::lab::report::write_timeline_png(run, &graph.name, path)?;
