@@ -42,16 +42,67 @@ const ITERATION: &str = "relax the out-arcs of the frontier F, compute Δ over t
 U ∩ {δ ≤ Δ} as the next frontier (three kernels on a GPU)";
 
 /// The successors relax may drop its atomics (the teaching variant `racy`, `[seed004]` §4.3) or
-/// spread a block's frontier arcs over its threads (`balanced`, `[terms-peers]` load balancing).
-static SUCC_PARAMS: [ParamSpec; 1] = [ParamSpec {
-    key: "relax",
-    label: "Relax",
-    help: "atomic: one thread per vertex, atomicMin per arc; non-atomic: read-compare-write that races on a \
-GPU, as in the earlier GPU Dijkstra that [seed004] §4.3 shows is wrong (one CPU thread cannot race); balanced: \
-atomicMin, but a block's frontier arcs are spread over all its threads (degree prefix sum + binary search), so a \
-hub no longer keeps one lane busy while its warp waits (see the lane-use plot)",
-    kind: ParamKind::Choice { values: &["atomic", "non-atomic", "balanced"], default: "atomic" },
-}];
+/// spread a block's frontier arcs over its threads (`balanced`, `[terms-peers]` load balancing);
+/// seed 004's other variants are the shared `minimum` and `layout` options.
+static SUCC_PARAMS: [ParamSpec; 3] = [
+    ParamSpec {
+        key: "relax",
+        label: "Relax",
+        help: "atomic: one thread per vertex, atomicMin per arc (FGPU); non-atomic: read-compare-write that races \
+on a GPU, as in the earlier GPU Dijkstra that [seed004] §4.3 shows is wrong (FGPU_no_Atomic; one CPU thread cannot \
+race); balanced: atomicMin, but a block's frontier arcs are spread over all its threads (degree prefix sum + \
+binary search), so a hub no longer keeps one lane busy while its warp waits (see the lane-use plot)",
+        kind: ParamKind::Choice { values: &["atomic", "non-atomic", "balanced"], default: "atomic" },
+    },
+    MINIMUM_PARAM,
+    LAYOUT_PARAM,
+];
+
+/// The predecessors relax of seed 004 §4: plain (UGPU) or with shared memory and the read-only
+/// cache (UGPU_PLUS, §4.2); the hybrids of §4.1 (`split`); the shared `minimum` and `layout`.
+static PRED_PARAMS: [ParamSpec; 4] = [
+    ParamSpec {
+        key: "relax",
+        label: "Relax",
+        help: "plain: one thread per unsettled vertex pulls from its frontier in-neighbours (UGPU); cached: the \
+same, with each block's row offsets staged once in shared memory and the frontier flags read through the \
+read-only (texture) cache (UGPU_PLUS, [seed004] §4.2). CUDA only; elsewhere the same iteration",
+        kind: ParamKind::Choice { values: &["plain", "cached"], default: "plain" },
+    },
+    ParamSpec {
+        key: "split",
+        label: "CPU/GPU split",
+        help: "gpu: every phase on the GPU (UGPU); uh1: update on the GPU, relax and minimum on the CPU; uh2: relax \
+on the GPU, update and minimum on the CPU; uh3: relax and update on the GPU, minimum on the CPU. The hybrids of \
+[seed004] §4.1 copy the state they need across the bus every iteration (the copy time is its own phase). CUDA \
+only; the CPU runs the same iteration",
+        kind: ParamKind::Choice { values: &["gpu", "uh1", "uh2", "uh3"], default: "gpu" },
+    },
+    MINIMUM_PARAM,
+    LAYOUT_PARAM,
+];
+
+/// `minimum`: seed 004 §4.1's one pass (minimum1 on the GPU, the per-block minima reduced on the
+/// host: UGPU) or two passes (minimum2 reduces those on the GPU too: UGPU+2min).
+const MINIMUM_PARAM: ParamSpec = ParamSpec {
+    key: "minimum",
+    label: "Minimum",
+    help: "two-pass: minimum1 reduces 2 x block-size vertices per block, minimum2 reduces the block minima on the \
+GPU, so Δ never leaves the device before the update (UGPU+2min); one-pass: the block minima are copied to the \
+host and reduced there, Δ copied back ([seed004] §4.1, UGPU). CUDA only; the persistent fast path is two-pass",
+    kind: ParamKind::Choice { values: &["two-pass", "one-pass"], default: "two-pass" },
+};
+
+/// `layout`: adjacency lists (CSR) or the dense adjacency matrix of seed 004 §5.
+const LAYOUT_PARAM: ParamSpec = ParamSpec {
+    key: "layout",
+    label: "Graph layout",
+    help: "lists: CSR adjacency lists; matrix: an n x n weight matrix on the GPU, each block's threads staging \
+chunks of the frontier flags and δ (predecessors) or the unsettled flags (successors) in shared memory ([seed004] \
+§5; for dense graphs, e.g. the `dense` generator, n/5 arcs per vertex). CUDA only, n <= 46 340; the CPU runs the \
+same iteration on lists",
+    kind: ParamKind::Choice { values: &["lists", "matrix"], default: "lists" },
+};
 
 /// Declared values of the predecessors solvers, in the order [`frontier_values`] writes them.
 static PRED_SERIES: [SeriesSpec; 4] = [SERIES[0], SERIES[1], SERIES[2], SERIES[3]];
@@ -180,7 +231,7 @@ frontier_spec!(
     "[seed004] §4 Fig. 3, [seed000] §3.2",
     Threshold::Martin,
     RelaxVariant::Predecessors,
-    &[],
+    &PRED_PARAMS,
     &PRED_SERIES
 );
 frontier_spec!(
@@ -202,7 +253,7 @@ frontier_spec!(
     "[seed000] §3.1–3.3, [crauser98] OUT criterion",
     Threshold::Crauser,
     RelaxVariant::Predecessors,
-    &[],
+    &PRED_PARAMS,
     &PRED_SERIES
 );
 

@@ -100,6 +100,20 @@ pub type Alias = (&'static str, &'static str, &'static [(&'static str, &'static 
 /// Older or teaching names for an algorithm with parameter values.
 pub static ALIASES: [Alias; 1] = [("racy", "martin-succ", &[("relax", "non-atomic")])];
 
+/// Seed 004's names for its implementations (§4.1–4.2, Figs. 6–7), accepted wherever a choice
+/// is parsed (`--algo uh1`); unlike [`ALIASES`], choices print with their parameters.
+pub static PAPER_NAMES: [Alias; 9] = [
+    ("fgpu", "martin-succ", &[]),
+    ("fgpu-no-atomic", "martin-succ", &[("relax", "non-atomic")]),
+    ("ugpu", "martin-pred", &[("minimum", "one-pass")]),
+    ("ugpu-2min", "martin-pred", &[]),
+    ("ugpu-plus", "martin-pred", &[("relax", "cached")]),
+    ("uh1", "martin-pred", &[("split", "uh1")]),
+    ("uh2", "martin-pred", &[("split", "uh2")]),
+    ("uh3", "martin-pred", &[("split", "uh3")]),
+    ("ugpu-matrix", "martin-pred", &[("layout", "matrix")]),
+];
+
 /// A handle to a registered [`AlgorithmSpec`]; compares, hashes, orders and serializes by id.
 #[derive(Clone, Copy)]
 pub struct Algorithm(pub(super) &'static AlgorithmSpec);
@@ -275,7 +289,7 @@ impl<'de> Deserialize<'de> for Algorithm {
 /// `dijkstra, martin-succ, …` (and the aliases), for help and error texts.
 pub fn ids_help() -> String {
     let mut ids: Vec<&str> = ALGORITHMS.iter().map(|a| a.id()).collect();
-    ids.extend(ALIASES.iter().map(|a| a.0));
+    ids.extend(ALIASES.iter().chain(&PAPER_NAMES).map(|a| a.0));
     ids.join(", ")
 }
 
@@ -440,7 +454,7 @@ impl FromStr for AlgoChoice {
     fn from_str(s: &str) -> Result<Self, String> {
         let s = s.trim();
         let (head, rest) = s.split_once(':').unwrap_or((s, ""));
-        let mut choice = match ALIASES.iter().find(|a| a.0 == head) {
+        let mut choice = match ALIASES.iter().chain(&PAPER_NAMES).find(|a| a.0 == head) {
             Some((_, id, kv)) => AlgoChoice {
                 algorithm: id.parse()?,
                 params: kv.iter().fold(Params::default(), |p, (k, v)| p.with(k, v)),

@@ -38,12 +38,84 @@ pub struct FrontierRun {
     /// The successors relax with a block's frontier arcs spread over its threads
     /// (`relax=balanced`; `kernels/frontier.*` `relax_succ_balanced`).
     pub balanced: bool,
+    /// The predecessors relax with shared-memory offsets and read-only-cache flags
+    /// (`relax=cached`, UGPU_PLUS, `[seed004]` §4.2).
+    pub cached: bool,
+    /// Which phases run on the CPU (`split`, the hybrids of `[seed004]` §4.1).
+    pub split: Split,
+    /// The minimum's second pass on the host (`minimum=one-pass`, UGPU) instead of the GPU.
+    pub one_pass_min: bool,
+    /// The dense adjacency matrix instead of CSR lists (`layout=matrix`, `[seed004]` §5).
+    pub matrix: bool,
+}
+
+impl FrontierRun {
+    /// Whether the run takes one of seed 004's variants that only the per-phase launches have
+    /// (no persistent fast path, no instrumented counters).
+    pub fn seed004_variant(&self) -> bool {
+        self.cached || self.split != Split::Gpu || self.one_pass_min || self.matrix
+    }
+}
+
+/// Where the phases of a frontier iteration run (`split`; `[seed004]` §4.1's hybrids, the
+/// minimum always on the CPU in them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// Every phase on the GPU (UGPU / FGPU).
+    Gpu,
+    /// UH1: update on the GPU; relax and minimum on the CPU.
+    Uh1,
+    /// UH2: relax on the GPU; update and minimum on the CPU.
+    Uh2,
+    /// UH3: relax and update on the GPU; minimum on the CPU.
+    Uh3,
+}
+
+impl Split {
+    /// Whether the relax runs on the GPU.
+    pub fn relax_on_gpu(self) -> bool {
+        self != Split::Uh1
+    }
+
+    /// Whether the update runs on the GPU.
+    pub fn update_on_gpu(self) -> bool {
+        self != Split::Uh2
+    }
+}
+
+/// Largest n of the adjacency-matrix layout (n² weights of 4 bytes: 8 GiB at this n).
+pub const MATRIX_MAX_N: usize = 46_340;
+
+/// Seed 004's variants that only the CUDA device implements: `Err` names them, for devices
+/// that refuse (wgpu). `Ok` when `params` asks for none of them.
+pub fn cuda_only_options(device: &str, algo: Algorithm, params: &crate::algo::Params) -> Result<(), String> {
+    let asked: Vec<String> = [("relax", "cached"), ("split", ""), ("minimum", "one-pass"), ("layout", "matrix")]
+        .iter()
+        .filter_map(|&(key, bad)| {
+            let v = algo.choice(params, key);
+            let off = match key {
+                "split" => v != "gpu" && !v.is_empty(),
+                _ => v == bad,
+            };
+            off.then(|| format!("{key}={v}"))
+        })
+        .collect();
+    if asked.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{device} does not implement {} (seed 004's hybrids, one-pass minimum, UGPU_PLUS and adjacency-matrix \
+kernels are CUDA only)",
+            asked.join(", ")
+        ))
+    }
 }
 
 /// Checks a request for a GPU stepper and returns its shape. `max_block`: the largest block the
 /// device takes; `warp_multiple`: whether every kernel's block must be a multiple of 32 (CUDA).
 ///
-/// Errors: [`SolveError::BadSource`]; [`SolveError::Options`] for parameters;
+/// Errors: [`SolveError::BadSource`]; [`SolveError::Options`] for parameters and combinations
+/// of seed 004's variants that do not go together;
 /// [`SolveError::Device`] for an algorithm the GPU does not run or an impossible block size.
 pub fn check_request(
     device: &str,
@@ -64,7 +136,48 @@ pub fn check_request(
     check_blocks(device, &blocks, max_block, warp_multiple)?;
     let relax = algo.choice(&opts.params, "relax");
     let succ = variant == RelaxVariant::Successors;
-    Ok(FrontierRun { threshold, variant, racy: succ && relax == "non-atomic", balanced: succ && relax == "balanced" })
+    let split = match algo.choice(&opts.params, "split") {
+        "uh1" => Split::Uh1,
+        "uh2" => Split::Uh2,
+        "uh3" => Split::Uh3,
+        _ => Split::Gpu,
+    };
+    let run = FrontierRun {
+        threshold,
+        variant,
+        racy: succ && relax == "non-atomic",
+        balanced: succ && relax == "balanced",
+        cached: !succ && relax == "cached",
+        split,
+        one_pass_min: algo.choice(&opts.params, "minimum") == "one-pass",
+        matrix: algo.choice(&opts.params, "layout") == "matrix",
+    };
+    let clash = |what: &str| Err(SolveError::Options(format!("{algo}: {what}")));
+    if run.matrix {
+        if run.balanced || run.cached {
+            return clash(
+                "layout=matrix has its own relax kernels (threads share chunks of the flags in shared memory); use relax=atomic, non-atomic or plain",
+            );
+        }
+        if run.split != Split::Gpu {
+            return clash(
+                "the hybrids (split=uh1/uh2/uh3) run on adjacency lists, as in seed 004 §4.1; use layout=lists",
+            );
+        }
+        if graph.n() > MATRIX_MAX_N {
+            return Err(SolveError::Device(format!(
+                "layout=matrix: {} vertices need {:.1} GiB for the n x n weight matrix; the matrix layout takes n <= {MATRIX_MAX_N} (seed 004 §5 used n <= 15 K)",
+                graph.n(),
+                (graph.n() as f64).powi(2) * 4.0 / (1u64 << 30) as f64
+            )));
+        }
+    }
+    if run.split != Split::Gpu && run.cached {
+        return clash(
+            "relax=cached is a GPU kernel of the all-GPU solution (UGPU_PLUS); the hybrids use the plain relax",
+        );
+    }
+    Ok(run)
 }
 
 /// Refuses block sizes a device cannot launch (`warp_multiple`: CUDA's multiples of 32).

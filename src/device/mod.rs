@@ -98,7 +98,11 @@ impl DeviceInfo {
                 Some(_) => Ok(()),
                 None => Err(format!("{algo} has no multi-core version; it runs on one CPU thread")),
             },
-            DeviceId::Cuda(_) | DeviceId::Wgpu(_) => gpu::supports(&self.name, algo),
+            DeviceId::Cuda(_) => gpu::supports(&self.name, algo),
+            DeviceId::Wgpu(_) => {
+                gpu::supports(&self.name, algo)?;
+                gpu::cuda_only_options(&self.name, algo, &opts.params)
+            }
         }
     }
 

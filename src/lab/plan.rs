@@ -114,6 +114,19 @@ pub fn threads(d: LabDevice) -> Option<u32> {
     }
 }
 
+/// Why a cell of seed 004's GPU-only variants is left out on `device`: wgpu refuses them, and
+/// on the CPU they run the very iteration of the plain choice (a duplicate cell).
+fn variant_skip(device: LabDevice, a: &AlgoChoice) -> Option<String> {
+    let LabDevice::Solver(id) = device else { return None };
+    let refused = crate::device::gpu::cuda_only_options(&id.to_string(), a.algorithm, &a.params).err()?;
+    Some(match id {
+        DeviceId::Cpu | DeviceId::CpuParallel(_) => {
+            format!("`{a}` only changes the CUDA kernels; on {id} it is the plain `{}`", a.algorithm)
+        }
+        _ => refused,
+    })
+}
+
 /// Every cell of `exp`, in device-major order.
 pub fn cells(exp: &Experiment) -> Vec<Cell> {
     let blocks = exp.block.configs();
@@ -141,6 +154,10 @@ pub fn cells(exp: &Experiment) -> Vec<Cell> {
                 for a in &exp.algorithms {
                     if !algs.contains(&a.algorithm) {
                         out.push(cell(Some(a.clone()), b0, c0, Some(format!("`{a}` does not run on {device}"))));
+                        continue;
+                    }
+                    if let Some(why) = variant_skip(device, a) {
+                        out.push(cell(Some(a.clone()), b0, c0, Some(why)));
                         continue;
                     }
                     let bs = if all_blocks { &blocks[..] } else { &blocks[..1.min(blocks.len())] };

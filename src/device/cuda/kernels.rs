@@ -28,6 +28,20 @@ pub(super) const DELTA_STEPPING_SRC: &str = include_str!("../../../kernels/delta
 const DELTA_STEPPING_FUNCS: [&str; 7] =
     ["ds_relax", "ds_relax_balanced", "ds_commit", "ds_advance", "ds_min_far", "ds_open", "ds_advance2"];
 
+/// Seed 004's variant relax kernels (UGPU_PLUS, adjacency matrices), compiled apart like
+/// Δ-stepping's; entry points of both distance widths.
+pub(super) const SEED004_SRC: &str = include_str!("../../../kernels/seed004.cu");
+const SEED004_FUNCS: [&str; 8] = [
+    "relax_pred_plus_u32",
+    "relax_pred_plus_u64",
+    "relax_pred_mat_u32",
+    "relax_pred_mat_u64",
+    "relax_succ_mat_u32",
+    "relax_succ_mat_u64",
+    "relax_succ_mat_racy_u32",
+    "relax_succ_mat_racy_u64",
+];
+
 /// Kernel files and the entry points each defines (both distance widths).
 const FILES: [(&str, &str, &[&str]); 4] = [
     (
@@ -92,12 +106,17 @@ pub(super) struct Gpu {
     funcs: HashMap<String, CudaFunction>,
     /// Why kernels/delta_stepping.cu did not compile or load, if it did not.
     delta_stepping_error: Option<String>,
+    /// Why kernels/seed004.cu did not compile or load, if it did not.
+    seed004_error: Option<String>,
 }
 
 impl Gpu {
     /// The kernel `name` (e.g. `relax_succ_u32`).
     pub fn func(&self, name: &str) -> Result<CudaFunction, SolveError> {
         if let (Some(e), true) = (&self.delta_stepping_error, name.starts_with("ds_")) {
+            return Err(SolveError::Device(e.clone()));
+        }
+        if let (Some(e), true) = (&self.seed004_error, SEED004_FUNCS.contains(&name)) {
             return Err(SolveError::Device(e.clone()));
         }
         self.funcs
@@ -168,8 +187,13 @@ fn open(index: u32) -> Result<Gpu, SolveError> {
         .map(|loaded| funcs.extend(loaded))
         .err()
         .map(|e| e.to_string());
+    let seed004_error = load_plain(&ctx, arch, "seed004.cu", SEED004_SRC, &SEED004_FUNCS)
+        .map(|loaded| funcs.extend(loaded))
+        .err()
+        .map(|e| e.to_string());
     Ok(Gpu {
         delta_stepping_error,
+        seed004_error,
         ordinal: index,
         ctx,
         name,

@@ -18,6 +18,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 mod fast;
+mod hybrid;
 mod launch;
 
 // Counter slots (kernels/common.cuh C_*).
@@ -88,8 +89,9 @@ pub fn device_bytes(graph: &Graph, algo: Algorithm, opts: &SolveOptions) -> u64 
     let m = graph.m() as u64;
     let d = if narrow_ok(graph) { 4 } else { 8 };
     let csr = (n + 1) * 4 + m * 8;
-    let mut b = csr; // successors
-    if algo.variant() == Some(RelaxVariant::Predecessors) {
+    let matrix = algo.choice(&opts.params, "layout") == "matrix";
+    let mut b = if matrix { n * n * 4 } else { csr }; // the n × n weights, or successors lists
+    if algo.variant() == Some(RelaxVariant::Predecessors) && !matrix {
         b += csr;
     }
     b += n * d * 2 + n * 4; // ω, δ, stamp
@@ -98,7 +100,11 @@ pub fn device_bytes(graph: &Graph, algo: Algorithm, opts: &SolveOptions) -> u64 
     }
     b += 2 * 8 * (n.div_ceil(64) + 1) + 3 * 8 + C_COUNT as u64 * 8; // partials, Δ, counters
     let racy = algo.choice(&opts.params, "relax") == "non-atomic";
-    if !racy {
+    let variant = matrix
+        || algo.choice(&opts.params, "relax") == "cached"
+        || !matches!(algo.choice(&opts.params, "split"), "" | "gpu")
+        || algo.choice(&opts.params, "minimum") == "one-pass";
+    if !racy && !variant {
         b += 5 * n * 4 + (n + 1) * 24 + CTL_WORDS as u64 * 4; // lists, marks, records, control block
         if d == 4 && algo.variant() == Some(RelaxVariant::Successors) {
             b += n * 8; // packed (δ, ω) words
@@ -181,6 +187,8 @@ pub(super) struct CudaStepper<D: Dist> {
     tgt: CudaSlice<u32>,
     wgt: CudaSlice<u32>,
     pred: Option<[CudaSlice<u32>; 3]>,
+    /// `layout=matrix`: the n × n weights (predecessors: W[p·n + v]; successors: the transpose).
+    matrix: Option<CudaSlice<u32>>,
     omega: CudaSlice<D>,
     // state
     dist: CudaSlice<D>,
@@ -216,7 +224,8 @@ impl<D: Dist> CudaStepper<D> {
         source: VertexId,
         opts: &SolveOptions,
     ) -> Result<Self, SolveError> {
-        let FrontierRun { threshold, variant, racy, balanced } = run;
+        let FrontierRun { threshold, variant, racy, balanced, .. } = run;
+        let variant_only = run.seed004_variant();
         let n = graph.n();
         if n >= u32::MAX as usize - 1 {
             return Err(SolveError::Device(format!("{n} vertices: the CUDA kernels index vertices with u32")));
@@ -246,11 +255,15 @@ impl<D: Dist> CudaStepper<D> {
             stream.clone_htod(v).map_err(dev_err(&format!("cannot upload the {what} to the GPU")))
         };
         let succ = graph.successors();
-        let off = up(&succ.offsets, "successor offsets")?;
-        let tgt = up(&succ.targets, "successor targets")?;
+        fn lists(matrix: bool, v: &[u32]) -> &[u32] {
+            if matrix { &[0] } else { v }
+        }
+        let off = up(lists(run.matrix, &succ.offsets), "successor offsets")?;
+        let tgt = up(lists(run.matrix, &succ.targets), "successor targets")?;
         // Same bits: the frontier kernels only see graphs without negative weights.
-        let wgt = up(bytemuck::cast_slice(&succ.weights), "successor weights")?;
-        let pred = if variant == RelaxVariant::Predecessors {
+        let wgt = up(lists(run.matrix, bytemuck::cast_slice(&succ.weights)), "successor weights")?;
+        let matrix = if run.matrix { Some(up(&dense_weights(&graph, variant), "adjacency matrix")?) } else { None };
+        let pred = if variant == RelaxVariant::Predecessors && !run.matrix {
             let p = graph.predecessors();
             Some([
                 up(&p.offsets, "predecessor offsets")?,
@@ -266,7 +279,7 @@ impl<D: Dist> CudaStepper<D> {
         let alloc_d = |len: usize| stream.alloc_zeros::<D>(len).map_err(dev_err("cannot allocate device memory"));
         let alloc32 = |len: usize| stream.alloc_zeros::<u32>(len).map_err(dev_err("cannot allocate device memory"));
         let dist = alloc_d(n)?;
-        let prev = if opts.instrument { Some(alloc_d(n)?) } else { None };
+        let prev = if opts.instrument && !variant_only { Some(alloc_d(n)?) } else { None };
         let stamp = alloc32(n)?;
         let parts = n.div_ceil(64) + 1;
         let part_m = alloc(parts)?;
@@ -276,14 +289,20 @@ impl<D: Dist> CudaStepper<D> {
 
         let s = D::SUFFIX;
         let f = |name: &str| gpu.func(&format!("{name}_{s}"));
-        let instr = if opts.instrument { "_instr" } else { "" };
+        let instr = if opts.instrument && !variant_only { "_instr" } else { "" };
         let relax = match (racy, variant) {
+            _ if run.matrix => match (variant, racy) {
+                (RelaxVariant::Predecessors, _) => f("relax_pred_mat")?,
+                (RelaxVariant::Successors, false) => f("relax_succ_mat")?,
+                (RelaxVariant::Successors, true) => f("relax_succ_mat_racy")?,
+            },
+            _ if run.cached => f("relax_pred_plus")?,
             (true, _) => f(&format!("relax_racy{instr}"))?,
             (_, RelaxVariant::Successors) if balanced => f(&format!("relax_succ_bal{instr}"))?,
             (_, RelaxVariant::Successors) => f(&format!("relax_succ{instr}"))?,
             (_, RelaxVariant::Predecessors) => f(&format!("relax_pred{instr}"))?,
         };
-        let (fast, fast_bufs) = if racy {
+        let (fast, fast_bufs) = if racy || variant_only {
             (None, None)
         } else {
             let pv = if variant == RelaxVariant::Predecessors { "pred" } else { "succ" };
@@ -315,9 +334,9 @@ impl<D: Dist> CudaStepper<D> {
         let k = Kernels {
             init: f("sssp_init")?,
             relax,
-            min1: f(if opts.instrument { "min1_instr" } else { "min1" })?,
+            min1: f(&format!("min1{instr}"))?,
             min2: gpu.func("sssp_min2")?,
-            update: f(if opts.instrument { "update_instr" } else { "update" })?,
+            update: f(&format!("update{instr}"))?,
             update_counting: f("update_instr")?,
             fast,
         };
@@ -349,6 +368,7 @@ impl<D: Dist> CudaStepper<D> {
             tgt,
             wgt,
             pred,
+            matrix,
             omega,
             dist,
             prev,
@@ -511,4 +531,24 @@ impl<D: Dist> Stepper for CudaStepper<D> {
             && self.opts.launch == crate::algo::Launch::Fast;
         guarded(|| if persistent { self.run_fast(cancel, progress) } else { self.run_kernels(cancel, progress) })?
     }
+}
+
+/// The n × n weight matrix of `layout=matrix` (kernels/seed004.cu), u32::MAX where there is no
+/// arc, the lightest of parallel arcs: predecessors read column v (W[p·n + v] = w(p → v)),
+/// successors row f through the transpose (WT[j·n + f] = w(f → j)), so a warp's threads read
+/// consecutive words. The caller checks n ≤ `gpu::MATRIX_MAX_N`.
+fn dense_weights(graph: &Graph, variant: RelaxVariant) -> Vec<u32> {
+    let n = graph.n();
+    let mut w = vec![u32::MAX; n * n];
+    let succ = graph.successors();
+    for u in 0..n {
+        for (v, wt) in succ.arcs(u as VertexId) {
+            let at = match variant {
+                RelaxVariant::Predecessors => u * n + v as usize,
+                RelaxVariant::Successors => v as usize * n + u,
+            };
+            w[at] = w[at].min(wt as u32);
+        }
+    }
+    w
 }

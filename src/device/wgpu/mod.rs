@@ -108,6 +108,7 @@ pub fn stepper_with(
 ) -> Result<WgpuStepper, SolveError> {
     // Adapter limits on block sizes are checked by the stepper, which knows the adapter.
     let run = super::gpu::check_request("wgpu", &graph, algo, source, opts, u32::MAX, false)?;
+    super::gpu::cuda_only_options("wgpu", algo, &opts.params).map_err(SolveError::Device)?;
     check_distance_range(&graph)?;
     let gpu = gpu(index)?;
     WgpuStepper::new(gpu, graph, algo, run, source, opts.clone(), tuning)

@@ -9,70 +9,40 @@ use super::{
 };
 use super::{C_WARPS_MIXED, C_WORKING, CudaStepper, Dist, IterOut, RACY_SPIN_CYCLES, cfg};
 use crate::algo::{IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, Step, Threshold, Thresholds};
-use crate::device::gpu::{self, Counters, HostState};
+use crate::device::gpu::{self, Counters, HostState, Split};
 use cudarc::driver::{CudaEvent, PushKernelArg};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 impl<D: Dist> CudaStepper<D> {
-    /// Launches relax, minimum (two passes) and update of iteration `i`, timing each with
-    /// events, and reads back the thresholds (and counters when instrumented or `count_update`).
+    /// Launches relax, minimum and update of iteration `i`, timing each with events, and reads
+    /// back the thresholds (and counters when instrumented or `count_update`). The hybrids
+    /// (`split=uh1/uh2/uh3`) go through [`Self::hybrid_iteration`] instead.
     pub(super) fn launch_iteration(&mut self, i: u32, count_update: bool) -> Result<IterOut, SolveError> {
-        let instr = self.opts.instrument;
+        if self.run.split != Split::Gpu {
+            return self.hybrid_iteration(i, count_update);
+        }
+        let instr = self.counting();
         if instr || count_update {
             self.stream.memset_zeros(&mut self.ctr).map_err(dev_err("cannot clear the counters"))?;
         }
         if let Some(prev) = &mut self.prev {
             self.stream.memcpy_dtod(&self.dist, prev).map_err(dev_err("cannot snapshot δ"))?;
         }
-        let s = &self.stream;
-        let n = self.n;
-        let b = self.opts.block;
         let e0 = self.event()?;
-        {
-            let mut l = s.launch_builder(&self.k.relax);
-            l.arg(&n);
-            match (&self.pred, self.run.variant) {
-                (Some([po, ps, pw]), RelaxVariant::Predecessors) => {
-                    l.arg(po).arg(ps).arg(pw);
-                }
-                _ => {
-                    l.arg(&self.off).arg(&self.tgt).arg(&self.wgt);
-                }
-            }
-            l.arg(&self.dist).arg(&self.stamp).arg(&i).arg(&self.ctr);
-            let spin = RACY_SPIN_CYCLES;
-            if self.run.racy {
-                l.arg(&spin);
-            }
-            // SAFETY: arguments match relax_{succ,pred,racy}[_instr]_* (n, csr×3, dist, stamp, iter,
-            // ctr[, spin]); threads past n only vote in the warp ballot.
-            unsafe { l.launch(cfg(n.div_ceil(b.relax), b.relax)) }.map_err(dev_err("relax kernel launch failed"))?;
-        }
+        self.launch_relax(i)?;
         let e1 = self.event()?;
-        let parts = n.div_ceil(2 * b.minimum);
-        {
-            let prev = self.prev.as_ref().unwrap_or(&self.dist);
-            let mut l = s.launch_builder(&self.k.min1);
-            l.arg(&n).arg(&self.dist).arg(prev).arg(&self.stamp).arg(&self.omega);
-            l.arg(&self.part_m).arg(&self.part_c).arg(&self.ctr);
-            // SAFETY: matches min1[_instr]_*; part_* hold ⌈n/64⌉+1 ≥ `parts` entries.
-            unsafe { l.launch(cfg(parts, b.minimum)) }.map_err(dev_err("minimum kernel launch failed"))?;
-            let crauser = u32::from(self.run.threshold == Threshold::Crauser);
-            let mut l = s.launch_builder(&self.k.min2);
-            l.arg(&parts).arg(&self.part_m).arg(&self.part_c).arg(&crauser).arg(&self.out);
-            // SAFETY: matches sssp_min2; one block.
-            unsafe { l.launch(cfg(1, b.minimum)) }.map_err(dev_err("minimum (second pass) kernel launch failed"))?;
+        if self.run.one_pass_min {
+            self.launch_min1()?;
+            let deltas = self.host_min_of_parts()?;
+            self.stream.memcpy_htod(&deltas[..], &mut self.out).map_err(dev_err("cannot write Δ to the GPU"))?;
+        } else {
+            self.launch_min()?;
         }
         let e2 = self.event()?;
-        {
-            let f = if count_update && !instr { &self.k.update_counting } else { &self.k.update };
-            let mut l = s.launch_builder(f);
-            l.arg(&n).arg(&self.dist).arg(&self.stamp).arg(&i).arg(&self.out).arg(&self.ctr);
-            // SAFETY: matches update[_instr]_*.
-            unsafe { l.launch(cfg(n.div_ceil(b.update), b.update)) }.map_err(dev_err("update kernel launch failed"))?;
-        }
+        self.launch_update(i, count_update && !instr)?;
         let e3 = self.event()?;
+        let s = &self.stream;
         let mut deltas = [0u64; 3];
         s.memcpy_dtoh(&self.out, &mut deltas[..]).map_err(dev_err("cannot read Δ from the GPU"))?;
         let mut ctr = [0u64; C_COUNT];
@@ -86,6 +56,100 @@ impl<D: Dist> CudaStepper<D> {
         let times =
             PhaseTimes { relax_ms: ms(&e0, &e1)?, minimum_ms: ms(&e1, &e2)?, update_ms: ms(&e2, &e3)?, copy_ms: 0.0 };
         Ok(IterOut { times, deltas, ctr })
+    }
+
+    /// Whether this run's kernels count (instrumented mode; seed 004's variants have no
+    /// counting kernels, their records come from the host diff or the update's count).
+    pub(super) fn counting(&self) -> bool {
+        self.opts.instrument && !self.run.seed004_variant()
+    }
+
+    /// Enqueues the relax of iteration `i` (lists or matrix, whichever the stepper holds).
+    pub(super) fn launch_relax(&self, i: u32) -> Result<(), SolveError> {
+        let n = self.n;
+        let b = self.opts.block.relax;
+        let mut l = self.stream.launch_builder(&self.k.relax);
+        l.arg(&n);
+        if let Some(w) = &self.matrix {
+            l.arg(w).arg(&self.dist).arg(&self.stamp).arg(&i);
+            // SAFETY: arguments match relax_{pred,succ}_mat[_racy]_* of kernels/seed004.cu (n, the
+            // n × n matrix, dist, stamp, iter); threads past n only load shared chunks.
+            return unsafe { l.launch(cfg(n.div_ceil(b), b)) }
+                .map(|_| ())
+                .map_err(dev_err("relax (matrix) kernel launch failed"));
+        }
+        match (&self.pred, self.run.variant) {
+            (Some([po, ps, pw]), RelaxVariant::Predecessors) => {
+                l.arg(po).arg(ps).arg(pw);
+            }
+            _ => {
+                l.arg(&self.off).arg(&self.tgt).arg(&self.wgt);
+            }
+        }
+        l.arg(&self.dist).arg(&self.stamp).arg(&i).arg(&self.ctr);
+        let spin = RACY_SPIN_CYCLES;
+        if self.run.racy {
+            l.arg(&spin);
+        }
+        // SAFETY: arguments match relax_{succ,pred,racy,pred_plus}[_instr]_* (n, csr×3, dist, stamp,
+        // iter, ctr[, spin]); threads past n only vote in the warp ballot.
+        unsafe { l.launch(cfg(n.div_ceil(b), b)) }.map(|_| ()).map_err(dev_err("relax kernel launch failed"))
+    }
+
+    /// Number of per-block minima minimum1 writes (`minimum1` reduces 2 × block vertices).
+    fn min_parts(&self) -> u32 {
+        self.n.div_ceil(2 * self.opts.block.minimum)
+    }
+
+    /// Enqueues minimum1: per-block min δ and min δ + ω over U into `part_m`, `part_c`.
+    fn launch_min1(&self) -> Result<(), SolveError> {
+        let n = self.n;
+        let b = self.opts.block.minimum;
+        let prev = self.prev.as_ref().unwrap_or(&self.dist);
+        let mut l = self.stream.launch_builder(&self.k.min1);
+        l.arg(&n).arg(&self.dist).arg(prev).arg(&self.stamp).arg(&self.omega);
+        l.arg(&self.part_m).arg(&self.part_c).arg(&self.ctr);
+        // SAFETY: matches min1[_instr]_*; part_* hold ⌈n/64⌉+1 ≥ `parts` entries.
+        unsafe { l.launch(cfg(self.min_parts(), b)) }.map(|_| ()).map_err(dev_err("minimum kernel launch failed"))
+    }
+
+    /// Enqueues both passes of the minimum (minimum1, then minimum2 on one block): Δ stays on
+    /// the device (`out`) for the update.
+    fn launch_min(&self) -> Result<(), SolveError> {
+        self.launch_min1()?;
+        let parts = self.min_parts();
+        let crauser = u32::from(self.run.threshold == Threshold::Crauser);
+        let mut l = self.stream.launch_builder(&self.k.min2);
+        l.arg(&parts).arg(&self.part_m).arg(&self.part_c).arg(&crauser).arg(&self.out);
+        // SAFETY: matches sssp_min2; one block.
+        unsafe { l.launch(cfg(1, self.opts.block.minimum)) }
+            .map(|_| ())
+            .map_err(dev_err("minimum (second pass) kernel launch failed"))
+    }
+
+    /// The one-pass minimum's host half (`minimum=one-pass`, UGPU of [seed004] §4.1): copies
+    /// minimum1's per-block values and reduces them here; returns the `out` words.
+    fn host_min_of_parts(&self) -> Result<[u64; 3], SolveError> {
+        let parts = self.min_parts() as usize;
+        let mut m = vec![0u64; parts];
+        let mut c = vec![0u64; parts];
+        let (sm, sc) = (self.part_m.slice(..parts), self.part_c.slice(..parts));
+        self.stream.memcpy_dtoh(&sm, &mut m[..]).map_err(dev_err("cannot copy the block minima"))?;
+        self.stream.memcpy_dtoh(&sc, &mut c[..]).map_err(dev_err("cannot copy the block minima"))?;
+        self.sync("copying the block minima failed")?;
+        let (m, c) = (m.into_iter().min().unwrap_or(u64::MAX), c.into_iter().min().unwrap_or(u64::MAX));
+        Ok(out_words(m, c, self.run.threshold))
+    }
+
+    /// Enqueues the update of iteration `i` (Δ from `out[2]`); `count` counts the next frontier.
+    pub(super) fn launch_update(&self, i: u32, count: bool) -> Result<(), SolveError> {
+        let n = self.n;
+        let b = self.opts.block.update;
+        let f = if count { &self.k.update_counting } else { &self.k.update };
+        let mut l = self.stream.launch_builder(f);
+        l.arg(&n).arg(&self.dist).arg(&self.stamp).arg(&i).arg(&self.out).arg(&self.ctr);
+        // SAFETY: matches update[_instr]_*.
+        unsafe { l.launch(cfg(n.div_ceil(b), b)) }.map(|_| ()).map_err(dev_err("update kernel launch failed"))
     }
 
     /// Thresholds of an iteration from the Δ words the minimum wrote.
@@ -143,8 +207,8 @@ impl<D: Dist> CudaStepper<D> {
         let block = self.opts.block.relax;
         let (diffed, delta) =
             gpu::diffed_record(&self.graph, self.run, block, &mut self.model, i, &th, &prev, &new, out.times);
-        let mut record = if self.opts.instrument { self.counted_record(i, &out) } else { diffed };
-        record.times.copy_ms = copy_ms;
+        let mut record = if self.counting() { self.counted_record(i, &out) } else { diffed };
+        record.times.copy_ms = out.times.copy_ms + copy_ms;
         let next = delta.settled.len() as u64;
         self.iteration = i;
         self.settled_count += next;
@@ -179,7 +243,7 @@ impl<D: Dist> CudaStepper<D> {
             self.host = None;
             self.lists_for = None;
             let mut rec = self.counted_record(i, &out);
-            if !self.opts.instrument {
+            if !self.counting() {
                 // Only the update counted: keep what was measured.
                 rec.threads = None;
                 rec.reached = 0;
@@ -201,4 +265,13 @@ impl<D: Dist> CudaStepper<D> {
     pub(super) fn run_header(&self) -> RunRecord {
         gpu::run_header(self.algo, &self.opts, &self.device, &self.graph, self.source)
     }
+}
+
+/// The three `out` words sssp_min2 writes ([Δ_martin, Δ_crauser, Δ used]) from the two minima,
+/// for the minima taken on the host (one-pass minimum, hybrids).
+pub(super) fn out_words(m: u64, c: u64, threshold: Threshold) -> [u64; 3] {
+    if m == u64::MAX {
+        return [u64::MAX; 3]; // nothing reached is left: both policies stop
+    }
+    [m, c, if threshold == Threshold::Crauser { c.max(m) } else { m }]
 }
