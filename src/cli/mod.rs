@@ -170,6 +170,13 @@ enum GenFamily {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Seed 004 §5: n/5 random predecessors per vertex, weights 1..=10 (for layout=matrix).
+    Dense {
+        #[arg(long, default_value_t = 2048)]
+        n: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Random fan-out: d distinct random successors per vertex.
     Fanout {
         #[arg(long, default_value_t = 24_576)]
@@ -243,6 +250,7 @@ impl GenFamily {
     fn spec(&self) -> GeneratorSpec {
         match *self {
             GenFamily::Martin { n, seed } => GeneratorSpec::Martin { n, seed },
+            GenFamily::Dense { n, seed } => GeneratorSpec::Dense { n, seed },
             GenFamily::Fanout { n, d, max_weight, seed } => GeneratorSpec::Fanout { n, d, max_weight, seed },
             GenFamily::Rmat { scale, edge_factor, a, b, c, max_weight, seed } => {
                 GeneratorSpec::Rmat { scale, edge_factor, a, b, c, max_weight, seed }

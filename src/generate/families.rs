@@ -58,6 +58,37 @@ pub fn martin(n: usize, seed: u64) -> Result<Graph, String> {
     build(n, arcs, format!("martin n={n} seed={seed}"), None)
 }
 
+/// Seed 004 §5's dense graphs for the adjacency-matrix kernels: every vertex gets ⌊n/5⌋
+/// distinct random predecessors (never itself; at least one for n ≥ 2), weights 1..=10, so
+/// m = n·⌊n/5⌋ (the paper went to n = 15 K: 45 M arcs). Errors: n < 2, or more than 2³² arcs.
+pub fn dense(n: usize, seed: u64) -> Result<Graph, String> {
+    check_n(n)?;
+    if n < 2 {
+        return Err(format!("dense graphs need at least 2 vertices (n = {n})"));
+    }
+    let d = (n / 5).max(1);
+    if (n as u128) * (d as u128) > u32::MAX as u128 {
+        return Err(format!("dense n = {n}: {} arcs do not fit 32-bit arc ids", n as u128 * d as u128));
+    }
+    let arcs: Vec<_> = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .flat_map_iter(|c| {
+            let mut r = rng(seed, c as u64);
+            let lo = c * CHUNK;
+            (lo..(lo + CHUNK).min(n)).flat_map(move |v| {
+                rand::seq::index::sample(&mut r, n - 1, d)
+                    .into_iter()
+                    .map(|t| {
+                        let p = if t >= v { t + 1 } else { t };
+                        (p as VertexId, v as VertexId, r.random_range(1..=10))
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    build(n, arcs, format!("dense n={n} deg={d} seed={seed}"), None)
+}
+
 /// Random fan-out graph: `d` distinct random successors per vertex (never itself).
 pub fn fanout(n: usize, d: usize, max_weight: Weight, seed: u64) -> Result<Graph, String> {
     check_n(n)?;

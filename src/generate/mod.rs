@@ -4,7 +4,7 @@
 mod families;
 mod ssca2;
 
-pub use families::{counterexample, fanout, grid, martin, rmat, teaching};
+pub use families::{counterexample, dense, fanout, grid, martin, rmat, teaching};
 pub use ssca2::{Ssca2, ssca2};
 
 use crate::graph::{Graph, Weight};
@@ -18,6 +18,9 @@ pub enum GeneratorSpec {
     /// Martín et al.'s graphs: every vertex gets 7 random predecessors, weights 1..=10
     /// (seed 004 §6, seed 000 §4.3).
     Martin { n: usize, seed: u64 },
+    /// Seed 004 §5's dense graphs for adjacency matrices: ⌊n/5⌋ distinct random predecessors
+    /// per vertex, weights 1..=10 ([`dense`]).
+    Dense { n: usize, seed: u64 },
     /// Random fan-out graphs: every vertex has exactly `d` distinct random successors (never
     /// itself), weights 1..=`max_weight` (seed 000 §4.3 uses 1..=100).
     Fanout { n: usize, d: usize, max_weight: Weight, seed: u64 },
@@ -43,6 +46,7 @@ impl GeneratorSpec {
     pub fn generate(&self) -> Result<Graph, String> {
         match *self {
             GeneratorSpec::Martin { n, seed } => martin(n, seed),
+            GeneratorSpec::Dense { n, seed } => dense(n, seed),
             GeneratorSpec::Fanout { n, d, max_weight, seed } => fanout(n, d, max_weight, seed),
             GeneratorSpec::Rmat { scale, edge_factor, a, b, c, max_weight, seed } => {
                 rmat(scale, edge_factor, [a, b, c], max_weight, seed)
@@ -62,6 +66,7 @@ impl GeneratorSpec {
             GeneratorSpec::Grid { width: 64, height: 48, max_weight: 10, seed: 1 },
             GeneratorSpec::Fanout { n: 24_576, d: 2, max_weight: 100, seed: 1 },
             GeneratorSpec::Martin { n: 1 << 20, seed: 1 },
+            GeneratorSpec::Dense { n: 2048, seed: 1 },
             GeneratorSpec::Rmat { scale: 16, edge_factor: 16, a: 0.45, b: 0.15, c: 0.15, max_weight: 255, seed: 1 },
             GeneratorSpec::Ssca2(Ssca2::table2(20, 0.5)),
         ]
@@ -71,6 +76,7 @@ impl GeneratorSpec {
     pub fn family(&self) -> &'static str {
         match self {
             GeneratorSpec::Martin { .. } => "martin",
+            GeneratorSpec::Dense { .. } => "dense",
             GeneratorSpec::Fanout { .. } => "fanout",
             GeneratorSpec::Rmat { .. } => "rmat",
             GeneratorSpec::Grid { .. } => "grid",
@@ -86,6 +92,7 @@ impl fmt::Display for GeneratorSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GeneratorSpec::Martin { n, seed } => write!(f, "martin n={n} seed={seed}"),
+            GeneratorSpec::Dense { n, seed } => write!(f, "dense n={n} deg={} seed={seed}", (n / 5).max(1)),
             GeneratorSpec::Fanout { n, d, max_weight, seed } => {
                 write!(f, "fanout n={n} d={d} w≤{max_weight} seed={seed}")
             }

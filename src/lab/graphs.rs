@@ -72,6 +72,7 @@ pub fn short_n(n: usize) -> String {
 fn labels(spec: &GeneratorSpec) -> (String, String) {
     match spec {
         GeneratorSpec::Martin { n, .. } => (short_n(*n), "deg7".into()),
+        GeneratorSpec::Dense { n, .. } => (short_n(*n), "dense n/5".into()),
         GeneratorSpec::Fanout { n, d, .. } => (short_n(*n), format!("deg{d}")),
         GeneratorSpec::Rmat { scale, edge_factor, .. } => (format!("scale {scale}"), format!("ef{edge_factor}")),
         GeneratorSpec::Grid { width, height, .. } => (format!("{width}×{height}"), "grid".into()),
@@ -84,7 +85,7 @@ fn labels(spec: &GeneratorSpec) -> (String, String) {
 fn resize(spec: &GeneratorSpec, size: Option<usize>, degree: Option<usize>) -> Result<GeneratorSpec> {
     let mut s = spec.clone();
     match &mut s {
-        GeneratorSpec::Martin { n, .. } | GeneratorSpec::Counterexample { n } => {
+        GeneratorSpec::Martin { n, .. } | GeneratorSpec::Dense { n, .. } | GeneratorSpec::Counterexample { n } => {
             if degree.is_some() {
                 bail!("`degrees` applies to the fanout, rmat (edge factor) and ssca2 (clique size C) families only");
             }

@@ -88,7 +88,7 @@ fn spec_fields(ui: &mut egui::Ui, spec: &mut GeneratorSpec) {
             labelled(ui, "w ≤", DragValue::new(max_weight).range(1..=1_000_000));
             labelled(ui, "seed", DragValue::new(seed));
         }
-        GeneratorSpec::Martin { n, seed } => {
+        GeneratorSpec::Martin { n, seed } | GeneratorSpec::Dense { n, seed } => {
             usize_field(ui, "n", n);
             labelled(ui, "seed", DragValue::new(seed));
         }

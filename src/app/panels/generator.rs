@@ -42,6 +42,9 @@ pub fn generator_window(ctx: &egui::Context, state: &mut AppState, cmds: &mut Ve
 fn describe(spec: &GeneratorSpec) -> &'static str {
     match spec {
         GeneratorSpec::Martin { .. } => "every vertex gets 7 random predecessors, weights 1..10 (seed 004 §6)",
+        GeneratorSpec::Dense { .. } => {
+            "every vertex gets n/5 random predecessors, weights 1..10: for layout=matrix (seed 004 §5)"
+        }
         GeneratorSpec::Fanout { .. } => "every vertex has exactly d distinct random successors (seed 000 §4.3)",
         GeneratorSpec::Rmat { .. } => "R-MAT, quadrant probabilities a, b, c, 1−a−b−c (GTgraph)",
         GeneratorSpec::Grid { .. } => "4-neighbour grid with coordinates, undirected",
@@ -62,7 +65,7 @@ fn row<T: egui::emath::Numeric>(ui: &mut egui::Ui, name: &str, value: &mut T, sp
 
 fn params(ui: &mut egui::Ui, spec: &mut GeneratorSpec) {
     match spec {
-        GeneratorSpec::Martin { n, seed } => {
+        GeneratorSpec::Martin { n, seed } | GeneratorSpec::Dense { n, seed } => {
             row(ui, "n (vertices)", n, 1024.0);
             row(ui, "seed", seed, 1.0);
         }
