@@ -12,3 +12,4 @@ pub mod jobs;
 pub mod lab;
 pub mod manysource;
 pub mod trace;
+pub mod tune;

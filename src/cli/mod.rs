@@ -1,5 +1,5 @@
-//! The command line: `solve`, `info`, `gen`, `check`, `bench`, `apsp`, `report`, and the app when no
-//! subcommand is given.
+//! The command line: `solve`, `info`, `gen`, `check`, `bench`, `apsp`, `report`, `tune`, and the app
+//! when no subcommand is given.
 //! Errors print as `error: path:line: what` and exit non-zero.
 
 use crate::algo::{AlgoChoice, BlockSizes, CachePreference, SolveOptions, fmt_distance};
@@ -21,6 +21,7 @@ mod apsp;
 mod apsp_mpi;
 pub mod bench;
 mod check;
+mod tune;
 
 #[derive(Parser, Debug)]
 #[command(name = "sssp-lab", version, about = "Teach, debug and tune parallel single-source shortest paths")]
@@ -69,6 +70,10 @@ enum Command {
     /// CPU threads) under the equitable or work-stealing policy; per-source summaries and a
     /// checksum, never n² distances in memory.
     Apsp(apsp::ApspArgs),
+    /// Predict block sizes per kernel (and delta for delta-stepping) from a graph's statistics
+    /// and the device, with the reasons; --check also sweeps the alternatives; --check-set FILE
+    /// --out DIR does it for every graph x algorithm of an experiment file (docs/tune.md).
+    Tune(Box<tune::TuneArgs>),
     /// Regenerate report.md and plots/*.png from a results.json without running anything (e.g.
     /// results brought back from a GPU machine).
     Report {
@@ -293,6 +298,7 @@ pub fn main(open_app: OpenApp) -> ExitCode {
         },
         Some(Command::Check(args)) => check::run(&args),
         Some(Command::Apsp(args)) => apsp::run(&args),
+        Some(Command::Tune(args)) => tune::run(&args),
         Some(Command::Bench { experiment, out, overrides }) => {
             let out = out.unwrap_or_else(|| bench::default_out_dir(&experiment));
             bench::run_experiment(&experiment, &out, &overrides)

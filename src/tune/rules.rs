@@ -1,0 +1,375 @@
+//! The prediction: block sizes per kernel (and Δ for Δ-stepping) from a graph's
+//! [`GraphStats`] and the device, by a small rule set. Every rule is one function below with its
+//! reason (the measurement or the GPU argument it rests on); `docs/tune.md` lists them, and
+//! `sssp-lab tune --check` measures how often they land within 5 % of the best configuration.
+//!
+//! The rules, in the order [`predict`] applies them (ids appear in the reasons):
+//!
+//! - **C1** CPU: block sizes do not change CPU times (they only feed the modelled thread and
+//!   warp figures): 256 everywhere, seed 000's default, so the modelled figures stay comparable
+//!   with the papers'.
+//! - **G1** GPU, the papers' vertex- or arc-parallel launches (one thread per vertex or arc per
+//!   kernel): 256 threads, the flat middle of the H100 sweeps (`bench/results/h100/seed000-table1`:
+//!   the best per-kernel size gains 0.2–11 % over 256 with no consistent direction) — unless
+//!   **G2** the launch has too few threads to give every multiprocessor two blocks of 256:
+//!   then the largest power of two ≥ 32 that still does (a small graph at 256 leaves most SMs
+//!   idle; ⌈items / block⌉ ≥ 2 · SMs keeps each SM busy and can hide one block's barrier or
+//!   memory stall behind the other's).
+//! - **F1** CUDA `launch: fast`, frontier solvers: only the relax block shapes the persistent
+//!   kernel (grid = SMs × ⌈1024 / block⌉, solo limit 4 × block); minimum and update keep G1/G2
+//!   (they only run when stepping). Successors: 256 (`bench/results/gpu-tune`: fan-out 98k d2,
+//!   crauser 2.56 / 2.60 / 2.79 ms and martin 6.09 / 6.13 / 6.50 ms at 256 / 512 / 1024) —
+//!   **F2** but 512 when the degrees are skewed (CV ≥ 1) and frontiers wide (the widest BFS
+//!   level ≥ 1024 × SMs): the block-level arc partition then spreads a hub's arcs over more
+//!   threads (`bench/results/cuda-tune.md`: R-MAT 21, crauser 7.28 vs 7.59 ms, martin 10.80 vs
+//!   11.44 ms at 512 vs 256). Predecessors (**F3**): 256; the pull kernel runs every thread the
+//!   GPU holds over all of U, and 256-thread blocks pack an SM fully where 1024-thread blocks can
+//!   lose half of it to the register limit. In-degree spread costs divergence that no block size
+//!   removes (said in the reasons when the in-degree CV ≥ 1).
+//! - **W1** wgpu: at most 256 per kernel. WebGPU guarantees 256 invocations per workgroup, the
+//!   device list does not carry the adapter's real limit, and the H100's wgpu curves are flat
+//!   (`seed000-table1`: best over 256 by 0.0–1.1 %).
+//! - **B1** Δ-stepping with `relax=balanced` on a GPU: 1024 when some vertex has ≥ 1024 arcs: a
+//!   block runs ⌈its frontier's arcs / block⌉ rounds, so a bigger block spreads a hub over more
+//!   lanes (`docs/gpu-delta-stepping.md`); otherwise G1/G2. Its minimum block is unused.
+//! - **E1** Bellman-Ford on a GPU: relax is one thread per arc (G2 over m), update one per
+//!   vertex (G2 over n).
+//! - **D0–D3** Δ (Δ-stepping only), starting from the auto rule Δ₀ = ⌈w_max · n / m⌉
+//!   ([`crate::algo::auto_delta`]). A graph is *long and sparse* (roads, meshes) when its mean
+//!   degree is ≤ 5 and its hop diameter ≥ 32. **D0** CPU: Δ₀, but 4 × the mean weight on long
+//!   sparse graphs — GAP-style rounds are work-bound, and a bucket spanning about four average
+//!   arcs has enough work to pay for its scan while re-relaxing little (one thread, median of 5
+//!   sources: NY 13.4 ms at Δ₀/2 vs 14.0 at Δ₀ = 13 309; Luxembourg with unit weights 2.6 ms at
+//!   Δ = 4 vs 4.1 at Δ₀ = 1; R-MAT 16 flat within 3 % from Δ₀/4 to Δ₀). **D1** GPU, long and
+//!   sparse: max(Δ₀, 64 × the mean weight) — a phase costs ~4 launches over n threads whatever
+//!   its work (NY on the H100: ≈ 33 µs per phase at both widths below), so buckets spanning many
+//!   hops win (`bench/results/ds-gpu`: NY 61.5 ms / 1842 phases at Δ₀, 41.0 ms / 1234 phases at
+//!   100 000 ≈ 77 mean weights). **D2** GPU, `relax=balanced` and a hop diameter ≤ 32:
+//!   w_max × diameter, one bucket for the whole run (phases ≈ hops; balanced lanes make the big
+//!   frontiers cheap: Kronecker 21, 12.9 ms at 100 000 vs 25.1 ms at Δ₀). **D3** GPU otherwise:
+//!   Δ₀ (with `relax=vertex` a wide Δ fills phases with hubs that stall their warps: Kronecker
+//!   21, 88.8 ms at Δ₀ vs 164.8 ms at 100 000; uniform 21, 16.5 vs 29.7 ms).
+
+use super::stats::GraphStats;
+use crate::algo::{AlgoChoice, BlockSizes, Family, Launch, RelaxVariant, SolveOptions};
+use crate::device::DeviceId;
+use serde::{Deserialize, Serialize};
+
+/// Multiprocessors assumed when the device does not say (wgpu, or CUDA not probed): an H100
+/// SXM's 132, the GPU the rules were measured on.
+pub const ASSUMED_UNITS: u32 = 132;
+
+/// What kind of device a prediction is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeviceKind {
+    Cpu,
+    Cuda,
+    Wgpu,
+}
+
+/// What the rules need of a device: its kind and, where known, its multiprocessor count.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceShape {
+    pub id: DeviceId,
+    pub kind: DeviceKind,
+    /// As [`crate::device::devices`] lists it (the id when it is not listed).
+    pub name: String,
+    /// Streaming multiprocessors (CUDA, once probed); `None`: unknown, [`ASSUMED_UNITS`] is used.
+    pub units: Option<u32>,
+}
+
+impl DeviceShape {
+    /// The shape of `id` from the device list alone (no kernels compiled, units unknown).
+    pub fn of(id: DeviceId) -> DeviceShape {
+        let kind = match id {
+            DeviceId::Cpu | DeviceId::CpuParallel(_) => DeviceKind::Cpu,
+            DeviceId::Cuda(_) => DeviceKind::Cuda,
+            DeviceId::Wgpu(_) => DeviceKind::Wgpu,
+        };
+        let name = if kind == DeviceKind::Cpu {
+            id.to_string()
+        } else {
+            crate::device::find(id).map_or_else(|| id.to_string(), |d| d.name.clone())
+        };
+        DeviceShape { id, kind, name, units: None }
+    }
+
+    /// [`DeviceShape::of`] plus the multiprocessor count of a CUDA device (which opens it and
+    /// compiles its kernels once per process: seconds the first time). A device that cannot be
+    /// opened keeps `units: None`.
+    pub fn probe(id: DeviceId) -> DeviceShape {
+        let mut s = DeviceShape::of(id);
+        if let DeviceId::Cuda(i) = id
+            && let Ok(d) = crate::device::cuda::details(i)
+        {
+            s.units = Some(d.multiprocessors);
+        }
+        s
+    }
+
+    fn units(&self) -> u32 {
+        self.units.unwrap_or(ASSUMED_UNITS).max(1)
+    }
+}
+
+/// A predicted configuration with the rules that chose it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Prediction {
+    /// The algorithm as asked for (its parameters kept; Δ is in `delta`).
+    #[serde(with = "choice_text")]
+    pub algorithm: AlgoChoice,
+    pub device: DeviceId,
+    pub launch: Launch,
+    pub block: BlockSizes,
+    /// Δ-stepping's bucket width (a concrete value, never 0); `None` for other algorithms.
+    pub delta: Option<i64>,
+    /// One line per rule applied: its id, what it chose and why.
+    pub reasons: Vec<String>,
+}
+
+mod choice_text {
+    use crate::algo::AlgoChoice;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(c: &AlgoChoice, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(c)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<AlgoChoice, D::Error> {
+        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl Prediction {
+    /// The algorithm with the predicted Δ set.
+    pub fn choice(&self) -> AlgoChoice {
+        with_delta(&self.algorithm, self.delta)
+    }
+
+    /// Solve options of the prediction (launch, block sizes, parameters with Δ).
+    pub fn options(&self) -> SolveOptions {
+        SolveOptions { params: self.choice().params, block: self.block, launch: self.launch, ..Default::default() }
+    }
+}
+
+/// `choice` with parameter `delta` set to `delta` (unchanged for `None`).
+pub fn with_delta(choice: &AlgoChoice, delta: Option<i64>) -> AlgoChoice {
+    match delta {
+        Some(d) => {
+            AlgoChoice { algorithm: choice.algorithm, params: choice.params.clone().with("delta", &d.to_string()) }
+        }
+        None => choice.clone(),
+    }
+}
+
+/// G1/G2: 256, or the largest power of two ≥ 32 that still gives every multiprocessor two
+/// blocks over `items` threads.
+fn fit_block(items: usize, units: u32) -> u32 {
+    let want = 2 * units as usize;
+    [256, 128, 64, 32].into_iter().find(|&b| items.div_ceil(b as usize) >= want).unwrap_or(32)
+}
+
+/// Adds G2's reason when it shrank a kernel's block.
+fn fitted(kernel: &str, items: usize, what: &str, units: u32, reasons: &mut Vec<String>) -> u32 {
+    let b = fit_block(items, units);
+    if b < 256 {
+        reasons.push(format!(
+            "G2 {kernel} {b}: {items} {what} at 256 per block would give {} blocks for {units} multiprocessors; \
+             {b} gives each at least two",
+            items.div_ceil(256)
+        ));
+    }
+    b
+}
+
+/// Predicts block sizes (and Δ) for running `choice` on `device` over a graph with `stats`,
+/// `launch` being how the run goes to the end. Pure and cheap: every input is in the stats.
+/// The result always passes [`BlockSizes::validate`] and the device's own block checks.
+pub fn predict(stats: &GraphStats, device: &DeviceShape, choice: &AlgoChoice, launch: Launch) -> Prediction {
+    let algo = choice.algorithm;
+    let family = algo.spec().family;
+    let mut reasons = Vec::new();
+    let mut block = BlockSizes::default();
+    let units = device.units();
+    let gpu = device.kind != DeviceKind::Cpu;
+    if gpu {
+        let source = if device.units.is_some() { "probed" } else { "assumed (not probed)" };
+        reasons.push(format!("{} on {}: {units} multiprocessors, {source}", algo, device.name));
+    }
+    match (device.kind, family) {
+        (DeviceKind::Cpu, _) => reasons.push(
+            "C1 blocks 256: on the CPU block sizes only feed the modelled thread and warp figures, not the time".into(),
+        ),
+        (_, Family::Sequential) => {
+            reasons.push(format!("{algo} has no GPU kernels: blocks 256 (unused)"));
+        }
+        (_, Family::Frontier { variant, .. }) => {
+            block.minimum = fitted("minimum", stats.n, "vertices", units, &mut reasons);
+            block.update = fitted("update", stats.n, "vertices", units, &mut reasons);
+            let fast_cuda = device.kind == DeviceKind::Cuda && launch == Launch::Fast;
+            block.relax = if !fast_cuda {
+                let b = fitted("relax", stats.n, "vertices", units, &mut reasons);
+                reasons.push(format!(
+                    "G1 relax {b}, minimum {}, update {}: one thread per vertex per kernel; the H100 sweeps are \
+                     flat around 256",
+                    block.minimum, block.update
+                ));
+                b
+            } else {
+                reasons.push(format!(
+                    "F1 launch fast: only the relax block shapes the persistent kernel (grid = SMs x ceil(1024 / \
+                     block), solo limit 4 x block); minimum {} and update {} only matter when stepping",
+                    block.minimum, block.update
+                ));
+                fast_relax(stats, variant, units, &mut reasons)
+            };
+        }
+        (_, Family::Bucketed) => {
+            let balanced = algo.choice(&choice.params, "relax") == "balanced";
+            block.update = fitted("update", stats.n, "vertices", units, &mut reasons);
+            block.relax = if balanced && stats.max_degree >= 1024 {
+                reasons.push(format!(
+                    "B1 relax 1024: relax=balanced and a vertex with {} arcs; a block runs ceil(arcs / block) \
+                     rounds, so the biggest block spreads a hub over the most lanes",
+                    stats.max_degree
+                ));
+                1024
+            } else {
+                fitted("relax", stats.n, "vertices", units, &mut reasons)
+            };
+            block.minimum = block.update;
+            reasons.push(format!(
+                "G1 relax {}, update {}: six vertex-parallel kernels per phase; minimum is unused (set to update)",
+                block.relax, block.update
+            ));
+        }
+        (_, Family::EdgeParallel) => {
+            block.relax = fitted("relax", stats.m, "arcs", units, &mut reasons);
+            block.update = fitted("update", stats.n, "vertices", units, &mut reasons);
+            block.minimum = block.update;
+            reasons.push(format!(
+                "E1 relax {} (one thread per arc), update {} (one per vertex); minimum is unused (set to update)",
+                block.relax, block.update
+            ));
+        }
+    }
+    if device.kind == DeviceKind::Wgpu {
+        let capped =
+            BlockSizes { relax: block.relax.min(256), minimum: block.minimum.min(256), update: block.update.min(256) };
+        if capped != block {
+            reasons.push(
+                "W1 wgpu: at most 256 per kernel (WebGPU's guaranteed workgroup size; the adapter's limit is not \
+                 listed, and the H100's wgpu sweeps are flat)"
+                    .into(),
+            );
+            block = capped;
+        }
+    }
+    let delta = (family == Family::Bucketed).then(|| predict_delta(stats, device, choice, &mut reasons));
+    Prediction { algorithm: choice.clone(), device: device.id, launch, block, delta, reasons }
+}
+
+/// F1–F3: the relax block of CUDA's persistent frontier kernel.
+fn fast_relax(stats: &GraphStats, variant: RelaxVariant, units: u32, reasons: &mut Vec<String>) -> u32 {
+    match variant {
+        RelaxVariant::Successors => {
+            let wide = stats.widest_level >= 1024 * units as usize;
+            if stats.degree_cv >= 1.0 && wide {
+                reasons.push(format!(
+                    "F2 relax 512: skewed out-degrees (CV {:.2}) and wide frontiers (widest BFS level {} >= 1024 x \
+                     {units} SMs); larger blocks balance hubs over more threads (R-MAT 21: 4-6 % faster than 256)",
+                    stats.degree_cv, stats.widest_level
+                ));
+                512
+            } else {
+                let why = if stats.degree_cv < 1.0 {
+                    format!("even out-degrees (CV {:.2})", stats.degree_cv)
+                } else {
+                    format!("narrow frontiers (widest BFS level {})", stats.widest_level)
+                };
+                reasons.push(format!(
+                    "F1 relax 256: {why}; fewer threads per block keep the solo limit and the grid barrier small \
+                     (fan-out 98k d2: 256 beats 512 by 1-2 % and 1024 by 7-9 %)"
+                ));
+                256
+            }
+        }
+        RelaxVariant::Predecessors => {
+            reasons.push(
+                "F3 relax 256: the pull kernel keeps every thread the GPU holds busy over U; 256-thread blocks \
+                 pack a multiprocessor fully"
+                    .into(),
+            );
+            if stats.in_degree_cv >= 1.0 {
+                reasons.push(format!(
+                    "F3 note: in-degree CV {:.2} (max {}): threads of one warp walk very different in-lists; no block \
+                     size removes that divergence",
+                    stats.in_degree_cv, stats.max_in_degree
+                ));
+            }
+            256
+        }
+    }
+}
+
+/// D0–D3: Δ-stepping's bucket width.
+fn predict_delta(stats: &GraphStats, device: &DeviceShape, choice: &AlgoChoice, reasons: &mut Vec<String>) -> i64 {
+    let auto = stats.auto_delta.max(1);
+    let base = format!("auto delta = ceil(w_max {} x n / m) = {auto}", stats.max_weight);
+    let balanced = choice.algorithm.choice(&choice.params, "relax") == "balanced";
+    let long = stats.mean_degree <= 5.0 && stats.diameter_hops >= 32;
+    let hops = |k: f64| (k * stats.mean_weight).ceil().max(1.0) as i64;
+    let d = match (device.kind, long) {
+        (DeviceKind::Cpu, true) => {
+            let d = hops(4.0);
+            reasons.push(format!(
+                "D0 delta {d} = 4 x mean weight {:.1}: sparse (mean degree {:.2}) and long (diameter >= {} hops); \
+                 a bucket spanning ~4 average arcs has work enough to pay for its scan and re-relaxes little \
+                 (NY: 4 % faster than auto, Luxembourg with unit weights 1.6x); {base}",
+                stats.mean_weight, stats.mean_degree, stats.diameter_hops
+            ));
+            d
+        }
+        (DeviceKind::Cpu, false) => {
+            reasons.push(format!("D0 delta {auto}: {base}; CPU rounds are work-bound and flat around it"));
+            auto
+        }
+        (_, true) => {
+            let d = hops(64.0).max(auto);
+            reasons.push(format!(
+                "D1 delta {d} = max(auto, 64 x mean weight {:.1}): sparse (mean degree {:.2}) and long (diameter >= \
+                 {} hops): every phase costs ~4 launches over n threads whatever its work, so buckets spanning many \
+                 hops win (NY on the H100: 1.5x faster at ~7.5 x auto); {base}",
+                stats.mean_weight, stats.mean_degree, stats.diameter_hops
+            ));
+            d
+        }
+        (_, false) if balanced && stats.diameter_hops <= 32 => {
+            let d = i64::from(stats.max_weight.max(1)).saturating_mul(i64::from(stats.diameter_hops.max(1))).max(auto);
+            reasons.push(format!(
+                "D2 delta {d} = w_max x diameter ({} hops): relax=balanced on a shallow graph; one bucket, phases ~ \
+                 hops (Kronecker 21: 2x faster than auto); {base}",
+                stats.diameter_hops
+            ));
+            d
+        }
+        (_, false) => {
+            let why = if stats.degree_cv >= 1.0 {
+                format!(
+                    "skewed degrees (CV {:.2}) with relax=vertex: wide buckets stall warps on hubs",
+                    stats.degree_cv
+                )
+            } else {
+                "neither long and sparse nor shallow with balanced lanes".to_string()
+            };
+            reasons.push(format!("D3 delta {auto}: {why}; {base}"));
+            auto
+        }
+    };
+    if device.kind != DeviceKind::Cpu && d > i64::from(u32::MAX) {
+        reasons.push("delta clamped to 2^32 - 1: the GPU kernels keep it in 32 bits".into());
+        return i64::from(u32::MAX);
+    }
+    d
+}
