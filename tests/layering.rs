@@ -42,7 +42,7 @@ fn offending(dir: &str, forbidden: &[&str]) -> Vec<String> {
 #[test]
 fn the_core_imports_nothing_of_the_gui_the_app_or_the_cli() {
     let gui = ["egui", "eframe", "rfd::", "crate::app", "crate::cli"];
-    for dir in ["algo", "device", "formats", "generate", "graph", "lab", "manysource", "jobs", "trace"] {
+    for dir in ["algo", "device", "formats", "generate", "graph", "lab", "manysource", "jobs", "trace", "tune"] {
         let bad = offending(dir, &gui);
         assert!(bad.is_empty(), "src/{dir} reaches above the core:\n{}", bad.join("\n"));
     }

@@ -291,3 +291,33 @@ fn finish(check: &mut TuneCheck, auto_delta: i64, with_delta: bool) {
     }
     check.within_5pct = check.ratio.map(|r| r <= WITHIN);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::{AlgoChoice, Launch};
+
+    fn pred(block: BlockSizes, delta: Option<i64>) -> Prediction {
+        let algorithm: AlgoChoice =
+            if delta.is_some() { "delta-stepping" } else { "crauser-succ" }.parse().expect("id");
+        Prediction { algorithm, device: DeviceId::Cpu, launch: Launch::Fast, block, delta, reasons: Vec::new() }
+    }
+
+    #[test]
+    fn candidates_put_the_prediction_first_without_duplicates() {
+        let c = candidates(&pred(BlockSizes::uniform(256), None), &BLOCKS, 1);
+        assert_eq!(c.len(), 6);
+        assert_eq!(c[0].label(), "256");
+        let odd = BlockSizes { relax: 512, minimum: 128, update: 128 };
+        let c = candidates(&pred(odd, None), &BLOCKS, 1);
+        assert_eq!((c.len(), c[0].label()), (7, "512/128/128".to_string()));
+        // Δ-stepping: uniform blocks at Δ, the default (256, auto Δ), then Δ/4 … 4Δ and auto.
+        let c = candidates(&pred(BlockSizes::uniform(64), Some(100)), &BLOCKS, 7);
+        let labels: Vec<String> = c.iter().map(Candidate::label).collect();
+        assert_eq!(labels[0], "64 delta=100");
+        for want in ["256 delta=7", "64 delta=25", "64 delta=50", "64 delta=200", "64 delta=400", "64 delta=7"] {
+            assert!(labels.contains(&want.to_string()), "{want} in {labels:?}");
+        }
+        assert_eq!(labels.len(), 6 + 6);
+    }
+}

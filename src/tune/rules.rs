@@ -373,3 +373,18 @@ fn predict_delta(stats: &GraphStats, device: &DeviceShape, choice: &AlgoChoice, 
     }
     d
 }
+
+#[cfg(test)]
+mod tests {
+    use super::fit_block;
+
+    #[test]
+    fn blocks_shrink_until_every_multiprocessor_has_two() {
+        assert_eq!(fit_block(1 << 20, 132), 256);
+        assert_eq!(fit_block(2 * 132 * 256, 132), 256);
+        assert_eq!(fit_block(2 * 132 * 256 - 256, 132), 128);
+        assert_eq!(fit_block(2 * 132 * 64, 132), 64);
+        assert_eq!(fit_block(3353, 132), 32);
+        assert_eq!(fit_block(0, 132), 32);
+    }
+}

@@ -6,8 +6,10 @@
 //! the predecessors finds the vertex farthest *to* t. Both eccentricities are lower bounds of the
 //! (directed) hop diameter; on road networks and meshes the second is usually within a few per
 //! cent of it (Magnien, Latapy, Habib, "Fast computation of empirically tight bounds for the
-//! diameter of massive graphs", JEA 2009). The first sweep's depth and width also say how wide the
-//! frontiers of a run from the start vertex get.
+//! diameter of massive graphs", JEA 2009). When the start vertex reaches less than half the
+//! graph, a second double sweep starts at the highest-degree vertex (likely in the largest
+//! component). The first sweep's depth and width also say how wide the frontiers of a run from
+//! the start vertex get.
 
 use crate::graph::{Graph, VertexId, Weight};
 use serde::{Deserialize, Serialize};
@@ -44,10 +46,10 @@ pub struct GraphStats {
     pub start_depth: u32,
     /// Vertices the first sweep reached (`start` included).
     pub start_reached: usize,
-    /// Largest BFS level of the first sweep: the widest frontier a hop-by-hop expansion from
-    /// `start` meets.
+    /// Largest BFS level of the forward sweeps: the widest frontier a hop-by-hop expansion
+    /// meets.
     pub widest_level: usize,
-    /// Hop diameter estimate: the larger eccentricity of the double sweep (a lower bound).
+    /// Hop diameter estimate: the largest eccentricity the sweeps found (a lower bound).
     pub diameter_hops: u32,
     /// Lightest and heaviest arc weight; mean weight.
     pub min_weight: Weight,
@@ -211,24 +213,38 @@ pub fn graph_stats(
     if m > 0 {
         (s.min_weight, s.max_weight, s.mean_weight) = (w_min, w_max, w_sum / m as f64);
     }
-    // Double sweep: forward from `start`, then backward from the farthest vertex found.
+    // Double sweep: forward from `start`, then backward from the farthest vertex found; again
+    // from the highest-degree vertex when `start` reaches less than half the graph (a small
+    // component says nothing of the diameter).
     let start = start.min(n as VertexId - 1);
     s.start = start;
     let mut seen = vec![0u32; n];
-    let total = (2 * n) as f32;
+    let total = (4 * n) as f32;
+    let mut done = 0usize;
     let (depth, reached, widest, far) = bfs(succ, start, &mut seen, 1, cancel, &mut |k| {
         progress(0.3 + 0.7 * k as f32 / total);
     })?;
     (s.start_depth, s.start_reached, s.widest_level) = (depth, reached, widest);
-    progress(0.3 + 0.7 * reached as f32 / total);
+    done += reached;
     let pred = graph.predecessors();
     if cancel.load(Ordering::Relaxed) {
         return None;
     }
-    let (back, ..) = bfs(pred, far, &mut seen, 2, cancel, &mut |k| {
-        progress(0.3 + 0.7 * (reached + k) as f32 / total);
+    let (back, back_reached, ..) = bfs(pred, far, &mut seen, 2, cancel, &mut |k| {
+        progress(0.3 + 0.7 * (done + k) as f32 / total);
     })?;
-    s.diameter_hops = depth.max(back);
+    done += back_reached;
+    let mut diameter = depth.max(back);
+    if 2 * reached < n {
+        let hub = (0..n as VertexId).max_by_key(|&v| succ.degree(v)).unwrap_or(0);
+        let (d2, _, w2, far2) = bfs(succ, hub, &mut seen, 3, cancel, &mut |k| {
+            progress(0.3 + 0.7 * (done + k) as f32 / total);
+        })?;
+        let (b2, ..) = bfs(pred, far2, &mut seen, 4, cancel, &mut |_| {})?;
+        diameter = diameter.max(d2).max(b2);
+        s.widest_level = s.widest_level.max(w2);
+    }
+    s.diameter_hops = diameter;
     progress(1.0);
     Some(s)
 }
