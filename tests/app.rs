@@ -417,3 +417,34 @@ fn a_lesson_opens_compare_mode_and_its_lanes_step_together() {
     settle(&mut h);
     assert!(h.query_all_by_label_contains("finished").count() >= 2);
 }
+
+/// The Tune button (issue 14 item 5): statistics and the prediction on a worker, then the
+/// predicted block sizes and delta become the current choice, with the rules' reasons on hover.
+#[test]
+fn the_tune_button_fills_block_sizes_and_delta_and_says_why() {
+    let mut h = start(generated(GeneratorSpec::Grid { width: 40, height: 30, max_weight: 9, seed: 2 }));
+    h.state_mut().apply(Command::SetAlgorithm("delta-stepping".parse().expect("an algorithm id")));
+    h.state_mut().apply(Command::SetBlockSizes(sssp_lab::algo::BlockSizes::uniform(64)));
+    h.run_steps(2);
+    click(&mut h, "Tune");
+    settle(&mut h);
+    let s = st(&h);
+    assert_eq!(s.settings.block, sssp_lab::algo::BlockSizes::default(), "the CPU's prediction: 256 everywhere");
+    let delta = s.settings.algorithm.params.get("delta").expect("delta set").to_string();
+    assert!(delta.parse::<i64>().is_ok_and(|d| d >= 1), "{delta}");
+    let summary = format!("Tuned: relax 256 / minimum 256 / update 256, delta {delta}");
+    assert!(has_text(&h, &summary), "{summary}");
+    assert!(s.tuned.as_ref().is_some_and(|t| t.reasons.iter().any(|r| r.starts_with("C1 "))));
+    h.get_by_label(&summary).hover();
+    for _ in 0..120 {
+        h.step();
+        if has_text(&h, "C1 blocks 256") {
+            break;
+        }
+    }
+    assert!(has_text(&h, "C1 blocks 256"), "the reasons show on hover");
+    // Another block size by hand: the note goes, the choice stays.
+    h.state_mut().apply(Command::SetBlockSizes(sssp_lab::algo::BlockSizes::uniform(128)));
+    h.run_steps(2);
+    assert!(!has_text(&h, "Tuned: "));
+}

@@ -29,21 +29,25 @@ impl AppState {
             Command::SetAlgorithm(a) => {
                 if a != self.settings.algorithm {
                     self.settings.algorithm = a;
+                    self.tuned = None;
                     self.reset();
                 }
             }
             Command::SetDevice(d) => {
                 if d != self.settings.device {
                     self.settings.device = d;
+                    self.tuned = None;
                     self.reset();
                 }
             }
             Command::SetBlockSizes(b) => {
                 if b != self.settings.block {
                     self.settings.block = b;
+                    self.tuned = None;
                     self.reset();
                 }
             }
+            Command::Tune => self.start_tune(),
             Command::Step => self.step_forward(1),
             Command::StepN(n) => self.step_forward(n),
             Command::StepBack => self.step_back(),
@@ -94,6 +98,7 @@ impl AppState {
             }
         }
         self.poll_traces();
+        self.poll_tune();
         if let Some((dev, job)) = &mut self.jobs.peak
             && let Some(out) = job.poll()
         {
@@ -210,6 +215,7 @@ impl AppState {
 
     fn install_graph(&mut self, loaded: LoadedGraph) {
         self.graph = Some(loaded);
+        self.tuned = None;
         self.show_generator = false;
         self.hovered = None;
         self.source = 0;

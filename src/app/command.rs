@@ -39,6 +39,9 @@ pub enum Command {
     SetAlgorithm(AlgoChoice),
     SetDevice(DeviceId),
     SetBlockSizes(BlockSizes),
+    /// Predicts block sizes (and Δ) for the graph, algorithm and device on a worker
+    /// ([`crate::tune`]), then sets them.
+    Tune,
     /// One iteration forward: replays the trace when behind, else asks the solver.
     Step,
     /// `n` iterations forward (demo script, tests).

@@ -23,6 +23,7 @@ pub mod series;
 pub mod state;
 mod stepping;
 mod traces;
+mod tune;
 
 pub use command::{Command, SHORTCUTS};
 pub use panels::Tab;

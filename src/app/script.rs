@@ -10,6 +10,7 @@
 //! | `algo:ID` | algorithm (`dijkstra`, `martin-succ`, `crauser-pred`, …) |
 //! | `device:ID` | device (`cpu`, `cuda:0`, `wgpu:0`) |
 //! | `block:N` | the same block size for every kernel |
+//! | `tune` | the Tune button: predicted block sizes (and Δ) for the graph and device |
 //! | `source:ID` | source by file id |
 //! | `steps:N`, `back:N` | N iterations forward / back |
 //! | `seek:N` | cursor to after N iterations |
@@ -45,6 +46,7 @@ pub fn parse(script: &str) -> Result<Vec<Command>, String> {
                 let b = arg.parse::<u32>().map_err(|_| bad("expected a block size"))?;
                 out.push(Command::SetBlockSizes(BlockSizes::uniform(b)));
             }
+            "tune" => out.push(Command::Tune),
             "source" => out.push(Command::SetSourceId(arg.into())),
             "steps" => out.push(Command::StepN(count()?)),
             "back" => out.extend(std::iter::repeat_n(Command::StepBack, count()?)),

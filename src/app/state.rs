@@ -125,6 +125,15 @@ pub struct Jobs {
     pub peak: Option<(crate::device::DeviceId, Job<Result<crate::device::roofline::Peak, String>>)>,
     /// Device probing (CUDA, wgpu) at start-up.
     pub devices: Option<Job<&'static [DeviceInfo]>>,
+    /// The Tune button's statistics and prediction.
+    pub tune: Option<Job<Result<crate::tune::Prediction, String>>>,
+}
+
+/// The last prediction the Tune button applied: one line, and the rules' reasons.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tuned {
+    pub summary: String,
+    pub reasons: Vec<String>,
 }
 
 /// The whole state of the app (no drawing code, no egui widgets).
@@ -174,6 +183,8 @@ pub struct AppState {
     pub saved_trace: Option<PathBuf>,
     /// Bandwidth limits known so far (the roofline gauge), by device.
     pub peaks: std::collections::HashMap<crate::device::DeviceId, Result<crate::device::roofline::Peak, String>>,
+    /// What the Tune button last applied.
+    pub tuned: Option<Tuned>,
 }
 
 impl AppState {
@@ -205,6 +216,7 @@ impl AppState {
             pending_trace: None,
             saved_trace: None,
             peaks: std::collections::HashMap::new(),
+            tuned: None,
         }
     }
 
@@ -217,6 +229,7 @@ impl AppState {
             || self.jobs.trace.is_some()
             || self.jobs.trace_save.is_some()
             || self.jobs.peak.is_some()
+            || self.jobs.tune.is_some()
             || self.pending_trace.is_some()
     }
 
@@ -302,6 +315,9 @@ impl AppState {
             out.push((j.name().to_string(), j.progress()));
         }
         if let Some(j) = &self.jobs.trace {
+            out.push((j.name().to_string(), j.progress()));
+        }
+        if let Some(j) = &self.jobs.tune {
             out.push((j.name().to_string(), j.progress()));
         }
         out

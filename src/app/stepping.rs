@@ -49,6 +49,9 @@ impl AppState {
         if let Some(j) = &self.jobs.graph {
             j.cancel();
         }
+        if let Some(j) = &self.jobs.tune {
+            j.cancel();
+        }
         // The build cannot stop half-way; its solver is dropped when it arrives.
         if let Some(b) = self.jobs.build.take() {
             b.job.cancel();

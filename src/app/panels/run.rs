@@ -130,6 +130,8 @@ pub fn run_panel(ui: &mut egui::Ui, state: &mut AppState, cmds: &mut Vec<Command
             ui.end_row();
         }
 
+        tune_row(ui, state, cmds);
+
         let label = ui.label("Source id").on_hover_text("the vertex id as in the file; or click a vertex in the view");
         ui.horizontal(|ui| {
             let edit = egui::TextEdit::singleline(&mut state.source_text).hint_text("vertex id").desired_width(110.0);
@@ -147,6 +149,33 @@ pub fn run_panel(ui: &mut egui::Ui, state: &mut AppState, cmds: &mut Vec<Command
     roofline(ui, state);
     ui.add_space(6.0);
     shortcuts(ui);
+}
+
+/// The Tune button (block sizes and delta predicted from the graph's statistics for the
+/// device, `crate::tune`), its progress while it runs, and what it last chose with the reasons.
+fn tune_row(ui: &mut egui::Ui, state: &AppState, cmds: &mut Vec<Command>) {
+    ui.label("Auto-tune").on_hover_text("the rules are in docs/tune.md; sssp-lab tune --check measures them");
+    ui.vertical(|ui| {
+        ui.horizontal(|ui| {
+            let idle = state.jobs.tune.is_none() && state.graph().is_some();
+            let r = ui.add_enabled(idle, egui::Button::new("Tune")).on_hover_text(
+                "predict the block sizes (and delta) for this graph and device from the graph's statistics",
+            );
+            if r.clicked() {
+                cmds.push(Command::Tune);
+            }
+            if let Some(j) = &state.jobs.tune {
+                ui.add(egui::ProgressBar::new(j.progress()).desired_width(120.0).text(j.message().unwrap_or_default()));
+                if ui.button("Cancel tuning").clicked() {
+                    cmds.push(Command::Cancel);
+                }
+            }
+        });
+        if let Some(t) = &state.tuned {
+            ui.label(&t.summary).on_hover_text(t.reasons.join("\n"));
+        }
+    });
+    ui.end_row();
 }
 
 fn device_combo(ui: &mut egui::Ui, state: &AppState, cmds: &mut Vec<Command>) -> egui::Response {
