@@ -215,8 +215,11 @@ fn the_rules_follow_the_measurements_they_cite() {
     assert_eq!(predict(&rmat, &h100, &ds, Launch::Fast).delta, Some(rmat.auto_delta));
     assert_eq!(predict(&rmat, &h100, &choice("delta-stepping:relax=balanced"), Launch::Fast).delta, Some(255 * 8));
     assert_eq!(predict(&rmat, &h100, &choice("delta-stepping:relax=balanced"), Launch::Fast).block.relax, 1024);
-    assert_eq!(predict(&rmat, &cpu, &ds, Launch::Fast).delta, Some(rmat.auto_delta));
-    assert_eq!(predict(&ny, &cpu, &ds, Launch::Fast).delta, Some((4.0f64 * 1293.3).ceil() as i64));
+    assert_eq!(predict(&rmat, &cpu, &ds, Launch::Fast).delta, Some((rmat.auto_delta + 1) / 2));
+    assert_eq!(predict(&ny, &cpu, &ds, Launch::Fast).delta, Some((2.0f64 * 1293.3).ceil() as i64));
+    let cores = DeviceShape::of(DeviceId::CpuParallel(0));
+    assert_eq!(predict(&rmat, &cores, &ds, Launch::Fast).delta, Some(rmat.auto_delta));
+    assert_eq!(predict(&ny, &cores, &ds, Launch::Fast).delta, Some((4.0f64 * 1293.3).ceil() as i64));
     // The CPU: 256 whatever the graph.
     assert_eq!(predict(&small, &cpu, &choice("crauser-succ"), Launch::PerPhase).block, Default::default());
 }

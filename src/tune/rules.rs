@@ -36,11 +36,12 @@
 //!   vertex (G2 over n).
 //! - **D0–D3** Δ (Δ-stepping only), starting from the auto rule Δ₀ = ⌈w_max · n / m⌉
 //!   ([`crate::algo::auto_delta`]). A graph is *long and sparse* (roads, meshes) when its mean
-//!   degree is ≤ 5 and its hop diameter ≥ 32. **D0** CPU: Δ₀, but 4 × the mean weight on long
-//!   sparse graphs — GAP-style rounds are work-bound, and a bucket spanning about four average
-//!   arcs has enough work to pay for its scan while re-relaxing little (one thread, median of 5
-//!   sources: NY 13.4 ms at Δ₀/2 vs 14.0 at Δ₀ = 13 309; Luxembourg with unit weights 2.6 ms at
-//!   Δ = 4 vs 4.1 at Δ₀ = 1; R-MAT 16 flat within 3 % from Δ₀/4 to Δ₀). **D1** GPU, long and
+//!   degree is ≤ 5 and its hop diameter ≥ 32. **D0** CPU: GAP-style rounds are work-bound, and
+//!   a narrower bucket re-relaxes less while a bucket spanning a few average arcs still pays for
+//!   its scan: one thread takes Δ₀ / 2, or 2 × the mean weight on long sparse graphs; all cores
+//!   Δ₀, or 4 × the mean weight (one thread, 2-core machine, `tune --check-set … -d cpu`: NY,
+//!   Rome and the power grid best at 1–2 mean weights, up to 1.3× faster than Δ₀; R-MAT 20 and
+//!   Martín 2²⁰ best at Δ₀/4 … Δ₀/2, 1.03–1.1×). **D1** GPU, long and
 //!   sparse: max(Δ₀, 64 × the mean weight) — a phase costs ~4 launches over n threads whatever
 //!   its work (NY on the H100: ≈ 33 µs per phase at both widths below), so buckets spanning many
 //!   hops win (`bench/results/ds-gpu`: NY 61.5 ms / 1842 phases at Δ₀, 41.0 ms / 1234 phases at
@@ -321,18 +322,28 @@ fn predict_delta(stats: &GraphStats, device: &DeviceShape, choice: &AlgoChoice, 
     let long = stats.mean_degree <= 5.0 && stats.diameter_hops >= 32;
     let hops = |k: f64| (k * stats.mean_weight).ceil().max(1.0) as i64;
     let d = match (device.kind, long) {
+        // One thread has no parallel slack to feed: half the width re-relaxes less.
         (DeviceKind::Cpu, true) => {
-            let d = hops(4.0);
+            let k = if device.id == DeviceId::Cpu { 2.0 } else { 4.0 };
+            let d = hops(k);
             reasons.push(format!(
-                "D0 delta {d} = 4 x mean weight {:.1}: sparse (mean degree {:.2}) and long (diameter >= {} hops); \
-                 a bucket spanning ~4 average arcs has work enough to pay for its scan and re-relaxes little \
-                 (NY: 4 % faster than auto, Luxembourg with unit weights 1.6x); {base}",
+                "D0 delta {d} = {k} x mean weight {:.1}: sparse (mean degree {:.2}) and long (diameter >= {} hops); \
+                 a bucket spanning a few average arcs pays for its scan and re-relaxes little (one thread: NY, \
+                 Rome, the power grid best at 1-2 mean weights, up to 1.3x faster than auto); {base}",
                 stats.mean_weight, stats.mean_degree, stats.diameter_hops
             ));
             d
         }
+        (DeviceKind::Cpu, false) if device.id == DeviceId::Cpu => {
+            let d = (auto + 1) / 2;
+            reasons.push(format!(
+                "D0 delta {d} = auto / 2: one CPU thread is work-bound; a narrower bucket re-relaxes less \
+                 (R-MAT 20: 1.1x, Martin 2^20: 1.03x faster than auto); {base}"
+            ));
+            d
+        }
         (DeviceKind::Cpu, false) => {
-            reasons.push(format!("D0 delta {auto}: {base}; CPU rounds are work-bound and flat around it"));
+            reasons.push(format!("D0 delta {auto}: {base}; the cores share a bucket's work"));
             auto
         }
         (_, true) => {
