@@ -312,6 +312,12 @@ fn check_set(args: &TuneArgs, path: &Path, out: &Path) -> Result<()> {
         (None, Some(crate::lab::LabDevice::Solver(d))) => *d,
         _ => bail!("{}: give --device (the experiment names no solver device)", path.display()),
     };
+    if matches!(device, DeviceId::Cuda(_) | DeviceId::Wgpu(_)) {
+        match crate::device::find(device) {
+            Some(d) => d.status.clone().map_err(|why| anyhow!("{device}: {why}"))?,
+            None => bail!("{device} is not listed on this machine ({})", super::device_lines().join("; ")),
+        }
+    }
     let exp_dir = path.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     let opts = SetOptions {
         device,
@@ -333,6 +339,11 @@ fn check_set(args: &TuneArgs, path: &Path, out: &Path) -> Result<()> {
     eprintln!("{}; {}; wrote {}/{{tune.json, README.md}}", report.summary(), report.outcome, out.display());
     if report.outcome.starts_with("failed") {
         bail!("{}", report.outcome);
+    }
+    let ran = |c: &TuneCase| c.check.as_ref().is_some_and(|k| k.skipped.is_none());
+    if !report.cases.is_empty() && !report.cases.iter().any(ran) {
+        let first = report.cases.iter().find_map(|c| c.error.clone().or_else(|| c.check.as_ref()?.skipped.clone()));
+        bail!("nothing could be swept on {device}: {}", first.unwrap_or_default());
     }
     wrong_runs(&report)
 }

@@ -147,7 +147,8 @@ pub fn run_set(
         }
         let done = report.cases.len();
         on_event(SetEvent::Progress { done, total, current: format!("building {}", plan.label()) });
-        let cases = graph_cases(exp, exp_dir, plan, &shape, opts, (done, total), cancel, on_event);
+        let ctx = SetRun { exp, exp_dir, shape: &shape, opts, cancel, total };
+        let cases = ctx.graph_cases(plan, done, on_event);
         for c in cases {
             on_event(SetEvent::Case(Box::new(c.clone())));
             report.cases.push(c);
@@ -160,90 +161,95 @@ pub fn run_set(
     report
 }
 
-/// Every algorithm of `exp` on one graph.
-fn graph_cases(
-    exp: &Experiment,
-    exp_dir: &Path,
-    plan: &GraphPlan,
-    shape: &DeviceShape,
-    opts: &SetOptions,
-    (done_before, total): (usize, usize),
-    cancel: &AtomicBool,
-    on_event: &mut dyn FnMut(SetEvent),
-) -> Vec<TuneCase> {
-    let base = |algo: &AlgoChoice| TuneCase {
-        graph: plan.label(),
-        group: plan.group.clone(),
-        algorithm: algo.to_string(),
-        ..Default::default()
-    };
-    let t = Instant::now();
-    let g = match plan.build(exp_dir) {
-        Ok(g) => Arc::new(g),
-        Err(e) => {
-            on_event(SetEvent::Log(format!("{e:#}")));
-            return exp.algorithms.iter().map(|a| TuneCase { error: Some(format!("{e:#}")), ..base(a) }).collect();
-        }
-    };
-    let mut sources = crate::lab::plan::sources(&exp.sources, &g);
-    sources.truncate(opts.max_sources.max(1));
-    let start = sources.first().copied().unwrap_or(0);
-    let Some(stats) = graph_stats(&g, start, cancel, &mut |_| {}) else { return Vec::new() };
-    on_event(SetEvent::Log(format!(
-        "{}: n = {}, m = {}, diameter >= {} hops, built in {:.2} s, {} sources",
-        g.name,
-        g.n(),
-        g.m(),
-        stats.diameter_hops,
-        t.elapsed().as_secs_f64(),
-        sources.len()
-    )));
-    let mut reference: Option<Option<Arc<Vec<crate::graph::Distance>>>> = None;
-    let blocks = if exp.block.all.is_empty() { BLOCKS.to_vec() } else { exp.block.all.clone() };
-    let mut out = Vec::new();
-    for algo in &exp.algorithms {
-        if cancel.load(Ordering::Relaxed) {
-            break;
-        }
-        let mut case = TuneCase { graph: g.name.clone(), stats: Some(stats.clone()), ..base(algo) };
-        if let Err(why) = runs(opts.device, &g, algo) {
-            case.error = Some(why);
-            out.push(case);
-            continue;
-        }
-        let launch: Launch = exp.launch;
-        let pred = predict(&stats, shape, algo, launch);
-        if opts.sweep {
-            let reference = match &reference {
-                Some(r) => r.clone(),
-                None if exp.check => {
-                    let r = reference_distances(&g, start).ok().map(Arc::new);
-                    reference = Some(r.clone());
-                    r
-                }
-                None => None,
-            };
-            let sw = SweepOptions {
-                sources: sources.clone(),
-                blocks: blocks.clone(),
-                budget_s: Some(exp.cell_budget_s.unwrap_or(opts.budget_s)),
-                reference,
-                auto_delta: stats.auto_delta,
-            };
-            let done = done_before + out.len();
-            let label = format!("{} / {algo}", g.name);
-            match sweep(&g, &pred, &sw, cancel, &mut |_, what| {
-                on_event(SetEvent::Progress { done, total, current: format!("{label}: {what}") })
-            }) {
-                Ok(c) => case.check = Some(c),
-                Err(SolveError::Cancelled) => break,
-                Err(e) => case.error = Some(e.to_string()),
+/// What every graph of a check set run shares.
+struct SetRun<'a> {
+    exp: &'a Experiment,
+    exp_dir: &'a Path,
+    shape: &'a DeviceShape,
+    opts: &'a SetOptions,
+    cancel: &'a AtomicBool,
+    /// Cases of the whole run, for progress.
+    total: usize,
+}
+
+impl SetRun<'_> {
+    /// Every algorithm of the set on one graph; `done_before` cases came before it.
+    fn graph_cases(&self, plan: &GraphPlan, done_before: usize, on_event: &mut dyn FnMut(SetEvent)) -> Vec<TuneCase> {
+        let SetRun { exp, exp_dir, shape, opts, cancel, total } = *self;
+        let base = |algo: &AlgoChoice| TuneCase {
+            graph: plan.label(),
+            group: plan.group.clone(),
+            algorithm: algo.to_string(),
+            ..Default::default()
+        };
+        let t = Instant::now();
+        let g = match plan.build(exp_dir) {
+            Ok(g) => Arc::new(g),
+            Err(e) => {
+                on_event(SetEvent::Log(format!("{e:#}")));
+                return exp.algorithms.iter().map(|a| TuneCase { error: Some(format!("{e:#}")), ..base(a) }).collect();
             }
+        };
+        let mut sources = crate::lab::plan::sources(&exp.sources, &g);
+        sources.truncate(opts.max_sources.max(1));
+        let start = sources.first().copied().unwrap_or(0);
+        let Some(stats) = graph_stats(&g, start, cancel, &mut |_| {}) else { return Vec::new() };
+        on_event(SetEvent::Log(format!(
+            "{}: n = {}, m = {}, diameter >= {} hops, built in {:.2} s, {} sources",
+            g.name,
+            g.n(),
+            g.m(),
+            stats.diameter_hops,
+            t.elapsed().as_secs_f64(),
+            sources.len()
+        )));
+        let mut reference: Option<Option<Arc<Vec<crate::graph::Distance>>>> = None;
+        let blocks = if exp.block.all.is_empty() { BLOCKS.to_vec() } else { exp.block.all.clone() };
+        let mut out = Vec::new();
+        for algo in &exp.algorithms {
+            if cancel.load(Ordering::Relaxed) {
+                break;
+            }
+            let mut case = TuneCase { graph: g.name.clone(), stats: Some(stats.clone()), ..base(algo) };
+            if let Err(why) = runs(opts.device, &g, algo) {
+                case.error = Some(why);
+                out.push(case);
+                continue;
+            }
+            let launch: Launch = exp.launch;
+            let pred = predict(&stats, shape, algo, launch);
+            if opts.sweep {
+                let reference = match &reference {
+                    Some(r) => r.clone(),
+                    None if exp.check => {
+                        let r = reference_distances(&g, start).ok().map(Arc::new);
+                        reference = Some(r.clone());
+                        r
+                    }
+                    None => None,
+                };
+                let sw = SweepOptions {
+                    sources: sources.clone(),
+                    blocks: blocks.clone(),
+                    budget_s: Some(exp.cell_budget_s.unwrap_or(opts.budget_s)),
+                    reference,
+                    auto_delta: stats.auto_delta,
+                };
+                let done = done_before + out.len();
+                let label = format!("{} / {algo}", g.name);
+                match sweep(&g, &pred, &sw, cancel, &mut |_, what| {
+                    on_event(SetEvent::Progress { done, total, current: format!("{label}: {what}") })
+                }) {
+                    Ok(c) => case.check = Some(c),
+                    Err(SolveError::Cancelled) => break,
+                    Err(e) => case.error = Some(e.to_string()),
+                }
+            }
+            case.prediction = Some(pred);
+            out.push(case);
         }
-        case.prediction = Some(pred);
-        out.push(case);
+        out
     }
-    out
 }
 
 /// Whether `device` runs `algo` on `g` (device support, graph fit, weights); `Err` says why not.

@@ -76,7 +76,8 @@ pub struct DeviceShape {
     pub kind: DeviceKind,
     /// As [`crate::device::devices`] lists it (the id when it is not listed).
     pub name: String,
-    /// Streaming multiprocessors (CUDA, once probed); `None`: unknown, [`ASSUMED_UNITS`] is used.
+    /// Streaming multiprocessors (CUDA, once probed; the CPU cores under a software wgpu
+    /// adapter); `None`: unknown, [`ASSUMED_UNITS`] is used.
     pub units: Option<u32>,
 }
 
@@ -93,7 +94,10 @@ impl DeviceShape {
         } else {
             crate::device::find(id).map_or_else(|| id.to_string(), |d| d.name.clone())
         };
-        DeviceShape { id, kind, name, units: None }
+        // A software adapter (lavapipe / llvmpipe) runs workgroups on the CPU's cores.
+        let software = kind == DeviceKind::Wgpu && (name.contains("(software)") || name.contains("llvmpipe"));
+        let units = software.then(|| std::thread::available_parallelism().map_or(1, |c| c.get() as u32));
+        DeviceShape { id, kind, name, units }
     }
 
     /// [`DeviceShape::of`] plus the multiprocessor count of a CUDA device (which opens it and
@@ -195,7 +199,11 @@ pub fn predict(stats: &GraphStats, device: &DeviceShape, choice: &AlgoChoice, la
     let units = device.units();
     let gpu = device.kind != DeviceKind::Cpu;
     if gpu {
-        let source = if device.units.is_some() { "probed" } else { "assumed (not probed)" };
+        let source = match (device.units, device.kind) {
+            (None, _) => "assumed (not probed)",
+            (Some(_), DeviceKind::Wgpu) => "the CPU cores of this software adapter",
+            (Some(_), _) => "probed",
+        };
         reasons.push(format!("{} on {}: {units} multiprocessors, {source}", algo, device.name));
     }
     match (device.kind, family) {
