@@ -34,6 +34,8 @@
 //!   lanes (`docs/gpu-delta-stepping.md`); otherwise G1/G2. Its minimum block is unused.
 //! - **E1** Bellman-Ford on a GPU: relax is one thread per arc (G2 over m), update one per
 //!   vertex (G2 over n).
+//! - **N1** GPU: parameters other than `relax` and `delta` (seed 004's kernel variants such as
+//!   `layout=matrix` or `split=uh1`) are named in the reasons but not modelled.
 //! - **D0–D3** Δ (Δ-stepping only), starting from the auto rule Δ₀ = ⌈w_max · n / m⌉
 //!   ([`crate::algo::auto_delta`]). A graph is *long and sparse* (roads, meshes) when its mean
 //!   degree is ≤ 5 and its hop diameter ≥ 32. **D0** CPU: GAP-style rounds are work-bound, and
@@ -274,6 +276,18 @@ pub fn predict(stats: &GraphStats, device: &DeviceShape, choice: &AlgoChoice, la
             );
             block = capped;
         }
+    }
+    // Parameters the rules do not read (e.g. seed 004's kernel variants) are named, not modelled.
+    let unread: Vec<String> = choice
+        .params
+        .normalized(algo)
+        .to_text()
+        .split(',')
+        .filter(|kv| !kv.is_empty() && !kv.starts_with("relax=") && !kv.starts_with("delta="))
+        .map(str::to_string)
+        .collect();
+    if gpu && !unread.is_empty() {
+        reasons.push(format!("N1 not modelled: {}; the rules were measured on the default kernels", unread.join(", ")));
     }
     let delta = (family == Family::Bucketed).then(|| predict_delta(stats, device, choice, &mut reasons));
     Prediction { algorithm: choice.clone(), device: device.id, launch, block, delta, reasons }
