@@ -48,6 +48,7 @@ fn small(devices: Vec<LabDevice>, algorithms: Vec<Algorithm>) -> Experiment {
         cell_budget_s: None,
         paper: Vec::new(),
         many_source: None,
+        exclude: Vec::new(),
     }
 }
 

@@ -260,6 +260,10 @@ pub struct Experiment {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     /// What speedups are measured against (sweeps).
     pub baseline: Option<Baseline>,
+    /// (algorithm, device) cells of the cross product left out, e.g. slow CPU versions of the
+    /// GPU solvers measured in another run (same shape as `baseline`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exclude: Vec<Baseline>,
     /// Count working threads and warps in GPU kernels (for dummy-thread ratios; slower).
     #[serde(default)]
     pub instrument: bool,

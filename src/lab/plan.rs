@@ -119,12 +119,13 @@ pub fn threads(d: LabDevice) -> Option<u32> {
 fn variant_skip(device: LabDevice, a: &AlgoChoice) -> Option<String> {
     let LabDevice::Solver(id) = device else { return None };
     let refused = crate::device::gpu::cuda_only_options(&id.to_string(), a.algorithm, &a.params).err()?;
-    Some(match id {
+    match id {
+        DeviceId::Cuda(_) => None,
         DeviceId::Cpu | DeviceId::CpuParallel(_) => {
-            format!("`{a}` only changes the CUDA kernels; on {id} it is the plain `{}`", a.algorithm)
+            Some(format!("`{a}` only changes the CUDA kernels; on {id} it is the plain `{}`", a.algorithm))
         }
-        _ => refused,
-    })
+        DeviceId::Wgpu(_) => Some(refused),
+    }
 }
 
 /// Every cell of `exp`, in device-major order.
@@ -154,6 +155,15 @@ pub fn cells(exp: &Experiment) -> Vec<Cell> {
                 for a in &exp.algorithms {
                     if !algs.contains(&a.algorithm) {
                         out.push(cell(Some(a.clone()), b0, c0, Some(format!("`{a}` does not run on {device}"))));
+                        continue;
+                    }
+                    if exp.exclude.iter().any(|x| x.device == device && x.algorithm == *a) {
+                        out.push(cell(
+                            Some(a.clone()),
+                            b0,
+                            c0,
+                            Some(format!("`{a}` on {device}: left out (`exclude`)")),
+                        ));
                         continue;
                     }
                     if let Some(why) = variant_skip(device, a) {

@@ -35,6 +35,7 @@ pub fn default_experiment() -> Experiment {
         cell_budget_s: None,
         paper: Vec::new(),
         many_source: None,
+        exclude: Vec::new(),
     }
 }
 
