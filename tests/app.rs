@@ -381,7 +381,7 @@ fn a_saved_trace_opens_again_and_steps_like_the_live_run() {
     assert_eq!(st(&h2).settings.algorithm.to_string(), "martin-succ");
     assert_eq!(st(&h2).source_text, "17");
     let t = st(&h2).trace.as_ref().map(|t| (t.pos(), t.len(), t.is_finished()));
-    assert_eq!(t, Some((0, live_len, true)));
+    assert_eq!(t, Some((0, live_len, true)), "a finished run opens finished");
     h2.state_mut().apply(Command::StepN(40));
     h2.state_mut().apply(Command::StepBack);
     let replayed = st(&h2).trace.as_ref().map(|t| (t.pos(), t.distances().to_vec()));
@@ -396,6 +396,37 @@ fn a_saved_trace_opens_again_and_steps_like_the_live_run() {
     settle(&mut h2);
     assert!(st(&h2).errors.iter().any(|e| e.contains("version 7")), "{:?}", st(&h2).errors);
     assert_eq!(st(&h2).trace.as_ref().map(|t| t.len()), Some(live_len));
+}
+
+/// A trace saved before the end of its run opens unfinished: the saved iterations step as
+/// recorded, and stepping past them replays them on a new solver (on a worker) and goes on
+/// live to the same distances as the oracle.
+#[test]
+fn an_unfinished_trace_continues_past_its_last_saved_iteration() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("rome-part.trace.json");
+    let mut h = start(file(data("rome99.gr.gz")));
+    h.state_mut().apply(Command::SetAlgorithm("crauser-succ".parse().expect("algo")));
+    h.state_mut().apply(Command::StepN(30));
+    settle(&mut h);
+    h.state_mut().apply(Command::SaveTrace(path.clone()));
+    settle(&mut h);
+
+    let mut h2 = start(file(data("rome99.gr.gz")));
+    h2.state_mut().apply(Command::Open(path));
+    settle(&mut h2);
+    assert_eq!(st(&h2).trace.as_ref().map(|t| (t.len(), t.is_finished())), Some((30, false)));
+    h2.state_mut().apply(Command::Seek(30));
+    h2.state_mut().apply(Command::StepN(5));
+    settle(&mut h2);
+    assert!(st(&h2).errors.is_empty(), "{:?}", st(&h2).errors);
+    assert_eq!(st(&h2).trace.as_ref().map(|t| t.len()), Some(35), "five live iterations after the saved 30");
+    h2.state_mut().apply(Command::RunToEnd);
+    settle(&mut h2);
+    let g = st(&h2).graph().cloned().expect("graph");
+    let t = st(&h2).trace.as_ref().expect("trace");
+    assert!(t.is_finished());
+    assert_eq!(t.distances(), &sssp_lab::algo::dijkstra_distances(&g, t.source)[..]);
 }
 
 /// Compare mode from the Lessons menu (issue 14 item 1): one click opens the lesson's graph and

@@ -83,12 +83,27 @@ impl AppState {
         };
         let algo = choice.algorithm;
         let dev = self.settings.device;
-        if matches!(dev, device::DeviceId::Cuda(_) | device::DeviceId::Wgpu(_)) {
+        // A trace opened from a file was saved before its end: a solver continues it once it
+        // has replayed the saved iterations (the same ones for exact algorithms).
+        let catch_up = self.trace.as_ref().map_or(0, |t| t.len());
+        if catch_up > 0 || matches!(dev, device::DeviceId::Cuda(_) | device::DeviceId::Wgpu(_)) {
             let source = self.source;
-            let name = format!("building {algo} on {dev} (kernels, graph upload)");
-            let job = Job::spawn(name, repaint(&self.egui), move |_| {
-                device::make_stepper(dev, g, algo, source, &opts)
-                    .map_err(|e| format!("cannot start {algo} on {dev}: {e}"))
+            let name = if catch_up > 0 {
+                format!("replaying the trace's {catch_up} iterations with {algo} on {dev} to continue it")
+            } else {
+                format!("building {algo} on {dev} (kernels, graph upload)")
+            };
+            let job = Job::spawn(name, repaint(&self.egui), move |ctx| {
+                let mut st = device::make_stepper(dev, g, algo, source, &opts)
+                    .map_err(|e| format!("cannot start {algo} on {dev}: {e}"))?;
+                for i in 0..catch_up {
+                    if ctx.cancelled() {
+                        return Err("cancelled".to_string());
+                    }
+                    ctx.set_progress(i as f32 / catch_up as f32);
+                    st.step().map_err(|e| format!("replaying the trace with {algo} on {dev}: {e}"))?;
+                }
+                Ok(st)
             });
             self.jobs.build = Some(BuildJob { job, run_id: self.run_id, then });
             return false;

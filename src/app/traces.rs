@@ -104,10 +104,9 @@ impl AppState {
         self.source = t.source;
         self.source_text = t.source_id.to_string();
         self.reset();
-        let mut trace = t.to_trace();
-        // A run saved before its end cannot be continued here (no solver is at that iteration).
-        trace.set_finished();
-        self.trace = Some(trace);
+        // A run saved before its end continues past its last iteration: `ensure_stepper`
+        // replays the saved iterations on a new solver first.
+        self.trace = Some(t.to_trace());
         self.state_version += 1;
         if t.deltas.is_none() {
             self.error(format!(
