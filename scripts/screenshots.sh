@@ -11,6 +11,10 @@
 #   screenshots/bench-lab.png           the bench lab running experiments/smoke.json (CPU sweep)
 #   screenshots/bench-threads.png       the bench lab part-way through experiments/seed001-speedup.json: speedup vs threads
 #   screenshots/many-sources.png        NY, 96 sources on two one-thread Dijkstras and a 2-thread crauser-succ: equitable vs work-stealing timelines
+#   screenshots/compare-*.png           compare mode: each of the six lessons of the Lessons menu
+#   screenshots/auto-tune.png           the run panel's Auto-tune on NY for Δ-stepping on the wgpu adapter: predicted blocks, Δ and the rules
+#   screenshots/dense-matrix-options.png  a dense graph (seed 004 §5) with martin-pred's seed 004 options (relax, split, minimum, layout)
+#   screenshots/sequence/compare-ny-*.png  a screencast as frames: Martín vs Crauser on NY in lockstep by settled level, 0 … 320 steps
 #
 # The app is driven by environment hooks read in `sssp_lab::app::run`: SSSP_LAB_OPEN (file to
 # open), SSSP_LAB_DEMO (commands, see src/app/script.rs) and SSSP_LAB_READY_FILE (created once
@@ -63,12 +67,13 @@ xdotool mousemove "$((W - 1))" "$((H - 1))" || echo "warning: xdotool could not 
 shot() {
     local name=$1 settle=$2
     shift 2
-    local ready="$XDG_RUNTIME_DIR/$name.ready"
-    env "$@" SSSP_LAB_READY_FILE="$ready" "$BIN" >"$XDG_RUNTIME_DIR/$name.log" 2>&1 &
+    local tag=${name//\//-}
+    local ready="$XDG_RUNTIME_DIR/$tag.ready"
+    env "$@" SSSP_LAB_READY_FILE="$ready" "$BIN" >"$XDG_RUNTIME_DIR/$tag.log" 2>&1 &
     APP=$!
     for _ in $(seq 1 240); do
         [ -e "$ready" ] && break
-        kill -0 "$APP" 2>/dev/null || { echo "the app exited early:"; cat "$XDG_RUNTIME_DIR/$name.log"; exit 1; }
+        kill -0 "$APP" 2>/dev/null || { echo "the app exited early:"; cat "$XDG_RUNTIME_DIR/$tag.log"; exit 1; }
         sleep 0.5
     done
     [ -e "$ready" ] || echo "warning: $name: the app did not report ready; taking the shot anyway"
@@ -97,3 +102,12 @@ shot many-sources 2 SSSP_LAB_MANY="96:1;cpu:2,cpu-par:2"
 shot compare-martin-crauser-ny 3 SSSP_LAB_DEMO="lesson:0;compare-steps:40"
 shot compare-racy-vs-atomic 2 SSSP_LAB_DEMO="lesson:1;compare-run"
 shot compare-dummy-threads 2 SSSP_LAB_DEMO="lesson:2;compare-steps:6"
+shot compare-delta-width 2 SSSP_LAB_DEMO="lesson:3;compare-steps:30"
+shot compare-bellman-ford 2 SSSP_LAB_DEMO="lesson:4;compare-steps:8"
+shot compare-helper-threads 2 SSSP_LAB_DEMO="lesson:5;compare-steps:300"
+shot auto-tune 2 SSSP_LAB_DEMO="algo:delta-stepping;device:wgpu:0;tune"
+shot dense-matrix-options 2 SSSP_LAB_DEMO="gen:dense;algo:martin-pred:layout=matrix;steps:2"
+mkdir -p "$OUT/sequence"
+for k in 0 10 20 40 80 160 320; do
+    shot "sequence/compare-ny-$(printf %03d "$k")" 2 SSSP_LAB_DEMO="lesson:0;compare-steps:$k"
+done
