@@ -52,7 +52,14 @@ fn every_scheme_and_thread_count_equals_petgraph_on_generated_graphs() {
 #[test]
 fn stepping_reports_the_thread_count_shares_and_helper_work() {
     let g = Arc::new(GeneratorSpec::Ssca2(Ssca2::table2(20, 0.5)).generate().unwrap_or_else(|e| panic!("{e}")));
-    for algo in SCHEMES {
+    // Whether the helpers get to lower anything depends on the scheduler: on a loaded 2-core
+    // machine thread 0 can run the whole search before they wake. A few attempts keep the
+    // check meaningful without making it flaky.
+    let mut skip = Vec::new();
+    for (algo, attempt) in SCHEMES.iter().flat_map(|&a| (1..=3).map(move |k| (a, k))) {
+        if skip.contains(&algo) {
+            continue;
+        }
         let mut st = stepper(&g, algo, 0, 3);
         assert_eq!(st.device(), "CPU (3 threads)");
         let mut helper_lowered = 0.0;
@@ -78,12 +85,20 @@ fn stepping_reports_the_thread_count_shares_and_helper_work() {
         let (barrier, lock) = sssp_lab::algo::ThreadTime::shares(&times).unwrap_or((f64::NAN, f64::NAN));
         assert!(barrier >= 0.0 && lock >= 0.0 && barrier + lock <= 1.0, "{algo}: shares {barrier} {lock}");
         if algo == HELPER {
-            assert!(helper_lowered > 0.0, "helpers lowered nothing on {}", g.name);
+            if helper_lowered == 0.0 && attempt < 3 {
+                eprintln!("{algo}: helpers lowered nothing on attempt {attempt} (scheduling); again");
+                continue;
+            }
+            assert!(helper_lowered > 0.0, "helpers lowered nothing on {} in 3 attempts", g.name);
             assert!(wasted <= helper_lowered);
         } else {
             assert_eq!(helper_lowered, 0.0);
         }
         assert_eq!(st.distances().unwrap_or_else(|e| panic!("{e}")), petgraph_distances(&g, 0), "{algo}");
+        if algo != HELPER || helper_lowered > 0.0 {
+            // Done with this scheme: skip its remaining attempts.
+            skip.push(algo);
+        }
     }
 }
 

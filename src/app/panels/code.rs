@@ -112,6 +112,10 @@ fn rows(r: &IterationRecord, algo: Algorithm) -> (Vec<String>, Vec<String>) {
     }
     let t = &r.times;
     right.push(("time ms", format!("relax {:.3} min {:.3} upd {:.3}", t.relax_ms, t.minimum_ms, t.update_ms)));
+    if t.copy_ms > 0.0 {
+        // GPU steps: the state copied back for the view, plus seed 004's hybrids' bus traffic.
+        right.push(("copy ms", format!("{:.3} host <-> device", t.copy_ms)));
+    }
     (
         left.into_iter().map(|(k, v)| format!("{k:<18}{v}")).collect(),
         right.into_iter().map(|(k, v)| format!("{k:<8} {v}")).collect(),
