@@ -39,7 +39,13 @@ const FRONTIER_ALGOS: [Algorithm; 4] = [
 fn exact_choices() -> Vec<(Algorithm, sssp_lab::algo::Params)> {
     FRONTIER_ALGOS
         .iter()
-        .flat_map(|&a| a.test_params().into_iter().filter(move |p| a.exact(p)).map(move |p| (a, p)))
+        .flat_map(|&a| {
+            a.test_params()
+                .into_iter()
+                // Seed 004's CUDA-only options are refused here (tested in `refuses_cuda_only_options`).
+                .filter(move |p| a.exact(p) && sssp_lab::device::gpu::cuda_only_options("wgpu", a, p).is_ok())
+                .map(move |p| (a, p))
+        })
         .collect()
 }
 
@@ -637,5 +643,23 @@ fn bellman_ford_reports_negative_cycles() {
 fn delta_stepping_matches_petgraph_and_the_cpu_records() {
     for i in adapters() {
         common::delta_stepping::check_against_petgraph_and_cpu(DeviceId::Wgpu(i));
+    }
+}
+
+/// Seed 004's variants (hybrids, one-pass minimum, UGPU_PLUS, adjacency matrices) are CUDA
+/// kernels: wgpu refuses them by name, in `supports` and when asked to build a solver.
+#[test]
+fn refuses_cuda_only_options() {
+    let g = Arc::new(sssp_lab::generate::teaching());
+    for name in ["uh1", "ugpu", "ugpu-plus", "martin-succ:layout=matrix"] {
+        let c: sssp_lab::algo::AlgoChoice = name.parse().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let opts = SolveOptions::for_choice(&c);
+        for dev in sssp_lab::device::devices().iter().filter(|d| matches!(d.id, DeviceId::Wgpu(_)) && d.status.is_ok())
+        {
+            let why = dev.supports(c.algorithm, &opts).err().unwrap_or_default();
+            assert!(why.contains("CUDA only"), "{name} on {}: {why:?}", dev.name);
+            let err = make_stepper(dev.id, Arc::clone(&g), c.algorithm, 0, &opts).err().map(|e| e.to_string());
+            assert!(err.is_some_and(|e| e.contains("CUDA only")), "{name} on {}", dev.name);
+        }
     }
 }
