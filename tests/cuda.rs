@@ -259,8 +259,7 @@ fn stepping_and_instrumented_records_equal_the_cpu() {
                     let want: Vec<_> = cpu_records(&g, algo, s, &base).into_iter().map(normalised).collect();
                     // Seed 004's variants (hybrids, one-pass minimum, UGPU_PLUS, matrices) have no
                     // counting kernels: their records are modelled from the host diff.
-                    let counted = !["split", "minimum", "layout"].iter().any(|k| params.get(k).is_some())
-                        && params.get("relax") != Some("cached");
+                    let counted = sssp_lab::device::gpu::seed004_options(algo, &params).is_empty();
                     let modes: &[bool] = if counted { &[false, true] } else { &[false] };
                     for &instrument in modes {
                         let opts = SolveOptions { instrument, record_deltas: true, ..base.clone() };

@@ -86,20 +86,29 @@ impl Split {
 /// Largest n of the adjacency-matrix layout (n² weights of 4 bytes: 8 GiB at this n).
 pub const MATRIX_MAX_N: usize = 46_340;
 
-/// Seed 004's variants that only the CUDA device implements: `Err` names them, for devices
-/// that refuse (wgpu). `Ok` when `params` asks for none of them.
-pub fn cuda_only_options(device: &str, algo: Algorithm, params: &crate::algo::Params) -> Result<(), String> {
-    let asked: Vec<String> = [("relax", "cached"), ("split", ""), ("minimum", "one-pass"), ("layout", "matrix")]
+/// Seed 004's option values that only the CUDA frontier kernels implement, as `key=value`
+/// (empty for the default kernels). Shared by the devices that refuse them, the lab's planner,
+/// CUDA's memory estimate and the tests.
+pub fn seed004_options(algo: Algorithm, params: &crate::algo::Params) -> Vec<String> {
+    const CUDA_ONLY: [(&str, &[&str]); 4] = [
+        ("relax", &["cached"]),
+        ("split", &["uh1", "uh2", "uh3"]),
+        ("minimum", &["one-pass"]),
+        ("layout", &["matrix"]),
+    ];
+    CUDA_ONLY
         .iter()
-        .filter_map(|&(key, bad)| {
+        .filter_map(|&(key, values)| {
             let v = algo.choice(params, key);
-            let off = match key {
-                "split" => v != "gpu" && !v.is_empty(),
-                _ => v == bad,
-            };
-            off.then(|| format!("{key}={v}"))
+            values.contains(&v).then(|| format!("{key}={v}"))
         })
-        .collect();
+        .collect()
+}
+
+/// `Err` names the seed 004 options of `params` (see [`seed004_options`]) for a device that
+/// does not implement them (wgpu).
+pub fn cuda_only_options(device: &str, algo: Algorithm, params: &crate::algo::Params) -> Result<(), String> {
+    let asked = seed004_options(algo, params);
     if asked.is_empty() {
         Ok(())
     } else {

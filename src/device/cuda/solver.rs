@@ -100,10 +100,7 @@ pub fn device_bytes(graph: &Graph, algo: Algorithm, opts: &SolveOptions) -> u64 
     }
     b += 2 * 8 * (n.div_ceil(64) + 1) + 3 * 8 + C_COUNT as u64 * 8; // partials, Δ, counters
     let racy = algo.choice(&opts.params, "relax") == "non-atomic";
-    let variant = matrix
-        || algo.choice(&opts.params, "relax") == "cached"
-        || !matches!(algo.choice(&opts.params, "split"), "" | "gpu")
-        || algo.choice(&opts.params, "minimum") == "one-pass";
+    let variant = !crate::device::gpu::seed004_options(algo, &opts.params).is_empty();
     if !racy && !variant {
         b += 5 * n * 4 + (n + 1) * 24 + CTL_WORDS as u64 * 4; // lists, marks, records, control block
         if d == 4 && algo.variant() == Some(RelaxVariant::Successors) {
