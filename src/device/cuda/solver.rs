@@ -206,6 +206,8 @@ pub(super) struct CudaStepper<D: Dist> {
     model: LaunchModel,
     /// Iteration the fast lists were built for (they stay valid across persistent chunks).
     lists_for: Option<u32>,
+    /// The hybrids' host copies of δ and the stamps, reused across iterations (`solver/hybrid.rs`).
+    hybrid_host: (Vec<D>, Vec<u32>),
 }
 
 pub(super) fn cfg(grid: u32, block: u32) -> LaunchConfig {
@@ -382,6 +384,7 @@ impl<D: Dist> CudaStepper<D> {
             host: None,
             model: LaunchModel::new(n),
             lists_for: None,
+            hybrid_host: (Vec::new(), Vec::new()),
             graph,
             gpu,
         };

@@ -38,14 +38,16 @@ impl<D: Dist> CudaStepper<D> {
             self.sync("the relax kernel failed")?;
             times.relax_ms = ms(t);
         }
+        // Host copies kept across iterations (no O(n) allocation per iteration); the CPU phases
+        // work on the device's own δ width.
+        let (mut dist, mut stamp) = std::mem::take(&mut self.hybrid_host);
+        dist.resize(n, D::INF);
+        stamp.resize(n, 0);
         let t = clock();
-        let mut dist_d = vec![D::INF; n];
-        let mut stamp = vec![0u32; n];
-        self.stream.memcpy_dtoh(&self.dist, &mut dist_d[..]).map_err(dev_err("cannot copy δ from the GPU"))?;
+        self.stream.memcpy_dtoh(&self.dist, &mut dist[..]).map_err(dev_err("cannot copy δ from the GPU"))?;
         self.stream.memcpy_dtoh(&self.stamp, &mut stamp[..]).map_err(dev_err("cannot copy the stamps from the GPU"))?;
         self.sync("copying the state from the GPU failed")?;
         times.copy_ms += ms(t);
-        let mut dist: Vec<Distance> = dist_d.into_iter().map(Dist::to_host).collect();
 
         if !split.relax_on_gpu() {
             let t = clock();
@@ -58,8 +60,7 @@ impl<D: Dist> CudaStepper<D> {
 
         let t = clock();
         if !split.relax_on_gpu() {
-            let up: Vec<D> = dist.iter().map(|&d| D::from_host(d)).collect();
-            self.stream.memcpy_htod(&up[..], &mut self.dist).map_err(dev_err("cannot copy δ to the GPU"))?;
+            self.stream.memcpy_htod(&dist[..], &mut self.dist).map_err(dev_err("cannot copy δ to the GPU"))?;
         }
         if split.update_on_gpu() {
             self.stream.memcpy_htod(&deltas[..], &mut self.out).map_err(dev_err("cannot write Δ to the GPU"))?;
@@ -85,6 +86,7 @@ impl<D: Dist> CudaStepper<D> {
             let delta = deltas[2];
             let mut next = 0u64;
             for (s, &d) in stamp.iter_mut().zip(&dist) {
+                let d = d.to_host();
                 if *s == UNSET && d != INF && (d as u64) <= delta {
                     *s = i + 1;
                     next += 1;
@@ -99,32 +101,37 @@ impl<D: Dist> CudaStepper<D> {
             self.sync("copying the stamps to the GPU failed")?;
             times.copy_ms += ms(t);
         }
+        self.hybrid_host = (dist, stamp);
         Ok(IterOut { times, deltas, ctr })
     }
 }
 
 /// relax_U on one CPU thread ([seed004] Fig. 3 right): every unsettled v takes
 /// min δ(p) + w(p, v) over its frontier in-neighbours p (stamp i).
-fn relax_pred_host(pred: &crate::graph::Csr, dist: &mut [Distance], stamp: &[u32], i: u32) {
+fn relax_pred_host<D: Dist>(pred: &crate::graph::Csr, dist: &mut [D], stamp: &[u32], i: u32) {
     for v in 0..dist.len() {
         if stamp[v] != UNSET {
             continue;
         }
-        let mut best = dist[v];
+        let old = dist[v].to_host();
+        let mut best = old;
         for (p, w) in pred.arcs(v as u32) {
             if stamp[p as usize] == i {
-                best = best.min(dist[p as usize] + Distance::from(w));
+                best = best.min(dist[p as usize].to_host() + Distance::from(w));
             }
         }
-        dist[v] = best;
+        if best < old {
+            dist[v] = D::from_host(best);
+        }
     }
 }
 
 /// Both minima over U on the CPU (min δ, min δ + ω over reached unsettled vertices), as the
 /// `out` words of the GPU's minimum2.
-fn host_minimum(dist: &[Distance], stamp: &[u32], omega: &[Distance], threshold: Threshold) -> [u64; 3] {
+fn host_minimum<D: Dist>(dist: &[D], stamp: &[u32], omega: &[Distance], threshold: Threshold) -> [u64; 3] {
     let (mut m, mut c) = (u64::MAX, u64::MAX);
     for ((&d, &s), &om) in dist.iter().zip(stamp).zip(omega) {
+        let d = d.to_host();
         if s == UNSET && d != INF {
             m = m.min(d as u64);
             if om != INF {
