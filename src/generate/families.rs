@@ -70,7 +70,20 @@ pub fn dense(n: usize, seed: u64) -> Result<Graph, String> {
     if (n as u128) * (d as u128) > u32::MAX as u128 {
         return Err(format!("dense n = {n}: {} arcs do not fit 32-bit arc ids", n as u128 * d as u128));
     }
-    let arcs: Vec<_> = (0..n.div_ceil(CHUNK))
+    let arcs = distinct_arcs(n, d, 10, seed, true);
+    build(n, arcs, format!("dense n={n} deg={d} seed={seed}"), None)
+}
+
+/// `d` distinct random other vertices per vertex with weights 1..=`max_weight`, as arcs into the
+/// vertex (`incoming`: its predecessors) or out of it (its successors). Caller checks d < n.
+fn distinct_arcs(
+    n: usize,
+    d: usize,
+    max_weight: Weight,
+    seed: u64,
+    incoming: bool,
+) -> Vec<(VertexId, VertexId, Weight)> {
+    (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .flat_map_iter(|c| {
             let mut r = rng(seed, c as u64);
@@ -79,14 +92,14 @@ pub fn dense(n: usize, seed: u64) -> Result<Graph, String> {
                 rand::seq::index::sample(&mut r, n - 1, d)
                     .into_iter()
                     .map(|t| {
-                        let p = if t >= v { t + 1 } else { t };
-                        (p as VertexId, v as VertexId, r.random_range(1..=10))
+                        let other = (if t >= v { t + 1 } else { t }) as VertexId;
+                        let w = r.random_range(1..=max_weight);
+                        if incoming { (other, v as VertexId, w) } else { (v as VertexId, other, w) }
                     })
                     .collect::<Vec<_>>()
             })
         })
-        .collect();
-    build(n, arcs, format!("dense n={n} deg={d} seed={seed}"), None)
+        .collect()
 }
 
 /// Random fan-out graph: `d` distinct random successors per vertex (never itself).
@@ -96,22 +109,7 @@ pub fn fanout(n: usize, d: usize, max_weight: Weight, seed: u64) -> Result<Graph
     if d >= n {
         return Err(format!("fan-out d = {d} needs more than d vertices (n = {n})"));
     }
-    let arcs: Vec<_> = (0..n.div_ceil(CHUNK))
-        .into_par_iter()
-        .flat_map_iter(|c| {
-            let mut r = rng(seed, c as u64);
-            let lo = c * CHUNK;
-            (lo..(lo + CHUNK).min(n)).flat_map(move |u| {
-                rand::seq::index::sample(&mut r, n - 1, d)
-                    .into_iter()
-                    .map(|t| {
-                        let v = if t >= u { t + 1 } else { t };
-                        (u as VertexId, v as VertexId, r.random_range(1..=max_weight))
-                    })
-                    .collect::<Vec<_>>()
-            })
-        })
-        .collect();
+    let arcs = distinct_arcs(n, d, max_weight, seed, false);
     build(n, arcs, format!("fanout n={n} d={d} w≤{max_weight} seed={seed}"), None)
 }
 
