@@ -442,6 +442,62 @@ fn sanitizer_smoke() {
     }
 }
 
+/// Seed 004's kernels (`kernels/seed004.cu`: the matrix layout, minimum1 on its own, the cached
+/// predecessors relax) and the hybrids' copies, on graphs small enough for compute-sanitizer's
+/// racecheck: every option value, stepping and run-to-end, plain and instrumented.
+#[test]
+fn sanitizer_seed004() {
+    if !cuda_ready("sanitizer_seed004") {
+        return;
+    }
+    let graphs = [
+        Arc::new(generate::teaching()),
+        Arc::new(generate::dense(300, 3).expect("dense")),
+        Arc::new(generate::martin(2_000, 5).expect("martin")),
+    ];
+    let names = [
+        "fgpu",
+        "fgpu-no-atomic",
+        "ugpu",
+        "ugpu-2min",
+        "ugpu-plus",
+        "uh1",
+        "uh2",
+        "uh3",
+        "martin-succ:layout=matrix",
+        "martin-succ:layout=matrix,relax=non-atomic",
+        "martin-pred:layout=matrix",
+        "crauser-pred:layout=matrix,minimum=one-pass",
+        "crauser-succ:layout=matrix",
+        "crauser-pred:split=uh1",
+        "crauser-succ:minimum=one-pass",
+    ];
+    for g in graphs {
+        let want = petgraph_distances(&g, 0);
+        for name in names {
+            let choice: AlgoChoice = name.parse().unwrap_or_else(|e| panic!("{name}: {e}"));
+            for (instrument, block) in [(false, 64), (true, 96)] {
+                let opts = SolveOptions {
+                    instrument,
+                    record_deltas: true,
+                    block: BlockSizes::uniform(block),
+                    ..SolveOptions::for_choice(&choice)
+                };
+                let mut st = cuda(&g, choice.algorithm, 0, &opts);
+                step_all(st.as_mut());
+                let d1 = st.distances().expect("distances");
+                let mut st = cuda(&g, choice.algorithm, 0, &opts);
+                run(st.as_mut());
+                let d2 = st.distances().expect("distances");
+                if choice.exact() {
+                    assert_same_distances(&format!("{name} stepping on {}", g.name), &d1, &want);
+                    assert_same_distances(&format!("{name} run_to_end on {}", g.name), &d2, &want);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn cancelled_fast_run_can_be_stepped_to_the_end() {
     if !cuda_ready("cancelled_fast_run_can_be_stepped_to_the_end") {
