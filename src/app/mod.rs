@@ -400,6 +400,10 @@ impl eframe::App for SsspApp {
         }
         self.state.refresh_version();
         self.sync_view();
+        // The graph views draw large graphs with their own pipelines in eframe's render pass.
+        if let Some(rs) = frame.wgpu_render_state() {
+            graph_view::gpu::provide(&ctx, rs);
+        }
 
         let mut cmds = command::keyboard_commands(&ctx);
         cmds.extend(command::dropped_file_command(&ctx));

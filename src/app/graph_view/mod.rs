@@ -18,6 +18,7 @@
 mod arcs;
 mod camera;
 mod colors;
+pub mod gpu;
 mod interaction;
 mod layers;
 mod layout;
@@ -109,6 +110,8 @@ pub struct ViewStats {
     pub vector: bool,
     /// Time spent in [`GraphView::ui`] in the last frame (UI thread), ms.
     pub ui_ms: f32,
+    /// True when drawn by the GPU paint callback (see [`gpu`]), not the CPU rasters.
+    pub gpu: bool,
 }
 
 /// The graph view widget. Holds the render caches and the camera.
@@ -138,6 +141,8 @@ pub struct GraphView {
     vector_pts: Vec<Pos2>,
     /// Raster mode: order the cells by δ instead of by id.
     pub order_by_distance: bool,
+    /// The GPU drawing of large graphs (the rasters are its fallback).
+    gpu: gpu::GpuView,
 }
 
 impl Default for GraphView {
@@ -160,6 +165,7 @@ impl Default for GraphView {
             last_rect: Rect::NOTHING,
             vector_pts: Vec::new(),
             order_by_distance: false,
+            gpu: gpu::GpuView::default(),
         }
     }
 }
@@ -186,6 +192,7 @@ impl GraphView {
         self.stats = ViewStats::default();
         self.arcs.made = None;
         self.vertices.made = None;
+        self.gpu.reset();
     }
 
     /// The placement used for the current graph.
@@ -281,7 +288,10 @@ impl GraphView {
         let (r_pt, fr_pt) = if vector {
             let r = self.vector_radius(scene);
             (r, r * 1.35)
+        } else if let Some(style) = self.paint_gpu(&ctx, scene, &painter, rect, input, trace, wrong, &visuals) {
+            (style.r / ppp, style.frontier_r / ppp)
         } else {
+            self.stats.gpu = false;
             self.update_arcs(&ctx, scene, size_px, ppp, &visuals, interacting);
             let style = self.dot_style(scene, ppp);
             let key = VertexKey {

@@ -41,6 +41,8 @@ impl GraphView {
         };
         let timing = if st.vector {
             "shapes".to_string()
+        } else if st.gpu {
+            "GPU".to_string()
         } else if scene.mode == ViewMode::Raster {
             format!("raster {:.1} ms", st.vertex_ms)
         } else {
@@ -61,6 +63,12 @@ impl GraphView {
                 }
                 ui.label(RichText::new(format!("{mode} · {counts} · {timing}")).small());
             });
+            // Why the GPU draws less than all, or nothing (the CPU rasters then draw).
+            let gpu_note =
+                if st.gpu { self.gpu.note.clone() } else { self.gpu.failed.clone().map(|e| format!("GPU off: {e}")) };
+            if let Some(note) = gpu_note {
+                ui.label(RichText::new(note).small().color(ui.visuals().warn_fg_color));
+            }
             if is_raster {
                 ui.checkbox(&mut self.order_by_distance, RichText::new("order cells by δ").small())
                     .on_hover_text("Cells in order of distance from the source instead of by vertex id");

@@ -1,0 +1,95 @@
+//! The GPU view through egui_kittest's wgpu renderer (lavapipe on CI machines): egui-wgpu's
+//! `Renderer` runs paint callbacks, so the snapshot is the picture the app shows.
+
+use super::super::{ColorMode, GraphView, ViewInput, ViewMode};
+use crate::generate;
+use crate::trace::Trace;
+use eframe::egui_wgpu;
+use egui::vec2;
+use egui_kittest::Harness as Kit;
+use std::sync::Arc;
+
+/// A usable wgpu adapter, or None (the test is then skipped, as the app tests do, unless
+/// `SSSP_LAB_REQUIRE_GPU` names wgpu).
+fn have_wgpu() -> bool {
+    let ok = crate::device::wgpu::list().iter().any(|d| d.status.is_ok());
+    if !ok {
+        let require = std::env::var("SSSP_LAB_REQUIRE_GPU").unwrap_or_default();
+        assert!(!require.contains("wgpu"), "SSSP_LAB_REQUIRE_GPU={require} but no usable wgpu adapter");
+        eprintln!("no usable wgpu adapter: skipped");
+    }
+    ok
+}
+
+struct St {
+    view: GraphView,
+    trace: Trace,
+    rs: egui_wgpu::RenderState,
+    wrong: Vec<u32>,
+}
+
+/// A kittest harness drawing `g` with a run from `source` stepped `steps` times, through a render state the
+/// view can see (as the app provides eframe's).
+fn harness(g: Arc<crate::graph::Graph>, source: u32, steps: usize) -> Kit<'static, St> {
+    let opts = crate::algo::SolveOptions { record_deltas: true, ..Default::default() };
+    let mut s = crate::algo::cpu_stepper(g.clone(), crate::algo::CRAUSER_SUCC, source, &opts).expect("stepper");
+    let mut trace = Trace::new(g.n(), source);
+    for _ in 0..steps {
+        match s.step().expect("step") {
+            Some(step) => trace.push(step),
+            None => break,
+        }
+    }
+    let mut view = GraphView::new();
+    view.set_graph(g);
+    let rs = egui_kittest::wgpu::create_render_state(
+        egui_kittest::wgpu::default_wgpu_setup(),
+        egui_wgpu::RendererOptions::PREDICTABLE,
+    );
+    let renderer = egui_kittest::wgpu::WgpuTestRenderer::from_render_state(rs.clone());
+    let state = St { view, trace, rs, wrong: vec![7] };
+    Kit::builder().with_size(vec2(640.0, 480.0)).with_accessibility_check(false).renderer(renderer).build_ui_state(
+        |ui, st: &mut St| {
+            super::provide(ui.ctx(), &st.rs);
+            let input = ViewInput {
+                trace: Some(&st.trace),
+                state_version: 1,
+                wrong: Some(&st.wrong),
+                color_mode: ColorMode::Status,
+            };
+            st.view.ui(ui, &input);
+        },
+        state,
+    )
+}
+
+#[test]
+fn gpu_view_of_a_grid_with_coordinates_matches_its_snapshot() {
+    if !have_wgpu() {
+        return;
+    }
+    // 3 600 vertices: above the shapes' limit, so the GPU path draws it.
+    let g = Arc::new(generate::grid(60, 60, 10, 1).expect("grid"));
+    let mut kit = harness(g.clone(), 30 * 60 + 30, 60);
+    kit.run_steps(3);
+    let st = kit.state().view.stats();
+    assert!(st.gpu && !st.vector, "{st:?}");
+    assert_eq!(st.vertices_drawn, g.n());
+    assert_eq!(st.arcs_drawn, kit.state().view.scene.as_ref().map_or(0, |s| s.arcs_to_draw));
+    assert!(kit.state().view.is_idle(), "no CPU raster is pending");
+    kit.snapshot("graph_view_gpu_grid");
+}
+
+#[test]
+fn gpu_view_of_cells_matches_its_snapshot() {
+    if !have_wgpu() {
+        return;
+    }
+    // No coordinates and more than the layout's limit: one cell per vertex.
+    let g = Arc::new(generate::rmat(13, 4, [0.45, 0.15, 0.15], 10, 3).expect("rmat"));
+    let mut kit = harness(g.clone(), 0, 2);
+    kit.run_steps(3);
+    assert_eq!(kit.state().view.mode(), Some(ViewMode::Raster));
+    assert!(kit.state().view.stats().gpu);
+    kit.snapshot("graph_view_gpu_cells");
+}
