@@ -13,6 +13,7 @@ mod actions;
 pub mod bench_view;
 pub mod command;
 pub mod compare;
+mod frame_bench;
 pub mod jobs;
 pub mod many_view;
 pub mod palette;
@@ -62,7 +63,10 @@ pub use crate::formats::bundled_graph_path;
 /// - `SSSP_LAB_MANY=SOURCES;WORKERS` opens the many-sources tab and runs both policies, e.g.
 ///   `256:1;cpu:2,wgpu:0`;
 /// - `SSSP_LAB_READY_FILE=PATH`: the app creates this file once the script is done and no job
-///   runs (scripts wait for it before taking a screenshot).
+///   runs (scripts wait for it before taking a screenshot);
+/// - `SSSP_LAB_FRAME_LOG=PATH`: once the graph is in and the script done, the graph view's
+///   frame-time benchmark (scripted pan / zoom / step) writes its frame times to PATH as JSON and
+///   the app closes (see `frame_bench`, `scripts/frame-bench.sh`).
 pub fn run(mut startup: Startup) -> anyhow::Result<()> {
     if let Some(path) = std::env::var_os("SSSP_LAB_OPEN") {
         startup.file = Some(PathBuf::from(path));
@@ -86,6 +90,7 @@ pub fn run(mut startup: Startup) -> anyhow::Result<()> {
             let mut app = SsspApp::with_saved(&cc.egui_ctx, startup, saved);
             app.persist = persist;
             app.ready_file = std::env::var_os("SSSP_LAB_READY_FILE").map(PathBuf::from);
+            app.frame_bench = std::env::var_os("SSSP_LAB_FRAME_LOG").map(|p| frame_bench::FrameBench::new(p.into()));
             if let Some(path) = std::env::var_os("SSSP_LAB_BENCH") {
                 app.open_bench(std::path::Path::new(&path));
             }
@@ -122,6 +127,8 @@ pub struct SsspApp {
     lesson_pending: Option<usize>,
     /// Compare steps still to take (one per idle frame).
     compare_steps: usize,
+    /// `SSSP_LAB_FRAME_LOG`: the graph view's frame-time benchmark.
+    frame_bench: Option<frame_bench::FrameBench>,
 }
 
 impl SsspApp {
@@ -198,6 +205,7 @@ impl SsspApp {
             persist: false,
             lesson_pending: None,
             compare_steps: 0,
+            frame_bench: None,
         }
     }
 
@@ -405,6 +413,17 @@ impl eframe::App for SsspApp {
             graph_view::gpu::provide(&ctx, rs);
         }
 
+        let bench_may_run = self.state.graph().is_some() && !self.is_busy() && self.view.is_idle();
+        if let Some(bench) = &mut self.frame_bench
+            && (bench.started() || bench_may_run)
+        {
+            match bench.frame(&ctx, &mut self.view) {
+                Ok(Some(cmd)) => self.apply(cmd),
+                Ok(None) => {}
+                Err(e) => self.state.error(e),
+            }
+        }
+
         let mut cmds = command::keyboard_commands(&ctx);
         cmds.extend(command::dropped_file_command(&ctx));
         panels::show(ui, &mut self.state, &mut self.view, &mut self.panels, &mut cmds);
@@ -414,6 +433,9 @@ impl eframe::App for SsspApp {
         self.signal_ready();
 
         let ui_ms = start.elapsed().as_secs_f32() * 1e3;
+        if let Some(bench) = &mut self.frame_bench {
+            bench.ui_time(ui_ms as f64);
+        }
         let frame_ms = frame.info().cpu_usage.map_or(ui_ms, |s| s * 1e3);
         self.state.ui_ms = AppState::smooth(self.state.ui_ms, ui_ms);
         self.state.frame_ms = AppState::smooth(self.state.frame_ms, frame_ms);

@@ -20,8 +20,15 @@ use std::path::PathBuf;
 pub const KEY: &str = "sssp-lab/v1";
 
 /// Hooks that make a launch scripted (and so not persistent).
-const HOOKS: [&str; 6] =
-    ["SSSP_LAB_FRESH", "SSSP_LAB_OPEN", "SSSP_LAB_DEMO", "SSSP_LAB_BENCH", "SSSP_LAB_MANY", "SSSP_LAB_READY_FILE"];
+const HOOKS: [&str; 7] = [
+    "SSSP_LAB_FRESH",
+    "SSSP_LAB_OPEN",
+    "SSSP_LAB_DEMO",
+    "SSSP_LAB_BENCH",
+    "SSSP_LAB_MANY",
+    "SSSP_LAB_READY_FILE",
+    "SSSP_LAB_FRAME_LOG",
+];
 
 /// Whether this launch reads and writes the stored state (no scripting hook is set).
 pub fn enabled() -> bool {

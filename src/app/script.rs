@@ -7,6 +7,7 @@
 //! | `weights:RULE` | weight rule `file`, `unit`, `uniform:MAX:SEED` for the next `open` |
 //! | `format:ID` | format override (`dimacs`, `metis`, `mtx`, `el`, `wel`, `auto`) |
 //! | `gen:FAMILY` | generate the family's example graph (`teaching`, `grid`, `counterexample`, …) |
+//! | `gen:grid:W:H` | generate a W × H grid (weights 1..10, seed 1) |
 //! | `algo:ID` | algorithm (`dijkstra`, `martin-succ`, `crauser-pred`, …) |
 //! | `device:ID` | device (`cpu`, `cuda:0`, `wgpu:0`) |
 //! | `block:N` | the same block size for every kernel |
@@ -36,6 +37,14 @@ pub fn parse(script: &str) -> Result<Vec<Command>, String> {
             "weights" => out.push(Command::SetWeightRule(arg.into())),
             "format" if arg == "auto" => out.push(Command::SetFormat(None)),
             "format" => out.push(Command::SetFormat(Some(arg.parse::<Format>().map_err(|e| bad(&e))?))),
+            "gen" if arg.starts_with("grid:") => {
+                // `gen:grid:W:H`: a W × H grid (the frame benchmark's large road-like graph).
+                let mut it = arg["grid:".len()..].split(':').map(str::parse::<usize>);
+                let (Some(Ok(width)), Some(Ok(height)), None) = (it.next(), it.next(), it.next()) else {
+                    return Err(bad("expected gen:grid:WIDTH:HEIGHT"));
+                };
+                out.push(Command::Generate(GeneratorSpec::Grid { width, height, max_weight: 10, seed: 1 }));
+            }
             "gen" => {
                 let spec = GeneratorSpec::examples().into_iter().find(|s| s.family() == arg);
                 out.push(Command::Generate(spec.ok_or_else(|| bad("unknown generator family"))?));
@@ -67,6 +76,13 @@ pub fn parse(script: &str) -> Result<Vec<Command>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gen_grid_takes_a_size() {
+        let spec = GeneratorSpec::Grid { width: 4096, height: 2048, max_weight: 10, seed: 1 };
+        assert_eq!(parse("gen:grid:4096:2048").unwrap(), vec![Command::Generate(spec)]);
+        assert!(parse("gen:grid:4096").is_err());
+    }
 
     #[test]
     fn a_demo_script_becomes_commands() {

@@ -8,12 +8,23 @@
 //!   vertex, by id or (toggle) by δ.
 //!
 //! Small graphs are drawn as egui shapes (anti-aliased discs, arrows, weights). Large ones are
-//! drawn as two CPU rasters the size of the view, each an egui texture: the **arc layer**, made on
-//! a background thread whenever the camera settles (meanwhile the old one is moved and scaled on
-//! screen), and the **vertex layer**, redone when the run's state or the camera changes (throttled
-//! by its own cost). Frontier, wrong and source marks are drawn on top as shapes so they stay
-//! visible at any zoom. Nothing O(n) is allocated per frame; the 264 346-vertex NY road network
-//! stays interactive.
+//! drawn **on the GPU** ([`gpu`], `kernels/view.wgsl`): an egui-wgpu paint callback with two
+//! pipelines in eframe's own render pass — arcs as one-pixel lines blended so dense regions read
+//! as density, vertices as instanced discs (or the raster mode's cells) coloured by status. The
+//! positions and arcs are uploaded once per graph, one colour word per vertex once per state
+//! change, and pan / zoom only change a 64-byte uniform. Graphs whose positions exceed the
+//! device's `max_buffer_size` fall back to the CPU (the overlay says why); arcs beyond a 2 GiB
+//! budget are left out (the overlay says how many are drawn). Frame times:
+//! `scripts/frame-bench.sh` → `bench/results/graph-view-frames/`.
+//!
+//! Without a wgpu render state (a test harness without wgpu) or after a GPU error, large graphs
+//! are drawn as two CPU rasters the size of the view, each an egui texture: the **arc layer**,
+//! made on a background thread whenever the camera settles (meanwhile the old one is moved and
+//! scaled on screen), and the **vertex layer**, redone when the run's state or the camera changes
+//! (throttled by its own cost). This fallback (`layers.rs`, `arcs.rs`, `raster.rs`,
+//! `vertices.rs`) is slated to go once the GPU path has density tiles for graphs too large for a
+//! buffer. Either way frontier, wrong and source marks are drawn on top as shapes so they stay
+//! visible at any zoom, and nothing O(n) is allocated per frame.
 
 mod arcs;
 mod camera;
@@ -217,6 +228,28 @@ impl GraphView {
     /// Shows the whole graph again (as a double click does).
     pub fn fit(&mut self) {
         self.user_moved = false;
+    }
+
+    /// Moves the content by `delta` points, as a drag does (the frame benchmark's pan).
+    pub fn pan_by(&mut self, delta: egui::Vec2) {
+        self.user_moved = true;
+        self.camera.pan(delta);
+    }
+
+    /// Zooms by `factor` about the view's centre, as the wheel does (the frame benchmark's zoom).
+    pub fn zoom_by(&mut self, factor: f64) {
+        self.user_moved = true;
+        let r = self.last_rect;
+        self.camera.zoom_about(r, r.center(), factor, 1e-12, 1e12);
+    }
+
+    /// Name, vertex and arc count of the graph shown.
+    pub fn graph_name(&self) -> Option<String> {
+        self.scene.as_ref().map(|s| s.graph.name.clone())
+    }
+
+    pub fn graph_size(&self) -> (usize, usize) {
+        self.scene.as_ref().map_or((0, 0), |s| (s.graph.n(), s.graph.m()))
     }
 
     fn bump(&mut self) -> u64 {

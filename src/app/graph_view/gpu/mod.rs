@@ -154,9 +154,11 @@ impl GpuView {
         self.arcs_drawn = 0;
     }
 
-    /// Whether the GPU path can draw this frame: a render state exists and nothing failed.
+    /// Whether the GPU path can draw this frame: a render state exists, nothing failed and
+    /// `SSSP_LAB_VIEW_CPU` (the CPU rasters, for comparisons) is not set.
     pub fn available(&mut self, ctx: &egui::Context) -> bool {
-        if self.failed.is_some() {
+        static FORCE_CPU: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        if self.failed.is_some() || *FORCE_CPU.get_or_init(|| std::env::var_os("SSSP_LAB_VIEW_CPU").is_some()) {
             return false;
         }
         if self.rs.is_none() {
