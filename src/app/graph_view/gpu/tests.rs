@@ -93,3 +93,19 @@ fn gpu_view_of_cells_matches_its_snapshot() {
     assert!(kit.state().view.stats().gpu);
     kit.snapshot("graph_view_gpu_cells");
 }
+
+#[test]
+fn gpu_view_of_ny_matches_its_snapshot() {
+    if !have_wgpu() {
+        return;
+    }
+    // The bundled NY road network (264 346 vertices, 366 923 arcs drawn), part-way through a run.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/USA-road-d.NY.gr.gz");
+    let g = Arc::new(crate::formats::load(&path, &Default::default()).expect("NY loads"));
+    let mut kit = harness(g.clone(), 0, 800);
+    kit.run_steps(3);
+    let st = kit.state().view.stats();
+    assert!(st.gpu, "{st:?}");
+    assert_eq!(st.arcs_drawn, 366_923);
+    kit.snapshot("graph_view_gpu_ny");
+}
