@@ -52,6 +52,35 @@ const CHUNK_BYTES: u64 = 64 << 20;
 /// overlay says so). 2 GiB is 256 M arcs: the 64 M-arc grid fits.
 const ARC_BUDGET_BYTES: u64 = 2 << 30;
 
+/// How one graph's buffers fit a device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BufferPlan {
+    /// Arc pairs per index buffer.
+    pub chunk_pairs: usize,
+    /// Most arc pairs kept on the GPU (the first ones; the overlay says how many are drawn).
+    pub budget_pairs: usize,
+}
+
+impl BufferPlan {
+    /// The plan for `n` vertices on a device whose buffers hold at most `max_buffer_size` bytes;
+    /// an error (the CPU rasters then draw, and the overlay says why) when the positions, the
+    /// largest per-vertex buffer, do not fit one buffer.
+    pub fn new(n: usize, max_buffer_size: u64) -> Result<BufferPlan, String> {
+        let pos_bytes = n as u64 * 8;
+        if pos_bytes > max_buffer_size {
+            return Err(format!(
+                "{n} vertices need a {} MiB position buffer, above the device's max_buffer_size of {} MiB",
+                pos_bytes.div_ceil(1 << 20),
+                max_buffer_size >> 20
+            ));
+        }
+        Ok(BufferPlan {
+            chunk_pairs: (CHUNK_BYTES.min(max_buffer_size) / 8).max(1) as usize,
+            budget_pairs: (ARC_BUDGET_BYTES / 8) as usize,
+        })
+    }
+}
+
 /// Pipelines shared by all views (one per target format).
 struct Pipelines {
     format: wgpu::TextureFormat,
@@ -192,15 +221,7 @@ impl GpuView {
     fn sync(&mut self, rs: &RenderState, f: &Frame<'_>, frontier: &mut Vec<VertexId>) -> Result<(), String> {
         let scene = f.scene;
         let n = scene.graph.n();
-        let limits = rs.device.limits();
-        let pos_bytes = n as u64 * 8;
-        if pos_bytes > limits.max_buffer_size {
-            return Err(format!(
-                "{n} vertices need a {} MiB position buffer, above the device's max_buffer_size of {} MiB",
-                pos_bytes >> 20,
-                limits.max_buffer_size >> 20
-            ));
-        }
+        let plan = BufferPlan::new(n, rs.device.limits().max_buffer_size)?;
         let mut renderer = rs.renderer.write();
         let res = renderer.callback_resources.entry::<Resources>().or_insert_with(Resources::default);
         if res.pipelines.as_ref().is_none_or(|p| p.format != rs.target_format) {
@@ -248,8 +269,7 @@ impl GpuView {
             view.arcs.clear();
             self.note = None;
             let drawn_total = if scene.mode == ViewMode::Raster { 0 } else { scene.arcs_to_draw };
-            let chunk_pairs = (CHUNK_BYTES.min(limits.max_buffer_size) / 8).max(1) as usize;
-            let budget_pairs = (ARC_BUDGET_BYTES / 8) as usize;
+            let BufferPlan { chunk_pairs, budget_pairs } = plan;
             let (mut from, mut pairs, mut scratch) = (0, 0usize, Vec::new());
             while drawn_total > 0 && from < scene.graph.m() && pairs < budget_pairs {
                 scratch.clear();

@@ -64,6 +64,19 @@ fn harness(g: Arc<crate::graph::Graph>, source: u32, steps: usize) -> Kit<'stati
 }
 
 #[test]
+fn buffers_follow_the_device_limits() {
+    // wgpu's default 256 MiB: the 16.8 M-vertex grid's positions (128 MiB) fit, arcs go in
+    // 64 MiB chunks.
+    let plan = super::BufferPlan::new(4096 * 4096, 256 << 20).expect("fits");
+    assert_eq!(plan.chunk_pairs, (64 << 20) / 8);
+    assert_eq!(plan.budget_pairs, (2usize << 30) / 8);
+    // A small device: chunks shrink to its limit; too many vertices is a reason, not a panic.
+    assert_eq!(super::BufferPlan::new(500, 4096).expect("fits").chunk_pairs, 512);
+    let e = super::BufferPlan::new(1 << 20, 1 << 20).expect_err("8 MiB of positions on a 1 MiB device");
+    assert!(e.contains("max_buffer_size"), "{e}");
+}
+
+#[test]
 fn gpu_view_of_a_grid_with_coordinates_matches_its_snapshot() {
     if !have_wgpu() {
         return;
