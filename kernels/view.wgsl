@@ -7,6 +7,13 @@
 // - vertices: instanced quads, 6 corners per vertex, discs (coordinates) or squares (raster
 //   cells), coloured by the per-vertex word the CPU packs once per state change.
 //
+// - tiles: when the camera sees more arcs or vertices than the adapter draws in a frame, one
+//   full-view triangle samples the aggregates instead: the arc density texture (lines counted
+//   per texel once per graph, with a mip chain; `dens_quad_fs`) and the status grid (the most
+//   important vertex per texel, max-reduced per level once per state change; `status_quad_fs`,
+//   built by kernels/view_status.wgsl). Both pick the level whose texel is about one pixel, so
+//   a zoomed-out view costs the screen's pixels, not the graph's size.
+//
 // Per frame only the `View` uniform changes: pan and zoom never touch the vertex data.
 
 struct View {
@@ -30,6 +37,27 @@ struct View {
 };
 
 @group(0) @binding(0) var<uniform> view: View;
+
+// The aggregates' texel grid (see gpu/agg.rs): a box over the world, the density texture's and
+// the status grid's sizes, and the status levels' offsets into one buffer.
+struct Agg {
+    // World point at the grid's top-left corner (min x, max y).
+    origin: vec2<f32>,
+    // World width and height of the grid.
+    extent: vec2<f32>,
+    dens_dims: vec2<u32>,
+    stat_dims: vec2<u32>,
+    dens_levels: u32,
+    stat_levels: u32,
+    n: u32,
+    pad: u32,
+    stat_off: array<vec4<u32>, 4>,
+};
+
+@group(0) @binding(1) var<uniform> agg: Agg;
+@group(0) @binding(2) var dens: texture_2d<f32>;
+@group(0) @binding(3) var dens_sampler: sampler;
+@group(0) @binding(4) var<storage, read> status: array<u32>;
 
 const DRAW_UNREACHED: u32 = 1u;
 const CELLS: u32 = 2u;
@@ -115,4 +143,96 @@ fn dot_fs(in: DotOut) -> @location(0) vec4<f32> {
         discard;
     }
     return vec4<f32>(in.color.rgb * a, a);
+}
+
+// Arc density build: the same lines, counted (additive blending into an R16Float texel grid).
+@fragment
+fn dens_fs() -> @location(0) vec4<f32> {
+    return vec4<f32>(1.0, 0.0, 0.0, 0.0);
+}
+
+struct QuadOut {
+    @builtin(position) pos: vec4<f32>,
+    @location(0) ndc: vec2<f32>,
+};
+
+// One triangle covering the view's viewport.
+@vertex
+fn quad_vs(@builtin(vertex_index) k: u32) -> QuadOut {
+    let p = vec2<f32>(f32((k << 1u) & 2u), f32(k & 2u)) * 2.0 - 1.0;
+    var out: QuadOut;
+    out.pos = vec4<f32>(p, 0.0, 1.0);
+    out.ndc = p;
+    return out;
+}
+
+fn world_of(ndc: vec2<f32>) -> vec2<f32> {
+    return view.center + ndc / view.scale;
+}
+
+// One screen pixel in world units.
+fn pixel_world() -> f32 {
+    return view.px.x / view.scale.x;
+}
+
+// Grid coordinates in level-0 texels (x right, y down) of a world point.
+fn grid_of(w: vec2<f32>, dims: vec2<u32>) -> vec2<f32> {
+    return vec2<f32>((w.x - agg.origin.x) / agg.extent.x, (agg.origin.y - w.y) / agg.extent.y) * vec2<f32>(dims);
+}
+
+@fragment
+fn dens_quad_fs(in: QuadOut) -> @location(0) vec4<f32> {
+    let w = world_of(in.ndc);
+    let uv = grid_of(w, vec2<u32>(1u, 1u));
+    if any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) {
+        discard;
+    }
+    // At level `lod` a texel is about a pixel; a line crossing it covers 2^-lod of its area on
+    // average, so the count of lines through the pixel is the mean times 2^lod.
+    let texel = agg.extent.x / f32(agg.dens_dims.x);
+    // The nearest level, sampled without filtering: bilinear blending would spread each line
+    // over two pixels and, the alpha being concave in the count, draw it bolder than a line.
+    let lod = clamp(round(log2(max(pixel_world() / texel, 1.0))), 0.0, f32(agg.dens_levels - 1u));
+    let count = textureSampleLevel(dens, dens_sampler, uv, lod).r * exp2(lod);
+    // k one-pixel lines blended at alpha a leave 1 - (1 - a)^k: the direct drawing's look.
+    let a = 1.0 - pow(1.0 - view.arc_color.a, count);
+    if a < 0.004 {
+        discard;
+    }
+    return vec4<f32>(encode(view.arc_color.rgb) * a, a);
+}
+
+@fragment
+fn status_quad_fs(in: QuadOut) -> @location(0) vec4<f32> {
+    let w = world_of(in.ndc);
+    let g = grid_of(w, agg.stat_dims);
+    let texel = agg.extent.x / f32(agg.stat_dims.x);
+    let ratio = pixel_world() / texel;
+    let level = u32(clamp(floor(log2(max(ratio, 1.0))), 0.0, f32(agg.stat_levels - 1u)));
+    let size = f32(1u << level);
+    let dims = (agg.stat_dims + vec2<u32>((1u << level) - 1u)) >> vec2<u32>(level);
+    let c = vec2<i32>(floor(g / size));
+    // The dot's radius in this level's texels (cells: the texel is the cell).
+    var r = 0;
+    if (view.flags & CELLS) == 0u {
+        r = clamp(i32(ceil(view.dot_px * ratio / size - 0.5)), 0, 3);
+    }
+    let off = agg.stat_off[level / 4u][level % 4u];
+    var best = 0u;
+    for (var dy = -r; dy <= r; dy++) {
+        for (var dx = -r; dx <= r; dx++) {
+            let t = c + vec2<i32>(dx, dy);
+            if dx * dx + dy * dy > r * r + r || any(t < vec2<i32>(0)) || any(t >= vec2<i32>(dims)) {
+                continue;
+            }
+            best = max(best, status[off + u32(t.y) * dims.x + u32(t.x)]);
+        }
+    }
+    // Priority = status code + 1 in the top byte (0: no vertex here).
+    let prio = best >> 24u;
+    if prio == 0u || (prio == UNREACHED + 1u && (view.flags & DRAW_UNREACHED) == 0u) {
+        discard;
+    }
+    let rgb = vec3<f32>(f32(best & 255u), f32((best >> 8u) & 255u), f32((best >> 16u) & 255u)) / 255.0;
+    return vec4<f32>(encode(rgb), 1.0);
 }

@@ -50,6 +50,7 @@ pub struct FrameBench {
     phase: usize,
     frame: usize,
     last_start: Option<Instant>,
+    prepare_start: Option<Instant>,
     last_ui_ms: f64,
     samples: Vec<Sample>,
     done: bool,
@@ -64,6 +65,7 @@ impl FrameBench {
             phase: 0,
             frame: 0,
             last_start: None,
+            prepare_start: None,
             last_ui_ms: 0.0,
             samples: Vec::new(),
             done: false,
@@ -119,6 +121,21 @@ impl FrameBench {
         })
     }
 
+    /// Called each frame while the graph is loaded but the view still prepares (sorting, density
+    /// build): those frames are recorded as the phase "prepare", so their stalls show too.
+    pub fn prepare_frame(&mut self, ctx: &egui::Context) {
+        if self.last_start.is_some() {
+            return;
+        }
+        let now = Instant::now();
+        if let Some(t) = self.prepare_start {
+            let frame_ms = now.duration_since(t).as_secs_f64() * 1e3;
+            self.samples.push(Sample { phase: "prepare", frame_ms, ui_ms: self.last_ui_ms });
+        }
+        self.prepare_start = Some(now);
+        ctx.request_repaint();
+    }
+
     /// The UI time of the frame just finished (recorded with the next one).
     pub fn ui_time(&mut self, ms: f64) {
         self.last_ui_ms = ms;
@@ -130,7 +147,10 @@ impl FrameBench {
     }
 
     fn write(&self, view: &GraphView) -> Result<(), String> {
-        let summary: Vec<Summary> = PHASES.iter().map(|&(phase, _)| summarize(phase, &self.samples)).collect();
+        let summary: Vec<Summary> = std::iter::once("prepare")
+            .chain(PHASES.iter().map(|&(phase, _)| phase))
+            .map(|phase| summarize(phase, &self.samples))
+            .collect();
         let st = view.stats();
         let out = serde_json::json!({
             "graph": view.graph_name(),

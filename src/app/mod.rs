@@ -422,6 +422,10 @@ impl eframe::App for SsspApp {
                 Ok(None) => {}
                 Err(e) => self.state.error(e),
             }
+        } else if let Some(bench) = &mut self.frame_bench
+            && self.state.graph().is_some()
+        {
+            bench.prepare_frame(&ctx);
         }
 
         let mut cmds = command::keyboard_commands(&ctx);

@@ -222,7 +222,12 @@ impl GraphView {
         let Some(s) = &self.scene else { return true };
         let layout_done = s.layout.as_ref().is_none_or(|j| j.is_done());
         let arcs_done = self.worker.as_ref().is_none_or(|w| w.pending.is_none());
-        layout_done && !s.needs_layout && arcs_done && s.order_job.is_none() && !self.vertex_deferred
+        layout_done
+            && !s.needs_layout
+            && arcs_done
+            && s.order_job.is_none()
+            && !self.vertex_deferred
+            && self.gpu.is_idle()
     }
 
     /// Shows the whole graph again (as a double click does).
@@ -319,11 +324,13 @@ impl GraphView {
         self.stats.vector = vector;
         // Radii of marks on top, in points.
         let (r_pt, fr_pt) = if vector {
+            self.gpu.pending = false;
             let r = self.vector_radius(scene);
             (r, r * 1.35)
         } else if let Some(style) = self.paint_gpu(&ctx, scene, &painter, rect, input, trace, wrong, &visuals) {
             (style.r / ppp, style.frontier_r / ppp)
         } else {
+            self.gpu.pending = false;
             self.stats.gpu = false;
             self.update_arcs(&ctx, scene, size_px, ppp, &visuals, interacting);
             let style = self.dot_style(scene, ppp);

@@ -15,8 +15,11 @@
 //! frame with [`provide`]), so every graph view, the compare tab's included, finds it without
 //! plumbing. Without it, or after a GPU error, the view falls back to the CPU rasters.
 
+pub mod agg;
+pub mod buckets;
 pub mod pack;
 
+use super::super::jobs::{Job, repaint};
 use super::colors::{Shader, distance_ramp};
 use super::layers::hash_ids;
 use super::scene::Scene;
@@ -24,9 +27,11 @@ use super::vertices::DotStyle;
 use super::{ColorMode, GraphView, ViewInput, ViewMode};
 use crate::graph::VertexId;
 use crate::trace::Trace;
+use buckets::Buckets;
 use eframe::egui_wgpu::{self, CallbackResources, CallbackTrait, RenderState, wgpu};
 use pack::ViewUniform;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use wgpu::util::DeviceExt as _;
 
@@ -45,9 +50,10 @@ pub fn render_state(ctx: &egui::Context) -> Option<RenderState> {
     ctx.data(|d| d.get_temp::<RenderState>(state_id()))
 }
 
-/// Largest arc index buffer chunk (bytes): well below every device's `max_buffer_size` and small
-/// enough that the CPU copy made while uploading stays modest.
-const CHUNK_BYTES: u64 = 64 << 20;
+/// Largest arc index buffer chunk (bytes): well below every device's `max_buffer_size`; one
+/// chunk is uploaded per frame (about 50 ms on lavapipe), so a 64 M-arc graph never stalls a
+/// frame for long.
+const CHUNK_BYTES: u64 = 16 << 20;
 /// Most bytes of arc indices kept on the GPU; beyond it only the first arcs are drawn (and the
 /// overlay says so). 2 GiB is 256 M arcs: the 64 M-arc grid fits.
 const ARC_BUDGET_BYTES: u64 = 2 << 30;
@@ -81,23 +87,29 @@ impl BufferPlan {
     }
 }
 
-/// Pipelines shared by all views (one per target format).
+/// Pipelines shared by all views (one set per target format).
 struct Pipelines {
     format: wgpu::TextureFormat,
     layout: wgpu::BindGroupLayout,
+    sampler: wgpu::Sampler,
     arcs: wgpu::RenderPipeline,
     dots: wgpu::RenderPipeline,
+    dens_quad: wgpu::RenderPipeline,
+    status_quad: wgpu::RenderPipeline,
+    agg: agg::AggPipelines,
 }
 
 /// One view's buffers.
 struct ViewBuffers {
     uniform: wgpu::Buffer,
-    bind: wgpu::BindGroup,
-    pos: Option<wgpu::Buffer>,
-    words: Option<wgpu::Buffer>,
-    n: u32,
-    /// Index buffers of arc pairs and their index counts.
+    pos: wgpu::Buffer,
+    words: wgpu::Buffer,
+    /// Index buffers of arc pairs (bucket order) and their index counts.
     arcs: Vec<(wgpu::Buffer, u32)>,
+    chunk_pairs: usize,
+    total_pairs: usize,
+    agg: agg::AggBuffers,
+    bind: wgpu::BindGroup,
 }
 
 /// What lives in [`CallbackResources`].
@@ -117,20 +129,69 @@ pub struct WordsKey {
     pub wrong: u64,
 }
 
+/// How much an adapter draws per frame before the view switches to the aggregates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budgets {
+    /// Most arcs drawn as lines in a frame.
+    pub arcs: u64,
+    /// Most vertices drawn as dots in a frame.
+    pub dots: u64,
+    /// Arc pairs counted into the density texture per frame while it builds.
+    pub build_pairs: usize,
+}
+
+impl Budgets {
+    /// Software rasterizers (lavapipe: about 10 M one-pixel lines a second on two cores) get
+    /// budgets for about 30 ms a frame; hardware GPUs draw far more before aggregates pay off.
+    pub fn for_adapter(device_type: wgpu::DeviceType) -> Budgets {
+        match device_type {
+            wgpu::DeviceType::Cpu => Budgets { arcs: 150_000, dots: 60_000, build_pairs: 500_000 },
+            _ => Budgets { arcs: 16_000_000, dots: 4_000_000, build_pairs: usize::MAX },
+        }
+    }
+}
+
+/// What one frame draws: arcs and vertices each directly (slot / pair ranges seen by the
+/// camera) or from the aggregates.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Layer {
+    #[default]
+    Nothing,
+    Direct(Vec<(u32, u32)>),
+    Aggregate,
+}
+
+/// The sorted graph a view draws, built on a worker.
+type Prepared = (u64, Result<Arc<Buckets>, String>);
+
 /// A graph view's side of the GPU drawing: what has been uploaded, and why not when it failed.
 pub struct GpuView {
     id: u64,
     rs: Option<RenderState>,
-    pos_for: Option<u64>,
-    arcs_for: Option<u64>,
+    budgets: Budgets,
+    /// The sorted vertices and arcs of the scene generation `buckets.0`.
+    buckets: Option<(u64, Arc<Buckets>)>,
+    job: Option<(u64, Job<Prepared>)>,
+    uploaded: Option<u64>,
     words_for: Option<WordsKey>,
-    /// Scratch for the vertex words (kept between state changes).
+    words_version: u64,
+    /// Scratch for the vertex words (kept between state changes): by vertex, then by slot.
     words: Vec<u32>,
+    sorted_words: Vec<u32>,
+    /// How far the density build got (pairs), shared with the callback.
+    dens_done: Arc<AtomicU64>,
     /// Why the GPU drawing is off for the current graph (the CPU rasters draw it instead).
     pub failed: Option<String>,
-    /// What the GPU drawing leaves out (a subset of the arcs), shown in the overlay.
+    /// What the GPU drawing leaves out or is still building, shown in the overlay.
     pub note: Option<String>,
     pub arcs_drawn: usize,
+    /// Set for a new graph until the view has drawn it in full, or chose not to draw it here
+    /// (small graphs, the CPU fallback).
+    pub pending: bool,
+    /// Arc pairs uploaded (the density build's total).
+    total_pairs: usize,
+    /// What the last frame drew, for the overlay and the frame log.
+    pub last: (Layer, Layer),
 }
 
 impl Default for GpuView {
@@ -139,13 +200,21 @@ impl Default for GpuView {
         GpuView {
             id: NEXT.fetch_add(1, Ordering::Relaxed),
             rs: None,
-            pos_for: None,
-            arcs_for: None,
+            budgets: Budgets::for_adapter(wgpu::DeviceType::Cpu),
+            buckets: None,
+            job: None,
+            uploaded: None,
             words_for: None,
+            words_version: 0,
             words: Vec::new(),
+            sorted_words: Vec::new(),
+            dens_done: Arc::new(AtomicU64::new(0)),
             failed: None,
             note: None,
             arcs_drawn: 0,
+            total_pairs: 0,
+            pending: true,
+            last: (Layer::Nothing, Layer::Nothing),
         }
     }
 }
@@ -170,17 +239,33 @@ pub struct Frame<'a> {
     pub wrong: &'a [VertexId],
     pub words_key: WordsKey,
     pub uniform: ViewUniform,
+    /// The world rectangle the view shows, `[min x, min y, max x, max y]`.
+    pub world: [f32; 4],
 }
 
 impl GpuView {
     /// A new graph: everything is uploaded again, and a past failure is forgotten.
     pub fn reset(&mut self) {
-        self.pos_for = None;
-        self.arcs_for = None;
+        self.buckets = None;
+        self.job = None;
+        self.uploaded = None;
         self.words_for = None;
         self.failed = None;
         self.note = None;
         self.arcs_drawn = 0;
+        self.pending = true;
+    }
+
+    /// Whether nothing is pending: the sorted graph is uploaded and the density fully built
+    /// (tests and screenshots wait for this).
+    pub fn is_idle(&self) -> bool {
+        self.failed.is_some() || !self.pending || self.ready()
+    }
+
+    fn ready(&self) -> bool {
+        self.job.is_none()
+            && self.uploaded.is_some()
+            && self.dens_done.load(Ordering::Relaxed) as usize >= self.total_pairs
     }
 
     /// Whether the GPU path can draw this frame: a render state exists, nothing failed and
@@ -192,6 +277,9 @@ impl GpuView {
         }
         if self.rs.is_none() {
             self.rs = render_state(ctx);
+            if let Some(rs) = &self.rs {
+                self.budgets = Budgets::for_adapter(rs.adapter.get_info().device_type);
+            }
         }
         self.rs.is_some()
     }
@@ -202,15 +290,19 @@ impl GpuView {
     }
 
     /// Uploads what changed and returns the paint callback for `rect`; fills `frontier` when the
-    /// state changed. On an error the GPU path is switched off for this graph (see
-    /// [`GpuView::failed`]) and `None` is returned.
-    pub fn frame(&mut self, rect: egui::Rect, f: &Frame<'_>, frontier: &mut Vec<VertexId>) -> Option<egui::Shape> {
+    /// state changed. `Ok(None)` while the sorted graph is still being built on its worker. On
+    /// an error the GPU path is switched off for this graph (see [`GpuView::failed`]).
+    pub fn frame(
+        &mut self,
+        ctx: &egui::Context,
+        rect: egui::Rect,
+        f: &Frame<'_>,
+        frontier: &mut Vec<VertexId>,
+    ) -> Option<Option<egui::Shape>> {
         let rs = self.rs.clone()?;
-        match self.sync(&rs, f, frontier) {
-            Ok(()) => {
-                let cb = ViewCallback { id: self.id, uniform: f.uniform };
-                Some(egui::Shape::Callback(egui_wgpu::Callback::new_paint_callback(rect, cb)))
-            }
+        match self.sync(ctx, &rs, f, frontier) {
+            Ok(Some(cb)) => Some(Some(egui::Shape::Callback(egui_wgpu::Callback::new_paint_callback(rect, cb)))),
+            Ok(None) => Some(None),
             Err(e) => {
                 self.failed = Some(e);
                 None
@@ -218,118 +310,208 @@ impl GpuView {
         }
     }
 
-    fn sync(&mut self, rs: &RenderState, f: &Frame<'_>, frontier: &mut Vec<VertexId>) -> Result<(), String> {
+    /// The sorted graph of this scene generation, once its worker is done.
+    fn prepared(
+        &mut self,
+        ctx: &egui::Context,
+        scene: &Scene,
+        plan: BufferPlan,
+    ) -> Result<Option<Arc<Buckets>>, String> {
+        let generation = scene.generation;
+        if let Some((g, b)) = &self.buckets
+            && *g == generation
+        {
+            return Ok(Some(b.clone()));
+        }
+        if self.job.as_ref().is_some_and(|(g, _)| *g != generation)
+            && let Some((_, job)) = self.job.take()
+        {
+            job.cancel();
+        }
+        if let Some((g, job)) = &mut self.job
+            && *g == generation
+            && let Some(out) = job.poll()
+        {
+            self.job = None;
+            let (_, b) = out?;
+            let b = b?;
+            self.buckets = Some((generation, b.clone()));
+            return Ok(Some(b));
+        }
+        if self.job.is_none() {
+            let graph = scene.graph.clone();
+            let flags = scene.flags.clone();
+            let raster = scene.mode == ViewMode::Raster;
+            let pos: Arc<Vec<[f32; 2]>> = if raster {
+                Arc::new(pack::cell_positions(scene.cells, scene.order.as_ref().map(|(_, r)| r.as_slice())))
+            } else {
+                scene.pos.clone()
+            };
+            let want = if raster { 0 } else { scene.arcs_to_draw };
+            let job = Job::spawn("sorting the graph for the GPU view", repaint(ctx), move |_| {
+                if pos.len() != graph.n() {
+                    return (generation, Err(format!("{} positions for {} vertices", pos.len(), graph.n())));
+                }
+                let mut pairs = Vec::new();
+                if want > 0 {
+                    pack::arc_pairs(&graph, &flags, 0, plan.budget_pairs, &mut pairs);
+                }
+                (generation, Ok(Arc::new(Buckets::new(&graph, &pos, &pairs))))
+            });
+            self.job = Some((generation, job));
+        }
+        Ok(None)
+    }
+
+    fn sync(
+        &mut self,
+        ctx: &egui::Context,
+        rs: &RenderState,
+        f: &Frame<'_>,
+        frontier: &mut Vec<VertexId>,
+    ) -> Result<Option<ViewCallback>, String> {
         let scene = f.scene;
         let n = scene.graph.n();
-        let plan = BufferPlan::new(n, rs.device.limits().max_buffer_size)?;
+        let limits = rs.device.limits();
+        let plan = BufferPlan::new(n, limits.max_buffer_size.min(limits.max_storage_buffer_binding_size))?;
+        let Some(buckets) = self.prepared(ctx, scene, plan)? else {
+            self.note = Some("GPU view: sorting the graph into buckets...".into());
+            return Ok(None);
+        };
         let mut renderer = rs.renderer.write();
         let res = renderer.callback_resources.entry::<Resources>().or_insert_with(Resources::default);
         if res.pipelines.as_ref().is_none_or(|p| p.format != rs.target_format) {
             res.pipelines =
                 Some(guarded(&rs.device, "creating the pipelines", || pipelines(&rs.device, rs.target_format))?);
+            res.views.clear();
+            self.uploaded = None;
         }
         let Some(pipes) = &res.pipelines else { return Err("no pipelines".into()) };
-        let view = match res.views.entry(self.id) {
-            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(e) => {
-                let (uniform, bind) = guarded(&rs.device, "creating the uniform", || uniform(&rs.device, pipes))?;
-                e.insert(ViewBuffers { uniform, bind, pos: None, words: None, n: 0, arcs: Vec::new() })
-            }
-        };
 
-        if self.pos_for != Some(scene.generation) {
-            let cells;
-            let pos: &[[f32; 2]] = match scene.mode {
-                ViewMode::Raster => {
-                    cells = pack::cell_positions(scene.cells, scene.order.as_ref().map(|(_, r)| r.as_slice()));
-                    &cells
-                }
-                _ => &scene.pos,
-            };
-            if pos.len() != n {
-                return Err(format!("{} positions for {n} vertices", pos.len()));
-            }
-            view.pos = (n > 0)
-                .then(|| {
-                    guarded(&rs.device, "uploading the vertex positions", || {
-                        buffer(
-                            &rs.device,
-                            "graph_view.positions",
-                            bytemuck::cast_slice(pos),
-                            wgpu::BufferUsages::VERTEX,
-                        )
-                    })
-                })
-                .transpose()?;
-            view.n = n as u32;
-            self.pos_for = Some(scene.generation);
-        }
-
-        if self.arcs_for != Some(scene.first_generation) {
-            view.arcs.clear();
-            self.note = None;
-            let drawn_total = if scene.mode == ViewMode::Raster { 0 } else { scene.arcs_to_draw };
-            let BufferPlan { chunk_pairs, budget_pairs } = plan;
-            let (mut from, mut pairs, mut scratch) = (0, 0usize, Vec::new());
-            while drawn_total > 0 && from < scene.graph.m() && pairs < budget_pairs {
-                scratch.clear();
-                from = pack::arc_pairs(
-                    &scene.graph,
-                    &scene.flags,
-                    from,
-                    chunk_pairs.min(budget_pairs - pairs),
-                    &mut scratch,
-                );
-                if scratch.is_empty() {
-                    break;
-                }
-                let b = guarded(&rs.device, "uploading the arcs", || {
-                    buffer(&rs.device, "graph_view.arcs", bytemuck::cast_slice(&scratch), wgpu::BufferUsages::INDEX)
-                })?;
-                pairs += scratch.len() / 2;
-                view.arcs.push((b, scratch.len() as u32));
-            }
-            if pairs < drawn_total {
-                self.note = Some(format!(
+        if self.uploaded != Some(scene.generation) || !res.views.contains_key(&self.id) {
+            res.views.remove(&self.id);
+            let v = guarded(&rs.device, "uploading the graph", || upload(rs, pipes, scene, &buckets, plan))??;
+            self.arcs_drawn = buckets.n_pairs();
+            self.total_pairs = buckets.n_pairs();
+            let want = if scene.mode == ViewMode::Raster { 0 } else { scene.arcs_to_draw };
+            self.note = (self.arcs_drawn < want).then(|| {
+                format!(
                     "GPU: first {} of {} arcs drawn ({} MiB budget)",
-                    super::overlay::fmt_count(pairs),
-                    super::overlay::fmt_count(drawn_total),
+                    super::overlay::fmt_count(self.arcs_drawn),
+                    super::overlay::fmt_count(want),
                     ARC_BUDGET_BYTES >> 20
-                ));
-            }
-            self.arcs_drawn = pairs;
-            self.arcs_for = Some(scene.first_generation);
+                )
+            });
+            res.views.insert(self.id, v);
+            self.dens_done.store(0, Ordering::Relaxed);
+            self.uploaded = Some(scene.generation);
+            self.words_for = None;
+        }
+        let Some(view) = res.views.get_mut(&self.id) else { return Err("no view buffers".into()) };
+        let uploaded_pairs = view.arcs.len() * view.chunk_pairs;
+        if uploaded_pairs < view.total_pairs {
+            let c = &buckets.pairs[uploaded_pairs * 2..(uploaded_pairs + view.chunk_pairs).min(view.total_pairs) * 2];
+            let b = guarded(&rs.device, "uploading the arcs", || {
+                buffer(&rs.device, "graph_view.arcs", bytemuck::cast_slice(c), wgpu::BufferUsages::INDEX)
+            })?;
+            view.arcs.push((b, c.len() as u32));
+            ctx.request_repaint();
         }
 
-        if self.words_for != Some(f.words_key) || view.words.is_none() && n > 0 {
+        if self.words_for != Some(f.words_key) {
             // Built only here: in the distance mode it scans all δ for the ramp's maximum.
             let shader = Shader::new(f.trace, f.color_mode, distance_ramp());
             pack::vertex_words(n, &shader, f.wrong, &mut self.words, frontier);
-            let words = &self.words;
-            // Same size as before: rewrite in place instead of allocating a new buffer.
-            match &view.words {
-                Some(b) if b.size() == words.len() as u64 * 4 => {
-                    rs.queue.write_buffer(b, 0, bytemuck::cast_slice(words));
-                }
-                _ => {
-                    view.words = (n > 0)
-                        .then(|| {
-                            guarded(&rs.device, "uploading the vertex states", || {
-                                buffer(
-                                    &rs.device,
-                                    "graph_view.words",
-                                    bytemuck::cast_slice(words),
-                                    wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
-                                )
-                            })
-                        })
-                        .transpose()?;
-                }
+            self.sorted_words.clear();
+            self.sorted_words.extend(buckets.order.iter().map(|&v| self.words[v as usize]));
+            if !self.sorted_words.is_empty() {
+                rs.queue.write_buffer(&view.words, 0, bytemuck::cast_slice(&self.sorted_words));
             }
             self.words_for = Some(f.words_key);
+            self.words_version += 1;
         }
-        Ok(())
+
+        let seen = buckets.visible(f.world);
+        let arcs = if seen.n_pairs == 0 {
+            Layer::Nothing
+        } else if seen.n_pairs <= self.budgets.arcs {
+            Layer::Direct(seen.pairs)
+        } else {
+            Layer::Aggregate
+        };
+        let dots = if seen.n_vertices == 0 {
+            Layer::Nothing
+        } else if seen.n_vertices <= self.budgets.dots {
+            Layer::Direct(seen.vertices)
+        } else {
+            Layer::Aggregate
+        };
+        let building = view.total_pairs > 0 && (self.dens_done.load(Ordering::Relaxed) as usize) < view.total_pairs;
+        if arcs == Layer::Aggregate && building {
+            let done = self.dens_done.load(Ordering::Relaxed) as f64 / view.total_pairs as f64;
+            self.note = Some(format!("GPU view: counting arcs into the density tiles, {:.0} %", 100.0 * done));
+            ctx.request_repaint();
+        } else if self.note.as_deref().is_some_and(|n| n.starts_with("GPU view:")) {
+            self.note = None;
+        }
+        self.last = (arcs.clone(), dots.clone());
+        Ok(Some(ViewCallback {
+            id: self.id,
+            uniform: f.uniform,
+            arcs,
+            dots,
+            words_version: self.words_version,
+            build_pairs: self.budgets.build_pairs,
+            dens_done: self.dens_done.clone(),
+        }))
     }
+}
+
+/// Uploads a sorted graph: positions, vertex words (filled later), arc chunks and the
+/// aggregates' grids.
+fn upload(
+    rs: &RenderState,
+    pipes: &Pipelines,
+    scene: &Scene,
+    b: &Buckets,
+    plan: BufferPlan,
+) -> Result<ViewBuffers, String> {
+    let device = &rs.device;
+    let n = b.pos.len();
+    let storage = wgpu::BufferUsages::STORAGE;
+    // Zero-length buffers are not allowed: an empty graph gets one dummy entry.
+    let pos_bytes: &[u8] = if n > 0 { bytemuck::cast_slice(&b.pos) } else { &[0; 8] };
+    let pos = buffer(device, "graph_view.positions", pos_bytes, wgpu::BufferUsages::VERTEX | storage);
+    let words = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("graph_view.words"),
+        size: (n.max(1) * 4) as u64,
+        usage: wgpu::BufferUsages::VERTEX | storage | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    // The arcs follow one chunk per frame (`upload_next_chunk`).
+    let arcs = Vec::new();
+    let cells = scene.mode == ViewMode::Raster;
+    let spacing = if cells { 1.0 } else { scene.spacing };
+    let u = agg::AggUniform::new(b.bbox, spacing, cells, n, device.limits().max_texture_dimension_2d);
+    let agg = agg::AggBuffers::new(device, &pipes.agg, u, &pos, &words);
+    let uniform = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("graph_view.uniform"),
+        size: std::mem::size_of::<ViewUniform>() as u64,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("graph_view.bind"),
+        layout: &pipes.layout,
+        entries: &[
+            wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 1, resource: agg.uniform_buf.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(&agg.dens_view) },
+            wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::Sampler(&pipes.sampler) },
+            wgpu::BindGroupEntry { binding: 4, resource: agg.status.as_entire_binding() },
+        ],
+    });
+    Ok(ViewBuffers { uniform, pos, words, arcs, chunk_pairs: plan.chunk_pairs, total_pairs: b.n_pairs(), agg, bind })
 }
 
 /// Runs `f` inside out-of-memory and validation error scopes: a failed allocation or a bad
@@ -350,38 +532,52 @@ fn buffer(device: &wgpu::Device, label: &str, contents: &[u8], usage: wgpu::Buff
     device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
 }
 
-fn uniform(device: &wgpu::Device, pipes: &Pipelines) -> (wgpu::Buffer, wgpu::BindGroup) {
-    let uniform = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("graph_view.uniform"),
-        size: std::mem::size_of::<ViewUniform>() as u64,
-        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("graph_view.bind"),
-        layout: &pipes.layout,
-        entries: &[wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() }],
-    });
-    (uniform, bind)
-}
-
 fn pipelines(device: &wgpu::Device, format: wgpu::TextureFormat) -> Pipelines {
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("kernels/view.wgsl"),
         source: wgpu::ShaderSource::Wgsl(include_str!("../../../../kernels/view.wgsl").into()),
     });
+    let vf = wgpu::ShaderStages::VERTEX_FRAGMENT;
+    let entry = |binding, ty| wgpu::BindGroupLayoutEntry { binding, visibility: vf, ty, count: None };
     let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("graph_view.layout"),
-        entries: &[wgpu::BindGroupLayoutEntry {
-            binding: 0,
-            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: false,
-                min_binding_size: None,
+        entries: &[
+            entry(
+                0,
+                wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+            ),
+            entry(
+                1,
+                wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+            ),
+            entry(
+                2,
+                wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+            ),
+            entry(3, wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering)),
+            wgpu::BindGroupLayoutEntry {
+                binding: 4,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only: true },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
             },
-            count: None,
-        }],
+        ],
     });
     let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some("graph_view.pipeline_layout"),
@@ -449,13 +645,30 @@ fn pipelines(device: &wgpu::Device, format: wgpu::TextureFormat) -> Pipelines {
         ],
         wgpu::PrimitiveTopology::TriangleList,
     );
-    Pipelines { format, layout, arcs, dots }
+    let dens_quad =
+        pipeline("graph_view.density", "quad_vs", "dens_quad_fs", &[], wgpu::PrimitiveTopology::TriangleList);
+    let status_quad =
+        pipeline("graph_view.status", "quad_vs", "status_quad_fs", &[], wgpu::PrimitiveTopology::TriangleList);
+    let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+        label: Some("graph_view.density_sampler"),
+        mag_filter: wgpu::FilterMode::Linear,
+        min_filter: wgpu::FilterMode::Nearest,
+        mipmap_filter: wgpu::MipmapFilterMode::Nearest,
+        ..Default::default()
+    });
+    let agg = agg::AggPipelines::new(device, &module);
+    Pipelines { format, layout, sampler, arcs, dots, dens_quad, status_quad, agg }
 }
 
-/// One frame's drawing of one view: its id (to find its buffers) and the camera.
+/// One frame's drawing of one view: its id (to find its buffers), the camera and what to draw.
 struct ViewCallback {
     id: u64,
     uniform: ViewUniform,
+    arcs: Layer,
+    dots: Layer,
+    words_version: u64,
+    build_pairs: usize,
+    dens_done: Arc<AtomicU64>,
 }
 
 impl CallbackTrait for ViewCallback {
@@ -464,11 +677,30 @@ impl CallbackTrait for ViewCallback {
         _device: &wgpu::Device,
         queue: &wgpu::Queue,
         _screen: &egui_wgpu::ScreenDescriptor,
-        _encoder: &mut wgpu::CommandEncoder,
+        encoder: &mut wgpu::CommandEncoder,
         resources: &mut CallbackResources,
     ) -> Vec<wgpu::CommandBuffer> {
-        if let Some(v) = resources.get::<Resources>().and_then(|r| r.views.get(&self.id)) {
-            queue.write_buffer(&v.uniform, 0, bytemuck::bytes_of(&self.uniform));
+        let Some(res) = resources.get_mut::<Resources>() else { return Vec::new() };
+        let (Some(pipes), Some(v)) = (&res.pipelines, res.views.get_mut(&self.id)) else { return Vec::new() };
+        queue.write_buffer(&v.uniform, 0, bytemuck::bytes_of(&self.uniform));
+        // The density builds a batch per frame whether or not this frame samples it, so it is
+        // ready when the user zooms out.
+        let uploaded = (v.arcs.len() * v.chunk_pairs).min(v.total_pairs);
+        if uploaded > 0 && v.agg.dens_done < uploaded {
+            v.agg.build_density(
+                &pipes.agg,
+                encoder,
+                &v.pos,
+                &v.arcs,
+                v.chunk_pairs,
+                uploaded,
+                v.total_pairs,
+                self.build_pairs,
+            );
+            self.dens_done.store(v.agg.dens_done as u64, Ordering::Relaxed);
+        }
+        if self.dots == Layer::Aggregate && v.agg.status_version != Some(self.words_version) {
+            v.agg.build_status(&pipes.agg, encoder, self.words_version);
         }
         Vec::new()
     }
@@ -481,21 +713,38 @@ impl CallbackTrait for ViewCallback {
     ) {
         let Some(res) = resources.get::<Resources>() else { return };
         let (Some(pipes), Some(v)) = (&res.pipelines, res.views.get(&self.id)) else { return };
-        let Some(pos) = &v.pos else { return };
         pass.set_bind_group(0, &v.bind, &[]);
-        if !v.arcs.is_empty() {
-            pass.set_pipeline(&pipes.arcs);
-            pass.set_vertex_buffer(0, pos.slice(..));
-            for (b, count) in &v.arcs {
-                pass.set_index_buffer(b.slice(..), wgpu::IndexFormat::Uint32);
-                pass.draw_indexed(0..*count, 0, 0..1);
+        match &self.arcs {
+            Layer::Nothing => {}
+            Layer::Aggregate => {
+                pass.set_pipeline(&pipes.dens_quad);
+                pass.draw(0..3, 0..1);
+            }
+            Layer::Direct(ranges) => {
+                pass.set_pipeline(&pipes.arcs);
+                pass.set_vertex_buffer(0, v.pos.slice(..));
+                for &r in ranges {
+                    agg::for_chunks(&v.arcs, v.chunk_pairs, r, |b, idx| {
+                        pass.set_index_buffer(b.slice(..), wgpu::IndexFormat::Uint32);
+                        pass.draw_indexed(idx, 0, 0..1);
+                    });
+                }
             }
         }
-        if let Some(words) = &v.words {
-            pass.set_pipeline(&pipes.dots);
-            pass.set_vertex_buffer(0, pos.slice(..));
-            pass.set_vertex_buffer(1, words.slice(..));
-            pass.draw(0..6, 0..v.n);
+        match &self.dots {
+            Layer::Nothing => {}
+            Layer::Aggregate => {
+                pass.set_pipeline(&pipes.status_quad);
+                pass.draw(0..3, 0..1);
+            }
+            Layer::Direct(ranges) => {
+                pass.set_pipeline(&pipes.dots);
+                pass.set_vertex_buffer(0, v.pos.slice(..));
+                pass.set_vertex_buffer(1, v.words.slice(..));
+                for &(a, b) in ranges {
+                    pass.draw(0..6, a..b);
+                }
+            }
         }
     }
 }
@@ -547,9 +796,15 @@ impl GraphView {
             color_mode: input.color_mode,
             wrong: hash_ids(wrong),
         };
-        let f = Frame { scene, trace, color_mode: input.color_mode, wrong, words_key, uniform: u };
-        let shape = self.gpu.frame(rect, &f, &mut self.frontier)?;
-        painter.add(shape);
+        let a = self.camera.screen_to_world(rect, rect.left_bottom());
+        let b = self.camera.screen_to_world(rect, rect.right_top());
+        // A margin of the largest dot, so dots just outside still show their edge.
+        let m = 12.0 / self.camera.scale.max(1e-30);
+        let world = [(a[0] - m) as f32, (a[1] - m) as f32, (b[0] + m) as f32, (b[1] + m) as f32];
+        let f = Frame { scene, trace, color_mode: input.color_mode, wrong, words_key, uniform: u, world };
+        if let Some(shape) = self.gpu.frame(ctx, rect, &f, &mut self.frontier)? {
+            painter.add(shape);
+        }
         self.stats.gpu = true;
         self.stats.vertices_drawn = scene.graph.n();
         self.stats.arcs_drawn = self.gpu.arcs_drawn;

@@ -1,0 +1,551 @@
+//! The aggregates behind the GPU view's zoomed-out frames ("density tiles"): when the camera
+//! sees more arcs or vertices than the adapter draws in a frame, the view samples two texel
+//! grids over the world box instead of drawing primitives:
+//!
+//! - **arc density**: an `R16Float` texture where each texel counts the one-texel lines through
+//!   it (additive blending), with a mean-reduced mip chain. Built once per graph and layout, in
+//!   batches of arcs per frame so a 64 M-arc graph never stalls a frame for long; the view turns
+//!   a count `k` into the alpha `1 − (1 − a)^k` of `k` blended lines, the direct drawing's look;
+//! - **vertex status**: one `u32` per texel, the most important vertex in it ((code + 1) << 24 |
+//!   colour, max-reduced per level by `kernels/view_status.wgsl`), rebuilt once per state
+//!   change, read by the view with a radius of the dot's size.
+//!
+//! Both grids share one box (the bounding box grown by half a vertex spacing), so one uniform
+//! ([`AggUniform`]) maps world to texels for the builders and the view.
+
+use super::super::camera::Bbox;
+use eframe::egui_wgpu::wgpu;
+
+/// Longest side of the density texture, in texels (lavapipe and every desktop GPU allow 8192).
+pub const DENS_SIDE: u32 = 4096;
+/// Longest side of the status grid, in texels.
+pub const STAT_SIDE: u32 = 4096;
+/// Status levels kept (4096 → 1 is 13).
+const MAX_LEVELS: usize = 16;
+/// The density texture's format: blendable and filterable everywhere, exact counts to 2048.
+pub const DENS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R16Float;
+
+/// The grids' placement, as `kernels/view*.wgsl` read it (`struct Agg`, 112 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct AggUniform {
+    /// World point at the grids' top-left corner (min x, max y).
+    pub origin: [f32; 2],
+    /// World width and height of the grids.
+    pub extent: [f32; 2],
+    pub dens_dims: [u32; 2],
+    pub stat_dims: [u32; 2],
+    pub dens_levels: u32,
+    pub stat_levels: u32,
+    /// Vertices splatted into the status grid.
+    pub n: u32,
+    pub pad: u32,
+    /// Offset of each status level in the status buffer, in `u32`s.
+    pub stat_off: [u32; MAX_LEVELS],
+}
+
+/// Size of level `l` of a grid of `dims` (rounded up).
+pub fn level_dims(dims: [u32; 2], l: u32) -> [u32; 2] {
+    [(dims[0] + (1 << l) - 1) >> l, (dims[1] + (1 << l) - 1) >> l]
+}
+
+/// Levels of a grid down to 1 × 1.
+pub fn levels(dims: [u32; 2]) -> u32 {
+    32 - dims[0].max(dims[1]).max(1).leading_zeros()
+}
+
+impl AggUniform {
+    /// The grids for `n` vertices in `bbox`, `spacing` apart (world units). Cells (the
+    /// raster-by-id view, one world unit each) get one status texel per cell up to
+    /// [`STAT_SIDE`]; vertices with coordinates get two texels per spacing (a dot is drawn with
+    /// the radius of its pixels around its texel). `max_side` is the device's largest 2D texture.
+    pub fn new(bbox: Bbox, spacing: f32, cells: bool, n: usize, max_side: u32) -> AggUniform {
+        let half = (spacing * 0.5).max(f32::MIN_POSITIVE);
+        let (w, h) = (bbox.width() + 2.0 * half, bbox.height() + 2.0 * half);
+        let long = w.max(h);
+        let side = |cap: u32, per_unit: f32| -> [u32; 2] {
+            let l = ((long * per_unit).ceil() as u32).clamp(1, cap.min(max_side));
+            let short = |x: f32| ((x / long * l as f32).ceil() as u32).clamp(1, l);
+            [short(w), short(h)]
+        };
+        let dens_dims = side(DENS_SIDE, DENS_SIDE as f32 / long);
+        let stat_dims = side(STAT_SIDE, if cells { 1.0 / spacing.max(1e-30) } else { 2.0 / spacing.max(1e-30) });
+        // The grids' box keeps the texels square: the short side is widened to whole texels.
+        let texel_s = long / stat_dims[0].max(stat_dims[1]) as f32;
+        let extent = [stat_dims[0] as f32 * texel_s, stat_dims[1] as f32 * texel_s];
+        let mut u = AggUniform {
+            origin: [bbox.min[0] - half, bbox.min[1] - half + extent[1]],
+            extent,
+            dens_dims,
+            stat_dims,
+            dens_levels: levels(dens_dims),
+            stat_levels: levels(stat_dims).min(MAX_LEVELS as u32),
+            n: n as u32,
+            ..Default::default()
+        };
+        // The density texture covers the same box: its short side follows the status grid's
+        // aspect so one uv maps both.
+        let dl = dens_dims[0].max(dens_dims[1]);
+        u.dens_dims = if extent[0] >= extent[1] {
+            [dl, ((extent[1] / extent[0] * dl as f32).ceil() as u32).clamp(1, dl)]
+        } else {
+            [((extent[0] / extent[1] * dl as f32).ceil() as u32).clamp(1, dl), dl]
+        };
+        u.dens_levels = levels(u.dens_dims);
+        let mut off = 0;
+        for l in 0..u.stat_levels {
+            u.stat_off[l as usize] = off;
+            let d = level_dims(stat_dims, l);
+            off += d[0] * d[1];
+        }
+        u
+    }
+
+    /// `u32`s in the status buffer (every level).
+    pub fn stat_words(&self) -> u64 {
+        (0..self.stat_levels)
+            .map(|l| {
+                let d = level_dims(self.stat_dims, l);
+                u64::from(d[0]) * u64::from(d[1])
+            })
+            .sum()
+    }
+}
+
+/// Pipelines of the builders, shared by every view.
+pub struct AggPipelines {
+    build_layout: wgpu::BindGroupLayout,
+    build_arcs: wgpu::RenderPipeline,
+    mip_layout: wgpu::BindGroupLayout,
+    mip: wgpu::RenderPipeline,
+    status_layout: wgpu::BindGroupLayout,
+    splat: wgpu::ComputePipeline,
+    reduce: wgpu::ComputePipeline,
+}
+
+impl AggPipelines {
+    /// `view` is `kernels/view.wgsl` (for the density build's vertex stage and fragment).
+    pub fn new(device: &wgpu::Device, view: &wgpu::ShaderModule) -> AggPipelines {
+        let uniform = |binding, visibility| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let layout = |label, entries: &[wgpu::BindGroupLayoutEntry]| {
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries })
+        };
+        let build_layout = layout("graph_view.build_layout", &[uniform(0, wgpu::ShaderStages::VERTEX_FRAGMENT)]);
+        let mip_layout = layout(
+            "graph_view.mip_layout",
+            &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            }],
+        );
+        let status_layout = layout(
+            "graph_view.status_layout",
+            &[
+                uniform(0, wgpu::ShaderStages::COMPUTE),
+                storage(1, true),
+                storage(2, true),
+                storage(3, false),
+                uniform(4, wgpu::ShaderStages::COMPUTE),
+            ],
+        );
+        let pl = |label, l: &wgpu::BindGroupLayout| {
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(label),
+                bind_group_layouts: &[Some(l)],
+                immediate_size: 0,
+            })
+        };
+        let add = wgpu::BlendComponent {
+            src_factor: wgpu::BlendFactor::One,
+            dst_factor: wgpu::BlendFactor::One,
+            operation: wgpu::BlendOperation::Add,
+        };
+        let pos_attr = [wgpu::VertexAttribute { format: wgpu::VertexFormat::Float32x2, offset: 0, shader_location: 0 }];
+        let pos_layout = [Some(wgpu::VertexBufferLayout {
+            array_stride: 8,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &pos_attr,
+        })];
+        let render = |label,
+                      layout: &wgpu::PipelineLayout,
+                      module: &wgpu::ShaderModule,
+                      (vs, fs): (&str, &str),
+                      buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
+                      topology,
+                      blend| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(layout),
+                vertex: wgpu::VertexState {
+                    module,
+                    entry_point: Some(vs),
+                    compilation_options: Default::default(),
+                    buffers,
+                },
+                primitive: wgpu::PrimitiveState { topology, ..Default::default() },
+                depth_stencil: None,
+                multisample: wgpu::MultisampleState::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module,
+                    entry_point: Some(fs),
+                    compilation_options: Default::default(),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format: DENS_FORMAT,
+                        blend,
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let build_arcs = render(
+            "graph_view.density_build",
+            &pl("graph_view.build_pl", &build_layout),
+            view,
+            ("arc_vs", "dens_fs"),
+            &pos_layout,
+            wgpu::PrimitiveTopology::LineList,
+            Some(wgpu::BlendState { color: add, alpha: add }),
+        );
+        let mip_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("kernels/view_mip.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(include_str!("../../../../kernels/view_mip.wgsl").into()),
+        });
+        let mip = render(
+            "graph_view.density_mip",
+            &pl("graph_view.mip_pl", &mip_layout),
+            &mip_module,
+            ("mip_vs", "mip_fs"),
+            &[],
+            wgpu::PrimitiveTopology::TriangleList,
+            None,
+        );
+        let status_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("kernels/view_status.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(include_str!("../../../../kernels/view_status.wgsl").into()),
+        });
+        let status_pl = pl("graph_view.status_pl", &status_layout);
+        let compute = |label, entry| {
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(label),
+                layout: Some(&status_pl),
+                module: &status_module,
+                entry_point: Some(entry),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+        };
+        let splat = compute("graph_view.status_splat", "splat");
+        let reduce = compute("graph_view.status_reduce", "reduce");
+        AggPipelines { build_layout, build_arcs, mip_layout, mip, status_layout, splat, reduce }
+    }
+}
+
+/// One view's aggregates and how far their builds got.
+pub struct AggBuffers {
+    pub uniform: AggUniform,
+    pub uniform_buf: wgpu::Buffer,
+    pub dens: wgpu::Texture,
+    /// View of the whole mip chain (the view samples it).
+    pub dens_view: wgpu::TextureView,
+    dens_levels: Vec<wgpu::TextureView>,
+    mip_binds: Vec<wgpu::BindGroup>,
+    build_bind: wgpu::BindGroup,
+    pub status: wgpu::Buffer,
+    status_binds: Vec<wgpu::BindGroup>,
+    /// Arc pairs counted into the density so far.
+    pub dens_done: usize,
+    batches: u64,
+    /// The vertex-word version the status grid was built from.
+    pub status_version: Option<u64>,
+}
+
+impl AggBuffers {
+    /// Allocates the grids of `u` for a view whose positions and words are `pos` and `words`.
+    pub fn new(
+        device: &wgpu::Device,
+        pipes: &AggPipelines,
+        u: AggUniform,
+        pos: &wgpu::Buffer,
+        words: &wgpu::Buffer,
+    ) -> AggBuffers {
+        use wgpu::util::DeviceExt as _;
+        let uniform_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("graph_view.agg"),
+            contents: bytemuck::bytes_of(&u),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let dens = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("graph_view.density"),
+            size: wgpu::Extent3d { width: u.dens_dims[0], height: u.dens_dims[1], depth_or_array_layers: 1 },
+            mip_level_count: u.dens_levels,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: DENS_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        });
+        let dens_view = dens.create_view(&Default::default());
+        let dens_levels: Vec<wgpu::TextureView> = (0..u.dens_levels)
+            .map(|l| {
+                dens.create_view(&wgpu::TextureViewDescriptor {
+                    base_mip_level: l,
+                    mip_level_count: Some(1),
+                    ..Default::default()
+                })
+            })
+            .collect();
+        let mip_binds = dens_levels[..dens_levels.len().saturating_sub(1)]
+            .iter()
+            .map(|src| {
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("graph_view.mip_bind"),
+                    layout: &pipes.mip_layout,
+                    entries: &[wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(src) }],
+                })
+            })
+            .collect();
+        // The build draws the arcs with the view's shader through a camera that fits the box.
+        let cam = super::pack::ViewUniform {
+            center: [u.origin[0] + u.extent[0] / 2.0, u.origin[1] - u.extent[1] / 2.0],
+            scale: [2.0 / u.extent[0], 2.0 / u.extent[1]],
+            ..Default::default()
+        };
+        let build_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("graph_view.density_camera"),
+            contents: bytemuck::bytes_of(&cam),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let build_bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("graph_view.build_bind"),
+            layout: &pipes.build_layout,
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: build_buf.as_entire_binding() }],
+        });
+        let status = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("graph_view.status"),
+            size: (u.stat_words() * 4).max(4),
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let status_binds = (0..u.stat_levels)
+            .map(|l| {
+                let level = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("graph_view.status_level"),
+                    contents: bytemuck::cast_slice(&[l, 0, 0, 0]),
+                    usage: wgpu::BufferUsages::UNIFORM,
+                });
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("graph_view.status_bind"),
+                    layout: &pipes.status_layout,
+                    entries: &[
+                        wgpu::BindGroupEntry { binding: 0, resource: uniform_buf.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 1, resource: pos.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 2, resource: words.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 3, resource: status.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 4, resource: level.as_entire_binding() },
+                    ],
+                })
+            })
+            .collect();
+        AggBuffers {
+            uniform: u,
+            uniform_buf,
+            dens,
+            dens_view,
+            dens_levels,
+            mip_binds,
+            build_bind,
+            status,
+            status_binds,
+            dens_done: 0,
+            batches: 0,
+            status_version: None,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    /// Counts up to `budget` more arc pairs into the density texture (from `chunks`: index
+    /// buffers of `chunk_pairs` pairs each, `available` of the `total` pairs uploaded so far)
+    /// and refreshes its mip chain.
+    pub fn build_density(
+        &mut self,
+        pipes: &AggPipelines,
+        encoder: &mut wgpu::CommandEncoder,
+        pos: &wgpu::Buffer,
+        chunks: &[(wgpu::Buffer, u32)],
+        chunk_pairs: usize,
+        available: usize,
+        total: usize,
+        budget: usize,
+    ) {
+        if self.dens_done >= available && self.dens_done > 0 {
+            return;
+        }
+        let end = available.min(self.dens_done.saturating_add(budget.max(1)));
+        {
+            let load =
+                if self.dens_done == 0 { wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT) } else { wgpu::LoadOp::Load };
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("graph_view.density_build"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &self.dens_levels[0],
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
+                })],
+                ..Default::default()
+            });
+            pass.set_pipeline(&pipes.build_arcs);
+            pass.set_bind_group(0, &self.build_bind, &[]);
+            pass.set_vertex_buffer(0, pos.slice(..));
+            for_chunks(chunks, chunk_pairs, (self.dens_done as u32, end as u32), |b, idx| {
+                pass.set_index_buffer(b.slice(..), wgpu::IndexFormat::Uint32);
+                pass.draw_indexed(idx, 0, 0..1);
+            });
+        }
+        self.dens_done = end.max(1);
+        self.batches += 1;
+        // The mip chain costs a pass over the texture: refreshed every fourth batch while the
+        // build runs (the zoomed-out picture fills in) and after the last.
+        if end < total && self.batches % 4 != 1 {
+            return;
+        }
+        for (l, bind) in self.mip_binds.iter().enumerate() {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("graph_view.density_mip"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &self.dens_levels[l + 1],
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                ..Default::default()
+            });
+            pass.set_pipeline(&pipes.mip);
+            pass.set_bind_group(0, bind, &[]);
+            pass.draw(0..3, 0..1);
+        }
+    }
+
+    /// Rebuilds the status grid from the current vertex words (every level).
+    pub fn build_status(&mut self, pipes: &AggPipelines, encoder: &mut wgpu::CommandEncoder, version: u64) {
+        encoder.clear_buffer(&self.status, 0, None);
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("graph_view.status"),
+            timestamp_writes: None,
+        });
+        let groups = |threads: u64| -> (u32, u32) {
+            let g = threads.div_ceil(256).max(1);
+            let x = g.min(65_535);
+            (x as u32, g.div_ceil(x) as u32)
+        };
+        if self.uniform.n > 0 {
+            pass.set_pipeline(&pipes.splat);
+            pass.set_bind_group(0, &self.status_binds[0], &[]);
+            let (x, y) = groups(u64::from(self.uniform.n));
+            pass.dispatch_workgroups(x, y, 1);
+        }
+        pass.set_pipeline(&pipes.reduce);
+        for l in 1..self.uniform.stat_levels {
+            let d = level_dims(self.uniform.stat_dims, l);
+            pass.set_bind_group(0, &self.status_binds[l as usize], &[]);
+            let (x, y) = groups(u64::from(d[0]) * u64::from(d[1]));
+            pass.dispatch_workgroups(x, y, 1);
+        }
+        self.status_version = Some(version);
+    }
+}
+
+/// Calls `draw(buffer, index range)` for the pairs `range` (in pairs) split across `chunks`.
+pub fn for_chunks(
+    chunks: &[(wgpu::Buffer, u32)],
+    chunk_pairs: usize,
+    range: (u32, u32),
+    mut draw: impl FnMut(&wgpu::Buffer, std::ops::Range<u32>),
+) {
+    let cp = chunk_pairs as u64;
+    let (mut a, b) = (u64::from(range.0), u64::from(range.1));
+    while a < b {
+        let c = (a / cp) as usize;
+        let Some((buf, count)) = chunks.get(c) else { return };
+        let start = a - c as u64 * cp;
+        let end = (b - c as u64 * cp).min(u64::from(*count) / 2);
+        if end > start {
+            draw(buf, (start * 2) as u32..(end * 2) as u32);
+        }
+        a = (c as u64 + 1) * cp;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grids_cover_the_box_with_square_texels_and_levels_add_up() {
+        let bbox = Bbox { min: [0.0, 0.0], max: [4095.0, 2047.0] };
+        let u = AggUniform::new(bbox, 1.0, true, 4096 * 2048, 8192);
+        assert_eq!(u.stat_dims, [4096, 2048]);
+        assert_eq!(u.dens_dims, [4096, 2048]);
+        assert_eq!(u.stat_levels, 13);
+        assert_eq!(u.stat_off[1], 4096 * 2048);
+        assert_eq!(
+            u.stat_words(),
+            (0..13)
+                .map(|l| {
+                    let d = level_dims([4096, 2048], l);
+                    u64::from(d[0] * d[1])
+                })
+                .sum::<u64>()
+        );
+        // Cell v's centre lies in texel v: the box starts half a cell before the first centre.
+        assert_eq!(u.origin, [-0.5, 2047.5]);
+        assert_eq!(u.extent, [4096.0, 2048.0]);
+        assert_eq!(std::mem::size_of::<AggUniform>(), 112);
+
+        let u = AggUniform::new(Bbox { min: [-74.0, 40.0], max: [-73.0, 41.5] }, 0.002, false, 264_346, 8192);
+        assert!(u.stat_dims[1] > u.stat_dims[0] && u.stat_dims[1] <= STAT_SIDE, "{u:?}");
+        assert_eq!(u.dens_dims[1], DENS_SIDE);
+        let texel = |d: [u32; 2]| [u.extent[0] / d[0] as f32, u.extent[1] / d[1] as f32];
+        for d in [u.stat_dims, u.dens_dims] {
+            let t = texel(d);
+            assert!((t[0] / t[1] - 1.0).abs() < 0.01, "square texels: {t:?}");
+        }
+    }
+
+    #[test]
+    fn levels_round_up() {
+        assert_eq!(levels([1, 1]), 1);
+        assert_eq!(levels([4096, 3]), 13);
+        assert_eq!(level_dims([5, 3], 1), [3, 2]);
+    }
+}
