@@ -14,6 +14,7 @@
 #   screenshots/compare-*.png           compare mode: each of the six lessons of the Lessons menu
 #   screenshots/auto-tune.png           the run panel's Auto-tune on NY for Δ-stepping on the wgpu adapter: predicted blocks, Δ and the rules
 #   screenshots/dense-matrix-options.png  a dense graph (seed 004 §5) with martin-pred's seed 004 options (relax, split, minimum, layout)
+#   screenshots/grid-16m-mid-run.png    a generated 4096 × 4096 grid (16.8 M vertices, 67 M arcs) part-way through Crauser from its centre: the GPU view's density tiles
 #   screenshots/sequence/compare-ny-*.png  a screencast as frames: Martín vs Crauser on NY in lockstep by settled level, 0 … 320 steps
 #
 # The app is driven by environment hooks read in `sssp_lab::app::run`: SSSP_LAB_OPEN (file to
@@ -106,6 +107,7 @@ shot compare-delta-width 2 SSSP_LAB_DEMO="lesson:3;compare-steps:30"
 shot compare-bellman-ford 2 SSSP_LAB_DEMO="lesson:4;compare-steps:8"
 shot compare-helper-threads 2 SSSP_LAB_DEMO="lesson:5;compare-steps:300"
 shot auto-tune 2 SSSP_LAB_DEMO="algo:delta-stepping;device:wgpu:0;tune"
+shot grid-16m-mid-run 20 SSSP_LAB_DEMO="gen:grid:4096:4096;source:8390656;algo:crauser-succ;steps:2400"
 shot dense-matrix-options 2 SSSP_LAB_DEMO="gen:dense;algo:martin-pred:layout=matrix;steps:2"
 mkdir -p "$OUT/sequence"
 for k in 0 10 20 40 80 160 320; do

@@ -1,15 +1,18 @@
-//! The GPU drawing of large graphs (issue 15, first slice): an egui paint callback with its own
-//! two pipelines (`kernels/view.wgsl`) drawn inside eframe's wgpu render pass.
+//! The GPU drawing of large graphs (issue 15): an egui paint callback with its own pipelines
+//! (`kernels/view*.wgsl`) drawn inside eframe's wgpu render pass.
 //!
 //! What lives where:
-//! - **once per graph** (or per layout snapshot / cell order): vertex positions (f32 x, y in world
-//!   units) and the drawn arcs (u32 index pairs, in chunks below the device's buffer limit) are
-//!   uploaded into buffers held in egui-wgpu's [`CallbackResources`], keyed by the view's id
-//!   (each [`GraphView`](super::GraphView) has its own; a new graph replaces them);
+//! - **once per graph and layout**: a worker sorts the vertices and arcs into spatial buckets
+//!   ([`buckets`]); the sorted positions (f32 x, y in world units) go up at once, the arc index
+//!   pairs one 16 MiB chunk per frame, into buffers held in egui-wgpu's [`CallbackResources`],
+//!   keyed by the view's id (each [`GraphView`](super::GraphView) has its own); the arc density
+//!   texture ([`agg`]) is then counted a batch of arcs per frame;
 //! - **once per state change** (step, colour mode, wrong set): one u32 per vertex, its colour and
-//!   status code (see [`pack::vertex_words`]);
+//!   status code (see [`pack::vertex_words`]), and, when a frame needs it, the status grid;
 //! - **per frame**: a 64-byte uniform with the camera, written in
-//!   [`CallbackTrait::prepare`]. Pan and zoom touch nothing else.
+//!   [`CallbackTrait::prepare`], and the list of bucket ranges the camera sees. Pan and zoom
+//!   touch nothing else. When those ranges hold more arcs or vertices than the adapter's
+//!   [`Budgets`], the frame samples the aggregates instead: its cost is then the screen's pixels.
 //!
 //! The render state is found in the egui context's temporary data (the app puts it there each
 //! frame with [`provide`]), so every graph view, the compare tab's included, finds it without
@@ -749,7 +752,21 @@ impl CallbackTrait for ViewCallback {
     }
 }
 
+/// A layer's name for logs: `direct`, `aggregate` or `nothing`.
+pub fn layer_name(l: &Layer) -> &'static str {
+    match l {
+        Layer::Nothing => "nothing",
+        Layer::Direct(_) => "direct",
+        Layer::Aggregate => "aggregate",
+    }
+}
+
 impl GraphView {
+    /// How the last frame drew arcs and vertices (see [`Layer`]).
+    pub fn gpu_layers(&self) -> (&'static str, &'static str) {
+        (layer_name(&self.gpu.last.0), layer_name(&self.gpu.last.1))
+    }
+
     /// Draws the large graph through the GPU paint callback; returns the dot style used (for the
     /// marks on top), or `None` when the GPU path is unavailable or failed (the caller then uses
     /// the CPU rasters).

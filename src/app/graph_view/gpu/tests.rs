@@ -137,3 +137,137 @@ fn gpu_view_of_ny_matches_its_snapshot() {
     assert_eq!(st.arcs_drawn, 366_923);
     kit.snapshot("graph_view_gpu_ny");
 }
+
+/// Headless frame times of the GPU view (issue 15): the frame benchmark's scripted sequence
+/// (idle, pan, zoom in 10×, pan zoomed, zoom out, one solver iteration per frame) through
+/// egui_kittest's wgpu renderer, so it runs where there is a GPU but no display (the lent GPU
+/// machine). A frame's time is `run_steps(1)` (the UI pass) plus `render()`: tessellation, the
+/// view's prepare and paint, and the read-back of the 1400 × 900 image to the host, which a
+/// window's present does not pay. A benchmark, not a test: `--ignored`, and only with
+/// `SSSP_LAB_HEADLESS_BENCH=ny|grid:W:H|FILE` and `SSSP_LAB_FRAME_LOG=out.json`.
+#[test]
+#[ignore]
+fn headless_frame_bench() {
+    let (Ok(which), Ok(out)) = (std::env::var("SSSP_LAB_HEADLESS_BENCH"), std::env::var("SSSP_LAB_FRAME_LOG")) else {
+        eprintln!("set SSSP_LAB_HEADLESS_BENCH and SSSP_LAB_FRAME_LOG");
+        return;
+    };
+    let t_load = std::time::Instant::now();
+    let g = if let Some(dims) = which.strip_prefix("grid:") {
+        let dims: Vec<usize> = dims.split(':').map(|x| x.parse().expect("W:H")).collect();
+        Arc::new(generate::grid(dims[0], dims[1], 10, 1).expect("grid"))
+    } else {
+        // `ny` (the bundled default) or a graph file.
+        let path = match which.as_str() {
+            "ny" => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/USA-road-d.NY.gr.gz"),
+            p => p.into(),
+        };
+        Arc::new(crate::formats::load(&path, &Default::default()).expect("the graph loads"))
+    };
+    let load_s = t_load.elapsed().as_secs_f64();
+    let opts = crate::algo::SolveOptions { record_deltas: true, ..Default::default() };
+    let mut stepper = crate::algo::cpu_stepper(g.clone(), crate::algo::CRAUSER_SUCC, 0, &opts).expect("stepper");
+    let mut view = GraphView::new();
+    view.set_graph(g.clone());
+    let rs = egui_kittest::wgpu::create_render_state(
+        egui_kittest::wgpu::default_wgpu_setup(),
+        egui_wgpu::RendererOptions::PREDICTABLE,
+    );
+    let adapter = format!("{:?}", rs.adapter.get_info());
+    let renderer = egui_kittest::wgpu::WgpuTestRenderer::from_render_state(rs.clone());
+    struct B {
+        view: GraphView,
+        trace: Trace,
+        rs: egui_wgpu::RenderState,
+        version: u64,
+    }
+    let state = B { view, trace: Trace::new(g.n(), 0), rs, version: 1 };
+    let mut kit = Kit::builder()
+        .with_size(vec2(1400.0, 900.0))
+        .with_accessibility_check(false)
+        .renderer(renderer)
+        .build_ui_state(
+            |ui, st: &mut B| {
+                super::provide(ui.ctx(), &st.rs);
+                let input = ViewInput {
+                    trace: Some(&st.trace),
+                    state_version: st.version,
+                    wrong: None,
+                    color_mode: ColorMode::Status,
+                };
+                st.view.ui(ui, &input);
+            },
+            state,
+        );
+    // Ten iterations first, so the steps below have a frontier to colour.
+    for _ in 0..10 {
+        if let Some(step) = stepper.step().expect("step") {
+            kit.state_mut().trace.push(step);
+        }
+    }
+    kit.state_mut().version += 1;
+    let mut frames: Vec<serde_json::Value> = Vec::new();
+    let mut frame = |kit: &mut Kit<'static, B>, phase: &str| {
+        let t = std::time::Instant::now();
+        kit.run_steps(1);
+        let ui_ms = t.elapsed().as_secs_f64() * 1e3;
+        kit.render().expect("render");
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        frames.push(serde_json::json!({ "phase": phase, "frame_ms": ms, "ui_ms": ui_ms }));
+    };
+    let t_prep = std::time::Instant::now();
+    kit.run_steps(1);
+    while !kit.state().view.is_idle() {
+        assert!(t_prep.elapsed().as_secs() < 600, "the view stays busy");
+        frame(&mut kit, "prepare");
+    }
+    for (phase, count) in
+        [("idle", 60), ("pan", 120), ("zoom-in", 60), ("pan-zoomed", 60), ("zoom-out", 60), ("step", 60)]
+    {
+        for i in 0..count {
+            let t = i as f32 / 20.0;
+            match phase {
+                "pan" | "pan-zoomed" => kit.state_mut().view.pan_by(vec2(t.cos(), t.sin()) * 12.0),
+                "zoom-in" => kit.state_mut().view.zoom_by(1.04),
+                "zoom-out" => kit.state_mut().view.zoom_by(1.0 / 1.04),
+                "step" => {
+                    if let Some(step) = stepper.step().expect("step") {
+                        let st = kit.state_mut();
+                        st.trace.push(step);
+                        st.version += 1;
+                    }
+                }
+                _ => {}
+            }
+            frame(&mut kit, phase);
+        }
+    }
+    let mut summary = Vec::new();
+    for phase in ["prepare", "idle", "pan", "zoom-in", "pan-zoomed", "zoom-out", "step"] {
+        let mut ms: Vec<f64> =
+            frames.iter().filter(|f| f["phase"] == phase).filter_map(|f| f["frame_ms"].as_f64()).collect();
+        ms.sort_by(f64::total_cmp);
+        if ms.is_empty() {
+            continue;
+        }
+        let mean = ms.iter().sum::<f64>() / ms.len() as f64;
+        let at = |q: f64| ms[((ms.len() as f64 - 1.0) * q).round() as usize];
+        eprintln!(
+            "{phase:>10}: {} frames, mean {mean:.2} ms, p50 {:.2}, p95 {:.2}, max {:.2}",
+            ms.len(),
+            at(0.5),
+            at(0.95),
+            at(1.0)
+        );
+        summary.push(serde_json::json!({ "phase": phase, "frames": ms.len(), "mean_ms": mean, "p50_ms": at(0.5), "p95_ms": at(0.95), "max_ms": at(1.0), "fps_mean": 1e3 / mean }));
+    }
+    let st = kit.state().view.stats();
+    let (arcs, dots) = kit.state().view.gpu_layers();
+    let doc = serde_json::json!({
+        "graph": g.name, "n": g.n(), "m": g.m(), "load_s": load_s, "adapter": adapter,
+        "window": [1400, 900], "gpu": st.gpu, "arcs_drawn": st.arcs_drawn,
+        "last_frame_layers": [arcs, dots],
+        "summary": summary, "frames": frames,
+    });
+    std::fs::write(&out, serde_json::to_string_pretty(&doc).expect("json")).expect("write the frame log");
+}
