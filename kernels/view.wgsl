@@ -38,22 +38,7 @@ struct View {
 
 @group(0) @binding(0) var<uniform> view: View;
 
-// The aggregates' texel grid (see gpu/agg.rs): a box over the world, the density texture's and
-// the status grid's sizes, and the status levels' offsets into one buffer.
-struct Agg {
-    // World point at the grid's top-left corner (min x, max y).
-    origin: vec2<f32>,
-    // World width and height of the grid.
-    extent: vec2<f32>,
-    dens_dims: vec2<u32>,
-    stat_dims: vec2<u32>,
-    dens_levels: u32,
-    stat_levels: u32,
-    n: u32,
-    pad: u32,
-    stat_off: array<vec4<u32>, 4>,
-};
-
+// `struct Agg` (the aggregates' grid) comes from kernels/view_agg.wgsl, prepended at build time.
 @group(0) @binding(1) var<uniform> agg: Agg;
 @group(0) @binding(2) var dens: texture_2d<f32>;
 @group(0) @binding(3) var dens_sampler: sampler;
@@ -187,13 +172,14 @@ fn dens_quad_fs(in: QuadOut) -> @location(0) vec4<f32> {
     if any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) {
         discard;
     }
-    // At level `lod` a texel is about a pixel; a line crossing it covers 2^-lod of its area on
-    // average, so the count of lines through the pixel is the mean times 2^lod.
+    // A line crossing a pixel `ratio` level-0 texels wide covers about 1/ratio of its area, so
+    // the count of lines through the pixel is the mean count times `ratio`. The mean is read at
+    // the finest level whose texels are no larger than the pixel (nearest, unfiltered:
+    // bilinear blending would spread each line over two pixels and draw it bolder than a line).
     let texel = agg.extent.x / f32(agg.dens_dims.x);
-    // The nearest level, sampled without filtering: bilinear blending would spread each line
-    // over two pixels and, the alpha being concave in the count, draw it bolder than a line.
-    let lod = clamp(round(log2(max(pixel_world() / texel, 1.0))), 0.0, f32(agg.dens_levels - 1u));
-    let count = textureSampleLevel(dens, dens_sampler, uv, lod).r * exp2(lod);
+    let ratio = max(pixel_world() / texel, 1.0);
+    let lod = clamp(floor(log2(ratio)), 0.0, f32(agg.dens_levels - 1u));
+    let count = textureSampleLevel(dens, dens_sampler, uv, lod).r * ratio;
     // k one-pixel lines blended at alpha a leave 1 - (1 - a)^k: the direct drawing's look.
     let a = 1.0 - pow(1.0 - view.arc_color.a, count);
     if a < 0.004 {

@@ -8,17 +8,7 @@
 //
 // Every level lives in one buffer at agg.stat_off[L]; view.wgsl's status_quad_fs reads it.
 
-struct Agg {
-    origin: vec2<f32>,
-    extent: vec2<f32>,
-    dens_dims: vec2<u32>,
-    stat_dims: vec2<u32>,
-    dens_levels: u32,
-    stat_levels: u32,
-    n: u32,
-    pad: u32,
-    stat_off: array<vec4<u32>, 4>,
-};
+// `struct Agg` comes from kernels/view_agg.wgsl, prepended at build time.
 
 @group(0) @binding(0) var<uniform> agg: Agg;
 @group(0) @binding(1) var<storage, read> pos: array<vec2<f32>>;

@@ -25,6 +25,12 @@ const MAX_LEVELS: usize = 16;
 /// The density texture's format: blendable and filterable everywhere, exact counts to 2048.
 pub const DENS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R16Float;
 
+/// `kernels/view_status.wgsl` with the shared `struct Agg` prepended.
+pub const STATUS_WGSL: &str =
+    concat!(include_str!("../../../../kernels/view_agg.wgsl"), include_str!("../../../../kernels/view_status.wgsl"));
+/// `kernels/view_mip.wgsl`.
+pub const MIP_WGSL: &str = include_str!("../../../../kernels/view_mip.wgsl");
+
 /// The grids' placement, as `kernels/view*.wgsl` read it (`struct Agg`, 112 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
@@ -235,7 +241,7 @@ impl AggPipelines {
         );
         let mip_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("kernels/view_mip.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("../../../../kernels/view_mip.wgsl").into()),
+            source: wgpu::ShaderSource::Wgsl(MIP_WGSL.into()),
         });
         let mip = render(
             "graph_view.density_mip",
@@ -248,7 +254,7 @@ impl AggPipelines {
         );
         let status_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("kernels/view_status.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("../../../../kernels/view_status.wgsl").into()),
+            source: wgpu::ShaderSource::Wgsl(STATUS_WGSL.into()),
         });
         let status_pl = pl("graph_view.status_pl", &status_layout);
         let compute = |label, entry| {
@@ -539,6 +545,21 @@ mod tests {
         for d in [u.stat_dims, u.dens_dims] {
             let t = texel(d);
             assert!((t[0] / t[1] - 1.0).abs() < 0.01, "square texels: {t:?}");
+        }
+    }
+
+    /// The view's shaders pass naga's WGSL front end and validator (no adapter needed, so CI
+    /// machines without one check them too).
+    #[test]
+    fn view_shaders_parse_and_validate() {
+        for (name, text) in [("view", super::super::VIEW_WGSL), ("status", STATUS_WGSL), ("mip", MIP_WGSL)] {
+            let module = wgpu::naga::front::wgsl::parse_str(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            wgpu::naga::valid::Validator::new(
+                wgpu::naga::valid::ValidationFlags::all(),
+                wgpu::naga::valid::Capabilities::all(),
+            )
+            .validate(&module)
+            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
         }
     }
 

@@ -38,6 +38,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use wgpu::util::DeviceExt as _;
 
+/// `kernels/view.wgsl` with the shared `struct Agg` prepended (WGSL has no include).
+pub const VIEW_WGSL: &str =
+    concat!(include_str!("../../../../kernels/view_agg.wgsl"), include_str!("../../../../kernels/view.wgsl"));
+
 /// The egui temp-data key of the [`RenderState`].
 fn state_id() -> egui::Id {
     egui::Id::unique("sssp_lab.graph_view.wgpu_render_state")
@@ -538,7 +542,7 @@ fn buffer(device: &wgpu::Device, label: &str, contents: &[u8], usage: wgpu::Buff
 fn pipelines(device: &wgpu::Device, format: wgpu::TextureFormat) -> Pipelines {
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("kernels/view.wgsl"),
-        source: wgpu::ShaderSource::Wgsl(include_str!("../../../../kernels/view.wgsl").into()),
+        source: wgpu::ShaderSource::Wgsl(VIEW_WGSL.into()),
     });
     let vf = wgpu::ShaderStages::VERTEX_FRAGMENT;
     let entry = |binding, ty| wgpu::BindGroupLayoutEntry { binding, visibility: vf, ty, count: None };
