@@ -317,33 +317,26 @@ impl GpuView {
         }
     }
 
-    /// The sorted graph of this scene generation, once its worker is done.
+    /// The latest sorted graph: this scene generation's once its worker is done, an earlier
+    /// layout's of the same graph until then (`None` only before the first sort).
     fn prepared(
         &mut self,
         ctx: &egui::Context,
         scene: &Scene,
         plan: BufferPlan,
-    ) -> Result<Option<Arc<Buckets>>, String> {
+    ) -> Result<Option<(u64, Arc<Buckets>)>, String> {
         let generation = scene.generation;
-        if let Some((g, b)) = &self.buckets
-            && *g == generation
-        {
-            return Ok(Some(b.clone()));
-        }
-        if self.job.as_ref().is_some_and(|(g, _)| *g != generation)
-            && let Some((_, job)) = self.job.take()
-        {
-            job.cancel();
-        }
-        if let Some((g, job)) = &mut self.job
-            && *g == generation
+        // A finished sort is taken even when the layout moved on since (a force layout sends
+        // snapshots every few frames): cancelling it would never let one finish.
+        if let Some((_, job)) = &mut self.job
             && let Some(out) = job.poll()
         {
             self.job = None;
-            let (_, b) = out?;
-            let b = b?;
-            self.buckets = Some((generation, b.clone()));
-            return Ok(Some(b));
+            let (g, b) = out?;
+            self.buckets = Some((g, b?));
+        }
+        if self.buckets.as_ref().is_some_and(|(g, _)| *g == generation) {
+            return Ok(self.buckets.clone());
         }
         if self.job.is_none() {
             let graph = scene.graph.clone();
@@ -367,7 +360,9 @@ impl GpuView {
             });
             self.job = Some((generation, job));
         }
-        Ok(None)
+        // Until then an earlier layout of the same graph (a force-layout snapshot, another cell
+        // order) keeps being drawn: a frame with nothing in it would flicker.
+        Ok(self.buckets.clone())
     }
 
     fn sync(
@@ -381,8 +376,9 @@ impl GpuView {
         let n = scene.graph.n();
         let limits = rs.device.limits();
         let plan = BufferPlan::new(n, limits.max_buffer_size.min(limits.max_storage_buffer_binding_size))?;
-        let Some(buckets) = self.prepared(ctx, scene, plan)? else {
+        let Some((sorted_for, buckets)) = self.prepared(ctx, scene, plan)? else {
             self.note = Some("GPU view: sorting the graph into buckets...".into());
+            self.last = (Layer::Nothing, Layer::Nothing);
             return Ok(None);
         };
         let mut renderer = rs.renderer.write();
@@ -395,7 +391,7 @@ impl GpuView {
         }
         let Some(pipes) = &res.pipelines else { return Err("no pipelines".into()) };
 
-        if self.uploaded != Some(scene.generation) || !res.views.contains_key(&self.id) {
+        if self.uploaded != Some(sorted_for) || !res.views.contains_key(&self.id) {
             res.views.remove(&self.id);
             let v = guarded(&rs.device, "uploading the graph", || upload(rs, pipes, scene, &buckets, plan))??;
             self.arcs_drawn = buckets.n_pairs();
@@ -411,7 +407,7 @@ impl GpuView {
             });
             res.views.insert(self.id, v);
             self.dens_done.store(0, Ordering::Relaxed);
-            self.uploaded = Some(scene.generation);
+            self.uploaded = Some(sorted_for);
             self.words_for = None;
         }
         let Some(view) = res.views.get_mut(&self.id) else { return Err("no view buffers".into()) };

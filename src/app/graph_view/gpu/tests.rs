@@ -123,6 +123,34 @@ fn gpu_view_of_cells_matches_its_snapshot() {
 }
 
 #[test]
+fn gpu_view_keeps_drawing_while_the_force_layout_moves() {
+    if !have_wgpu() {
+        return;
+    }
+    // 3 000 vertices without coordinates: above the shapes' limit, within the force layout's,
+    // so each layout snapshot is sorted again on a worker while the last one is drawn.
+    let g = Arc::new(generate::rmat(11, 4, [0.45, 0.15, 0.15], 10, 5).expect("rmat"));
+    assert!(g.coords().is_none());
+    let mut kit = harness(g, 0, 3);
+    let t = std::time::Instant::now();
+    let mut drawn = false;
+    let mut frames = 0;
+    while !kit.state().view.is_idle() || !drawn {
+        assert!(t.elapsed().as_secs() < 60, "the view stays busy");
+        kit.run_steps(1);
+        let _ = kit.render();
+        frames += 1;
+        let layers = kit.state().view.gpu_layers();
+        if drawn {
+            assert_ne!(layers.1, "nothing", "frame {frames}: a layout snapshot blanked the view");
+        }
+        drawn |= layers.1 != "nothing";
+    }
+    assert_eq!(kit.state().view.mode(), Some(ViewMode::Layout));
+    assert!(frames > 3, "the layout moved for {frames} frames");
+}
+
+#[test]
 fn gpu_view_of_ny_matches_its_snapshot() {
     if !have_wgpu() {
         return;
