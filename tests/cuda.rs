@@ -419,25 +419,30 @@ fn sanitizer_smoke() {
         let want = dijkstra_distances(&g, 0);
         let choices = FRONTIER_ALGOS.into_iter().map(AlgoChoice::new).chain([racy()]);
         for choice in choices {
-            let algo = choice.algorithm;
-            for (instrument, block) in [(false, 64), (true, 96)] {
-                let opts = SolveOptions {
-                    instrument,
-                    record_deltas: true,
-                    block: BlockSizes::uniform(block),
-                    ..SolveOptions::for_choice(&choice)
-                };
-                let mut st = cuda(&g, algo, 0, &opts);
-                step_all(st.as_mut());
-                let d1 = st.distances().expect("distances");
-                let mut st = cuda(&g, algo, 0, &opts);
-                run(st.as_mut());
-                let d2 = st.distances().expect("distances");
-                if choice.exact() {
-                    assert_same_distances(&format!("{algo} stepping on {}", g.name), &d1, &want);
-                    assert_same_distances(&format!("{algo} run_to_end on {}", g.name), &d2, &want);
-                }
-            }
+            step_and_run_small(&g, &choice, &choice.algorithm.to_string(), &want);
+        }
+    }
+}
+
+/// The sanitizer runs' unit: `choice` from vertex 0 of `g`, stepped and run to the end, plain
+/// (block 64) and instrumented (block 96); exact choices must give `want`.
+fn step_and_run_small(g: &Arc<Graph>, choice: &AlgoChoice, name: &str, want: &[Distance]) {
+    for (instrument, block) in [(false, 64), (true, 96)] {
+        let opts = SolveOptions {
+            instrument,
+            record_deltas: true,
+            block: BlockSizes::uniform(block),
+            ..SolveOptions::for_choice(choice)
+        };
+        let mut st = cuda(g, choice.algorithm, 0, &opts);
+        step_all(st.as_mut());
+        let d1 = st.distances().expect("distances");
+        let mut st = cuda(g, choice.algorithm, 0, &opts);
+        run(st.as_mut());
+        let d2 = st.distances().expect("distances");
+        if choice.exact() {
+            assert_same_distances(&format!("{name} stepping on {}", g.name), &d1, want);
+            assert_same_distances(&format!("{name} run_to_end on {}", g.name), &d2, want);
         }
     }
 }
@@ -476,24 +481,7 @@ fn sanitizer_seed004() {
         let want = petgraph_distances(&g, 0);
         for name in names {
             let choice: AlgoChoice = name.parse().unwrap_or_else(|e| panic!("{name}: {e}"));
-            for (instrument, block) in [(false, 64), (true, 96)] {
-                let opts = SolveOptions {
-                    instrument,
-                    record_deltas: true,
-                    block: BlockSizes::uniform(block),
-                    ..SolveOptions::for_choice(&choice)
-                };
-                let mut st = cuda(&g, choice.algorithm, 0, &opts);
-                step_all(st.as_mut());
-                let d1 = st.distances().expect("distances");
-                let mut st = cuda(&g, choice.algorithm, 0, &opts);
-                run(st.as_mut());
-                let d2 = st.distances().expect("distances");
-                if choice.exact() {
-                    assert_same_distances(&format!("{name} stepping on {}", g.name), &d1, &want);
-                    assert_same_distances(&format!("{name} run_to_end on {}", g.name), &d2, &want);
-                }
-            }
+            step_and_run_small(&g, &choice, name, &want);
         }
     }
 }

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 /// The phases and their frame counts (× `SSSP_LAB_FRAMES` / 60, for graphs whose frames take
 /// seconds on a software renderer).
-const PHASES: [(&str, usize); 6] =
+pub(crate) const PHASES: [(&str, usize); 6] =
     [("idle", 60), ("pan", 120), ("zoom-in", 60), ("pan-zoomed", 60), ("zoom-out", 60), ("step", 60)];
 
 /// Frames of a phase given the frames per 60 in `SSSP_LAB_FRAMES` (default 60).
@@ -24,17 +24,17 @@ fn frames_of(phase: usize, per_60: usize) -> usize {
 
 /// One recorded frame.
 #[derive(serde::Serialize)]
-struct Sample {
-    phase: &'static str,
+pub(crate) struct Sample {
+    pub phase: &'static str,
     /// Wall time since the previous frame started, ms.
-    frame_ms: f64,
+    pub frame_ms: f64,
     /// Time in the app's `ui` (UI thread) of the previous frame, ms.
-    ui_ms: f64,
+    pub ui_ms: f64,
 }
 
 /// Per-phase summary.
 #[derive(serde::Serialize)]
-struct Summary {
+pub(crate) struct Summary {
     phase: &'static str,
     frames: usize,
     mean_ms: f64,
@@ -147,10 +147,7 @@ impl FrameBench {
     }
 
     fn write(&self, view: &GraphView) -> Result<(), String> {
-        let summary: Vec<Summary> = std::iter::once("prepare")
-            .chain(PHASES.iter().map(|&(phase, _)| phase))
-            .map(|phase| summarize(phase, &self.samples))
-            .collect();
+        let summary = summaries(&self.samples);
         let st = view.stats();
         let out = serde_json::json!({
             "graph": view.graph_name(),
@@ -166,6 +163,11 @@ impl FrameBench {
         let text = serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?;
         std::fs::write(&self.path, text).map_err(|e| format!("SSSP_LAB_FRAME_LOG {}: {e}", self.path.display()))
     }
+}
+
+/// The summary of every phase, "prepare" (the frames before the view was ready) first.
+pub(crate) fn summaries(samples: &[Sample]) -> Vec<Summary> {
+    std::iter::once("prepare").chain(PHASES.iter().map(|&(phase, _)| phase)).map(|p| summarize(p, samples)).collect()
 }
 
 fn summarize(phase: &'static str, samples: &[Sample]) -> Summary {

@@ -69,16 +69,18 @@ impl AggUniform {
         let half = (spacing * 0.5).max(f32::MIN_POSITIVE);
         let (w, h) = (bbox.width() + 2.0 * half, bbox.height() + 2.0 * half);
         let long = w.max(h);
-        let side = |cap: u32, per_unit: f32| -> [u32; 2] {
-            let l = ((long * per_unit).ceil() as u32).clamp(1, cap.min(max_side));
-            let short = |x: f32| ((x / long * l as f32).ceil() as u32).clamp(1, l);
-            [short(w), short(h)]
-        };
-        let dens_dims = side(DENS_SIDE, DENS_SIDE as f32 / long);
-        let stat_dims = side(STAT_SIDE, if cells { 1.0 / spacing.max(1e-30) } else { 2.0 / spacing.max(1e-30) });
+        let per_unit = if cells { 1.0 } else { 2.0 } / spacing.max(1e-30);
+        let l = ((long * per_unit).ceil() as u32).clamp(1, STAT_SIDE.min(max_side));
+        let stat_dims = [w, h].map(|x| ((x / long * l as f32).ceil() as u32).clamp(1, l));
         // The grids' box keeps the texels square: the short side is widened to whole texels.
-        let texel_s = long / stat_dims[0].max(stat_dims[1]) as f32;
-        let extent = [stat_dims[0] as f32 * texel_s, stat_dims[1] as f32 * texel_s];
+        let texel = long / l as f32;
+        let extent = [stat_dims[0] as f32 * texel, stat_dims[1] as f32 * texel];
+        // The density texture covers the same box (one uv maps both), DENS_SIDE texels along its
+        // longer side.
+        let dl = DENS_SIDE.min(max_side);
+        let fit = |a: f32, b: f32| ((a / b * dl as f32).ceil() as u32).clamp(1, dl);
+        let dens_dims =
+            if extent[0] >= extent[1] { [dl, fit(extent[1], extent[0])] } else { [fit(extent[0], extent[1]), dl] };
         let mut u = AggUniform {
             origin: [bbox.min[0] - half, bbox.min[1] - half + extent[1]],
             extent,
@@ -89,15 +91,6 @@ impl AggUniform {
             n: n as u32,
             ..Default::default()
         };
-        // The density texture covers the same box: its short side follows the status grid's
-        // aspect so one uv maps both.
-        let dl = dens_dims[0].max(dens_dims[1]);
-        u.dens_dims = if extent[0] >= extent[1] {
-            [dl, ((extent[1] / extent[0] * dl as f32).ceil() as u32).clamp(1, dl)]
-        } else {
-            [((extent[0] / extent[1] * dl as f32).ceil() as u32).clamp(1, dl), dl]
-        };
-        u.dens_levels = levels(u.dens_dims);
         let mut off = 0;
         for l in 0..u.stat_levels {
             u.stat_off[l as usize] = off;
@@ -200,35 +193,12 @@ impl AggPipelines {
         let render = |label,
                       layout: &wgpu::PipelineLayout,
                       module: &wgpu::ShaderModule,
-                      (vs, fs): (&str, &str),
+                      entry: (&str, &str),
                       buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
                       topology,
                       blend| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(layout),
-                vertex: wgpu::VertexState {
-                    module,
-                    entry_point: Some(vs),
-                    compilation_options: Default::default(),
-                    buffers,
-                },
-                primitive: wgpu::PrimitiveState { topology, ..Default::default() },
-                depth_stencil: None,
-                multisample: wgpu::MultisampleState::default(),
-                fragment: Some(wgpu::FragmentState {
-                    module,
-                    entry_point: Some(fs),
-                    compilation_options: Default::default(),
-                    targets: &[Some(wgpu::ColorTargetState {
-                        format: DENS_FORMAT,
-                        blend,
-                        write_mask: wgpu::ColorWrites::ALL,
-                    })],
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
+            let target = wgpu::ColorTargetState { format: DENS_FORMAT, blend, write_mask: wgpu::ColorWrites::ALL };
+            render_pipeline(device, label, layout, module, entry, buffers, topology, target)
         };
         let build_arcs = render(
             "graph_view.density_build",
@@ -271,6 +241,37 @@ impl AggPipelines {
         let reduce = compute("graph_view.status_reduce", "reduce");
         AggPipelines { build_layout, build_arcs, mip_layout, mip, status_layout, splat, reduce }
     }
+}
+
+/// A render pipeline of the view: entry points `(vertex, fragment)` of `module`, one colour
+/// `target`, no depth, one sample (egui's pass and the density texture alike).
+#[allow(clippy::too_many_arguments)]
+pub fn render_pipeline(
+    device: &wgpu::Device,
+    label: &str,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    (vs, fs): (&str, &str),
+    buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
+    topology: wgpu::PrimitiveTopology,
+    target: wgpu::ColorTargetState,
+) -> wgpu::RenderPipeline {
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(label),
+        layout: Some(layout),
+        vertex: wgpu::VertexState { module, entry_point: Some(vs), compilation_options: Default::default(), buffers },
+        primitive: wgpu::PrimitiveState { topology, ..Default::default() },
+        depth_stencil: None,
+        multisample: wgpu::MultisampleState::default(),
+        fragment: Some(wgpu::FragmentState {
+            module,
+            entry_point: Some(fs),
+            compilation_options: Default::default(),
+            targets: &[Some(target)],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
 }
 
 /// One view's aggregates and how far their builds got.

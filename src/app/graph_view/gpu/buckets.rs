@@ -17,6 +17,8 @@ pub struct Buckets {
     pub bbox: Bbox,
     /// Sorted slot → vertex id.
     pub order: Vec<u32>,
+    /// Vertex id → sorted slot (the inverse of `order`).
+    pub slot: Vec<u32>,
     /// Positions in slot order (world units).
     pub pos: Vec<[f32; 2]>,
     /// Slots of bucket `b`: `vstart[b]..vstart[b + 1]`; `SIDE² + 1` entries.
@@ -109,7 +111,7 @@ impl Buckets {
             sorted[2 * k + 1] = slot[v];
             grow(&mut reach[b], pos[v]);
         }
-        Buckets { bbox, order, pos: sorted_pos, vstart, pairs: sorted, astart, reach }
+        Buckets { bbox, order, slot, pos: sorted_pos, vstart, pairs: sorted, astart, reach }
     }
 
     /// The ranges whose reach meets the world rectangle `[min x, min y, max x, max y]`.
@@ -161,6 +163,7 @@ mod tests {
         assert_eq!(seen, (0..g.n() as u32).collect::<Vec<_>>());
         for (s, &v) in b.order.iter().enumerate() {
             assert_eq!(b.pos[s], pos[v as usize]);
+            assert_eq!(b.slot[v as usize], s as u32);
         }
         let mut want: Vec<(u32, u32)> = pairs.chunks_exact(2).map(|p| (p[0], p[1])).collect();
         let mut got: Vec<(u32, u32)> =

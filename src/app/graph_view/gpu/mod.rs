@@ -178,13 +178,12 @@ pub struct GpuView {
     budgets: Budgets,
     /// The sorted vertices and arcs of the scene generation `buckets.0`.
     buckets: Option<(u64, Arc<Buckets>)>,
-    job: Option<(u64, Job<Prepared>)>,
+    job: Option<Job<Prepared>>,
     uploaded: Option<u64>,
     words_for: Option<WordsKey>,
     words_version: u64,
-    /// Scratch for the vertex words (kept between state changes): by vertex, then by slot.
+    /// Scratch for the vertex words in slot order (kept between state changes).
     words: Vec<u32>,
-    sorted_words: Vec<u32>,
     /// How far the density build got (pairs), shared with the callback.
     dens_done: Arc<AtomicU64>,
     /// Why the GPU drawing is off for the current graph (the CPU rasters draw it instead).
@@ -197,8 +196,8 @@ pub struct GpuView {
     pub pending: bool,
     /// Arc pairs uploaded (the density build's total).
     total_pairs: usize,
-    /// What the last frame drew, for the overlay and the frame log.
-    pub last: (Layer, Layer),
+    /// How the last frame drew arcs and vertices ([`layer_name`]), for tests and logs.
+    pub last: (&'static str, &'static str),
 }
 
 impl Default for GpuView {
@@ -214,14 +213,13 @@ impl Default for GpuView {
             words_for: None,
             words_version: 0,
             words: Vec::new(),
-            sorted_words: Vec::new(),
             dens_done: Arc::new(AtomicU64::new(0)),
             failed: None,
             note: None,
             arcs_drawn: 0,
             total_pairs: 0,
             pending: true,
-            last: (Layer::Nothing, Layer::Nothing),
+            last: ("nothing", "nothing"),
         }
     }
 }
@@ -328,7 +326,7 @@ impl GpuView {
         let generation = scene.generation;
         // A finished sort is taken even when the layout moved on since (a force layout sends
         // snapshots every few frames): cancelling it would never let one finish.
-        if let Some((_, job)) = &mut self.job
+        if let Some(job) = &mut self.job
             && let Some(out) = job.poll()
         {
             self.job = None;
@@ -358,7 +356,7 @@ impl GpuView {
                 }
                 (generation, Ok(Arc::new(Buckets::new(&graph, &pos, &pairs))))
             });
-            self.job = Some((generation, job));
+            self.job = Some(job);
         }
         // Until then an earlier layout of the same graph (a force-layout snapshot, another cell
         // order) keeps being drawn: a frame with nothing in it would flicker.
@@ -378,7 +376,7 @@ impl GpuView {
         let plan = BufferPlan::new(n, limits.max_buffer_size.min(limits.max_storage_buffer_binding_size))?;
         let Some((sorted_for, buckets)) = self.prepared(ctx, scene, plan)? else {
             self.note = Some("GPU view: sorting the graph into buckets...".into());
-            self.last = (Layer::Nothing, Layer::Nothing);
+            self.last = ("nothing", "nothing");
             return Ok(None);
         };
         let mut renderer = rs.renderer.write();
@@ -424,11 +422,9 @@ impl GpuView {
         if self.words_for != Some(f.words_key) {
             // Built only here: in the distance mode it scans all δ for the ramp's maximum.
             let shader = Shader::new(f.trace, f.color_mode, distance_ramp());
-            pack::vertex_words(n, &shader, f.wrong, &mut self.words, frontier);
-            self.sorted_words.clear();
-            self.sorted_words.extend(buckets.order.iter().map(|&v| self.words[v as usize]));
-            if !self.sorted_words.is_empty() {
-                rs.queue.write_buffer(&view.words, 0, bytemuck::cast_slice(&self.sorted_words));
+            pack::vertex_words(&buckets.order, &buckets.slot, &shader, f.wrong, &mut self.words, frontier);
+            if !self.words.is_empty() {
+                rs.queue.write_buffer(&view.words, 0, bytemuck::cast_slice(&self.words));
             }
             self.words_for = Some(f.words_key);
             self.words_version += 1;
@@ -457,7 +453,7 @@ impl GpuView {
         } else if self.note.as_deref().is_some_and(|n| n.starts_with("GPU view:")) {
             self.note = None;
         }
-        self.last = (arcs.clone(), dots.clone());
+        self.last = (layer_name(&arcs), layer_name(&dots));
         Ok(Some(ViewCallback {
             id: self.id,
             uniform: f.uniform,
@@ -589,35 +585,15 @@ fn pipelines(device: &wgpu::Device, format: wgpu::TextureFormat) -> Pipelines {
     });
     // egui's render pass: premultiplied alpha, one sample, no depth (eframe's defaults, which
     // this app keeps).
-    let target = [Some(wgpu::ColorTargetState {
+    let target = wgpu::ColorTargetState {
         format,
         blend: Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
         write_mask: wgpu::ColorWrites::ALL,
-    })];
+    };
     let pos_attr = [wgpu::VertexAttribute { format: wgpu::VertexFormat::Float32x2, offset: 0, shader_location: 0 }];
     let word_attr = [wgpu::VertexAttribute { format: wgpu::VertexFormat::Uint32, offset: 0, shader_location: 1 }];
     let pipeline = |label: &str, vs: &str, fs: &str, buffers: &[Option<wgpu::VertexBufferLayout<'_>>], topology| {
-        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some(label),
-            layout: Some(&pl),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some(vs),
-                compilation_options: Default::default(),
-                buffers,
-            },
-            primitive: wgpu::PrimitiveState { topology, ..Default::default() },
-            depth_stencil: None,
-            multisample: wgpu::MultisampleState::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some(fs),
-                compilation_options: Default::default(),
-                targets: &target,
-            }),
-            multiview_mask: None,
-            cache: None,
-        })
+        agg::render_pipeline(device, label, &pl, &module, (vs, fs), buffers, topology, target.clone())
     };
     let arcs = pipeline(
         "graph_view.arcs",
@@ -764,7 +740,7 @@ pub fn layer_name(l: &Layer) -> &'static str {
 impl GraphView {
     /// How the last frame drew arcs and vertices (see [`Layer`]).
     pub fn gpu_layers(&self) -> (&'static str, &'static str) {
-        (layer_name(&self.gpu.last.0), layer_name(&self.gpu.last.1))
+        self.gpu.last
     }
 
     /// Draws the large graph through the GPU paint callback; returns the dot style used (for the

@@ -114,14 +114,22 @@ pub fn word(c: Color32, code: u32) -> u32 {
     u32::from(c.r()) | (u32::from(c.g()) << 8) | (u32::from(c.b()) << 16) | (code << 24)
 }
 
-/// The colour words of all `n` vertices for one state of the run into `out` (replaced), and the
-/// frontier into `frontier` (replaced). Vertices in `wrong` get [`WRONG`] and [`CODE_WRONG`].
-/// O(n + |wrong|): done once per state change, never per frame.
-pub fn vertex_words(n: usize, shader: &Shader<'_>, wrong: &[VertexId], out: &mut Vec<u32>, frontier: &mut Vec<u32>) {
+/// The colour words of the vertices `order` (slot `s` holds vertex `order[s]`, the GPU buffers'
+/// order) for one state of the run into `out` (replaced, `out[s]` for `order[s]`), and the
+/// frontier into `frontier` (replaced). Vertices in `wrong` get [`WRONG`] and [`CODE_WRONG`];
+/// `slot` is the inverse of `order`. O(n + |wrong|): done once per state change, never per frame.
+pub fn vertex_words(
+    order: &[u32],
+    slot: &[u32],
+    shader: &Shader<'_>,
+    wrong: &[VertexId],
+    out: &mut Vec<u32>,
+    frontier: &mut Vec<u32>,
+) {
     out.clear();
     frontier.clear();
-    out.reserve(n);
-    for v in 0..n as u32 {
+    out.reserve(order.len());
+    for &v in order {
         let s = shader.status(v);
         if s == VertexStatus::Frontier {
             frontier.push(v);
@@ -130,7 +138,7 @@ pub fn vertex_words(n: usize, shader: &Shader<'_>, wrong: &[VertexId], out: &mut
         out.push(word(c, code(s)));
     }
     for &v in wrong {
-        if let Some(w) = out.get_mut(v as usize) {
+        if let Some(w) = slot.get(v as usize).and_then(|&s| out.get_mut(s as usize)) {
             *w = word(WRONG, CODE_WRONG);
         }
     }
@@ -203,12 +211,17 @@ mod tests {
         t.set_finished();
         let shader = Shader::new(Some(&t), ColorMode::Status, distance_ramp());
         let (mut words, mut frontier) = (Vec::new(), Vec::new());
-        vertex_words(3, &shader, &[2], &mut words, &mut frontier);
+        vertex_words(&[0, 1, 2], &[0, 1, 2], &shader, &[2], &mut words, &mut frontier);
         assert_eq!(frontier, vec![0]);
         assert_eq!(words[0], word(FRONTIER, CODE_FRONTIER));
         assert_eq!(words[1], word(UNREACHED, CODE_UNREACHED));
         assert_eq!(words[2] >> 24, CODE_WRONG);
         assert_eq!(words[2] & 0xff, u32::from(WRONG.r()));
+        // In slot order: slot 0 holds vertex 2 (wrong), slot 2 vertex 0 (the frontier).
+        vertex_words(&[2, 1, 0], &[2, 1, 0], &shader, &[2], &mut words, &mut frontier);
+        assert_eq!(frontier, vec![0]);
+        assert_eq!(words[2], word(FRONTIER, CODE_FRONTIER));
+        assert_eq!(words[0] >> 24, CODE_WRONG);
     }
 
     #[test]

@@ -234,14 +234,14 @@ fn headless_frame_bench() {
         }
     }
     kit.state_mut().version += 1;
-    let mut frames: Vec<serde_json::Value> = Vec::new();
-    let mut frame = |kit: &mut Kit<'static, B>, phase: &str| {
+    use super::super::super::frame_bench::{PHASES, Sample, summaries};
+    let mut frames: Vec<Sample> = Vec::new();
+    let mut frame = |kit: &mut Kit<'static, B>, phase: &'static str| {
         let t = std::time::Instant::now();
         kit.run_steps(1);
         let ui_ms = t.elapsed().as_secs_f64() * 1e3;
         kit.render().expect("render");
-        let ms = t.elapsed().as_secs_f64() * 1e3;
-        frames.push(serde_json::json!({ "phase": phase, "frame_ms": ms, "ui_ms": ui_ms }));
+        frames.push(Sample { phase, frame_ms: t.elapsed().as_secs_f64() * 1e3, ui_ms });
     };
     let t_prep = std::time::Instant::now();
     kit.run_steps(1);
@@ -249,9 +249,7 @@ fn headless_frame_bench() {
         assert!(t_prep.elapsed().as_secs() < 600, "the view stays busy");
         frame(&mut kit, "prepare");
     }
-    for (phase, count) in
-        [("idle", 60), ("pan", 120), ("zoom-in", 60), ("pan-zoomed", 60), ("zoom-out", 60), ("step", 60)]
-    {
+    for (phase, count) in PHASES {
         for i in 0..count {
             let t = i as f32 / 20.0;
             match phase {
@@ -270,24 +268,9 @@ fn headless_frame_bench() {
             frame(&mut kit, phase);
         }
     }
-    let mut summary = Vec::new();
-    for phase in ["prepare", "idle", "pan", "zoom-in", "pan-zoomed", "zoom-out", "step"] {
-        let mut ms: Vec<f64> =
-            frames.iter().filter(|f| f["phase"] == phase).filter_map(|f| f["frame_ms"].as_f64()).collect();
-        ms.sort_by(f64::total_cmp);
-        if ms.is_empty() {
-            continue;
-        }
-        let mean = ms.iter().sum::<f64>() / ms.len() as f64;
-        let at = |q: f64| ms[((ms.len() as f64 - 1.0) * q).round() as usize];
-        eprintln!(
-            "{phase:>10}: {} frames, mean {mean:.2} ms, p50 {:.2}, p95 {:.2}, max {:.2}",
-            ms.len(),
-            at(0.5),
-            at(0.95),
-            at(1.0)
-        );
-        summary.push(serde_json::json!({ "phase": phase, "frames": ms.len(), "mean_ms": mean, "p50_ms": at(0.5), "p95_ms": at(0.95), "max_ms": at(1.0), "fps_mean": 1e3 / mean }));
+    let summary = summaries(&frames);
+    for s in &summary {
+        eprintln!("{}", serde_json::to_string(s).unwrap_or_default());
     }
     let st = kit.state().view.stats();
     let (arcs, dots) = kit.state().view.gpu_layers();
