@@ -68,6 +68,8 @@ xdotool mousemove "$((W - 1))" "$((H - 1))" || echo "warning: xdotool could not 
 shot() {
     local name=$1 settle=$2
     shift 2
+    # ONLY=GLOB retakes just the shots whose names match.
+    if [ -n "${ONLY:-}" ] && [[ "$name" != $ONLY ]]; then return 0; fi
     local tag=${name//\//-}
     local ready="$XDG_RUNTIME_DIR/$tag.ready"
     env "$@" SSSP_LAB_READY_FILE="$ready" "$BIN" >"$XDG_RUNTIME_DIR/$tag.log" 2>&1 &
@@ -107,6 +109,7 @@ shot compare-delta-width 2 SSSP_LAB_DEMO="lesson:3;compare-steps:30"
 shot compare-bellman-ford 2 SSSP_LAB_DEMO="lesson:4;compare-steps:8"
 shot compare-helper-threads 2 SSSP_LAB_DEMO="lesson:5;compare-steps:300"
 shot auto-tune 2 SSSP_LAB_DEMO="algo:delta-stepping;device:wgpu:0;tune"
+shot ny-wgpu-zero-copy 4 SSSP_LAB_DEMO="algo:crauser-succ;device:wgpu:0;steps:300"
 shot grid-16m-mid-run 20 SSSP_LAB_DEMO="gen:grid:4096:4096;source:8390656;algo:crauser-succ;steps:2400"
 shot dense-matrix-options 2 SSSP_LAB_DEMO="gen:dense;algo:martin-pred:layout=matrix;steps:2"
 mkdir -p "$OUT/sequence"

@@ -248,6 +248,27 @@ pub trait Stepper: Send {
     fn thread_times(&self) -> Vec<ThreadTime> {
         Vec::new()
     }
+    /// Where the solver keeps δ and the settled stamps on a wgpu device, for a renderer on the
+    /// same device to read without a host round trip; `None` for solvers without such buffers
+    /// or whose buffers do not hold the state after the last [`Stepper::step`] (after a
+    /// `run_to_end`, or a layout other than [`DeviceVertexState`]'s).
+    fn device_state(&self) -> Option<DeviceVertexState> {
+        None
+    }
+}
+
+/// A GPU solver's vertex state where it lives (the wgpu frontier solvers'; layout of
+/// `kernels/common.wgsl`): `dist[v]` is δ(v) as a u32 (2³²−1 = unreached) and `stamp[v]` the
+/// 1-based iteration in which v is a frontier vertex (2³²−1 while unsettled), so after
+/// `iterations` steps v is settled if `stamp[v] ≤ iterations`, in the frontier if
+/// `stamp[v] == iterations + 1`. Both buffers hold n u32 words and have `STORAGE` usage.
+#[derive(Clone, Debug)]
+pub struct DeviceVertexState {
+    pub device: wgpu::Device,
+    pub dist: wgpu::Buffer,
+    pub stamp: wgpu::Buffer,
+    /// Iterations run (the trace position this state belongs to).
+    pub iterations: u32,
 }
 
 /// Runs a frontier stepper to the end by repeated `step`s, keeping every record (they are small)

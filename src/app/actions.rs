@@ -127,9 +127,16 @@ impl AppState {
         self.peaks.get(&device)
     }
 
-    /// Starts probing devices (CUDA, wgpu) in the background.
+    /// Starts probing devices (CUDA, wgpu) in the background; the window's wgpu device, if
+    /// known, is lent to the solvers of its adapter first.
     pub(crate) fn probe_devices(&mut self) {
-        self.jobs.devices = Some(Job::spawn("probing devices", repaint(&self.egui), |_| crate::device::devices()));
+        let window = self.window_gpu.clone();
+        self.jobs.devices = Some(Job::spawn("probing devices", repaint(&self.egui), move |_| {
+            if let Some(w) = window {
+                crate::device::wgpu::share_device(&w.info, w.device, w.queue);
+            }
+            crate::device::devices()
+        }));
     }
 
     /// The save dialog for a trace, on a worker (rfd blocks).

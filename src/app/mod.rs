@@ -79,7 +79,12 @@ pub fn run(mut startup: Startup) -> anyhow::Result<()> {
         .with_min_inner_size([900.0, 560.0])
         .with_drag_and_drop(true);
     // Scripted launches (screenshots, demos) start from the same window every time.
-    let options = eframe::NativeOptions { viewport, persist_window: persist::enabled(), ..Default::default() };
+    let mut options = eframe::NativeOptions { viewport, persist_window: persist::enabled(), ..Default::default() };
+    // The window's device is requested as the solvers request theirs (every limit, timestamps),
+    // so the wgpu solvers of that adapter can run on it and the view read their buffers.
+    if let eframe::egui_wgpu::WgpuSetup::CreateNew(setup) = &mut options.wgpu_options.wgpu_setup {
+        setup.device_descriptor = Arc::new(crate::device::wgpu::device_descriptor);
+    }
     eframe::run_native(
         "sssp-lab",
         options,
@@ -88,6 +93,9 @@ pub fn run(mut startup: Startup) -> anyhow::Result<()> {
             let saved =
                 cc.storage.filter(|_| persist).and_then(|s| eframe::get_value::<persist::Saved>(s, persist::KEY));
             let mut app = SsspApp::with_saved(&cc.egui_ctx, startup, saved);
+            if let Some(rs) = &cc.wgpu_render_state {
+                app.share_window_gpu(rs);
+            }
             app.persist = persist;
             app.ready_file = std::env::var_os("SSSP_LAB_READY_FILE").map(PathBuf::from);
             app.frame_bench = std::env::var_os("SSSP_LAB_FRAME_LOG").map(|p| frame_bench::FrameBench::new(p.into()));
@@ -139,6 +147,14 @@ impl SsspApp {
 
     /// [`SsspApp::new`], restoring what `saved` remembers (see [`persist`]): its settings and
     /// forms always, its graph and source only when `startup` names no graph of its own.
+    /// Lends eframe's wgpu device to the wgpu solvers of its adapter (probing devices again),
+    /// so a run stepped there is drawn from its own buffers (zero-copy).
+    pub fn share_window_gpu(&mut self, rs: &eframe::egui_wgpu::RenderState) {
+        self.state.window_gpu =
+            Some(state::WindowGpu { info: rs.adapter.get_info(), device: rs.device.clone(), queue: rs.queue.clone() });
+        self.state.probe_devices();
+    }
+
     pub fn with_saved(ctx: &egui::Context, startup: Startup, saved: Option<persist::Saved>) -> Self {
         let explicit = startup.file.is_some() || startup.generator.is_some();
         let from_startup = Settings {

@@ -154,6 +154,9 @@ pub struct AppState {
     /// needs it, while a run-to-end job has it, or after that job lost it.
     pub(crate) stepper: Option<Box<dyn Stepper>>,
     pub(crate) stepper_lost: bool,
+    /// The window's wgpu device, lent to the wgpu solvers of its adapter when devices are
+    /// probed (`device::wgpu::share_device`), so the graph view can read their buffers.
+    pub(crate) window_gpu: Option<WindowGpu>,
     /// Per-thread time of the solver since the run started, as of its last step (empty for
     /// solvers without threads of their own, e.g. everything but seed 001's schemes).
     pub thread_times: Vec<crate::algo::ThreadTime>,
@@ -187,6 +190,14 @@ pub struct AppState {
     pub tuned: Option<Tuned>,
 }
 
+/// eframe's wgpu device and the adapter it was opened on.
+#[derive(Clone)]
+pub(crate) struct WindowGpu {
+    pub info: eframe::wgpu::AdapterInfo,
+    pub device: eframe::wgpu::Device,
+    pub queue: eframe::wgpu::Queue,
+}
+
 impl AppState {
     pub fn new(egui: &egui::Context, settings: Settings) -> AppState {
         AppState {
@@ -199,6 +210,7 @@ impl AppState {
             run_id: 0,
             stepper: None,
             stepper_lost: false,
+            window_gpu: None,
             thread_times: Vec::new(),
             playing: false,
             play_budget: 0.0,

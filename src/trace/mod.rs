@@ -146,6 +146,16 @@ impl Trace {
         }
     }
 
+    /// The frontier F at the cursor: the source at position 0, else the vertices the last
+    /// applied step settled (empty where that step's delta was not kept). O(1).
+    pub fn frontier(&self) -> &[VertexId] {
+        match self.pos.checked_sub(1) {
+            None if (self.source as usize) < self.dist.len() => std::slice::from_ref(&self.source),
+            None => &[],
+            Some(i) => self.deltas.get(i).map_or(&[], |d| d.settled.as_slice()),
+        }
+    }
+
     /// Iteration in which `v` was settled (0 = the source), if it is settled at the cursor.
     pub fn settled_at(&self, v: VertexId) -> Option<u32> {
         let s = self.settled_at[v as usize];

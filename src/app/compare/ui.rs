@@ -59,6 +59,7 @@ impl CompareView {
                         state_version: l.version,
                         wrong: (i > 0).then_some(l.differs.as_slice()),
                         color_mode: ColorMode::Status,
+                        live: None,
                     };
                     view.ui(ui, &input);
                 });

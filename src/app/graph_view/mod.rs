@@ -85,6 +85,9 @@ pub struct ViewInput<'a> {
     /// Vertices to mark as wrong (δ ≠ oracle), e.g. after a `racy` GPU run.
     pub wrong: Option<&'a [VertexId]>,
     pub color_mode: ColorMode,
+    /// The solver's own device buffers when they hold the trace's state at its cursor (a wgpu
+    /// solver stepped on the window's device): the GPU view then reads them (zero-copy).
+    pub live: Option<&'a crate::algo::DeviceVertexState>,
 }
 
 /// How the vertices are placed.
@@ -123,6 +126,8 @@ pub struct ViewStats {
     pub ui_ms: f32,
     /// True when drawn by the GPU paint callback (see [`gpu`]), not the CPU rasters.
     pub gpu: bool,
+    /// True when the GPU view coloured the vertices from the solver's own buffers.
+    pub zero_copy: bool,
 }
 
 /// The graph view widget. Holds the render caches and the camera.
@@ -332,6 +337,7 @@ impl GraphView {
         } else {
             self.gpu.pending = false;
             self.stats.gpu = false;
+            self.stats.zero_copy = false;
             self.update_arcs(&ctx, scene, size_px, ppp, &visuals, interacting);
             let style = self.dot_style(scene, ppp);
             let key = VertexKey {

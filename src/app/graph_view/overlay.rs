@@ -41,6 +41,8 @@ impl GraphView {
         };
         let timing = if st.vector {
             "shapes".to_string()
+        } else if st.gpu && st.zero_copy {
+            "GPU · zero-copy from the solver".to_string()
         } else if st.gpu {
             "GPU".to_string()
         } else if scene.mode == ViewMode::Raster {

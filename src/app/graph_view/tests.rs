@@ -57,7 +57,7 @@ impl Harness {
 }
 
 fn no_run() -> ViewInput<'static> {
-    ViewInput { trace: None, state_version: 0, wrong: None, color_mode: ColorMode::Status }
+    ViewInput { trace: None, state_version: 0, wrong: None, color_mode: ColorMode::Status, live: None }
 }
 
 fn screen_pos(view: &GraphView, v: VertexId) -> Pos2 {
@@ -89,7 +89,13 @@ fn coordinates_mode_hover_and_click() {
     assert_eq!(view.mode(), Some(ViewMode::Coordinates));
     let mut trace = Trace::new(g.n(), 0);
     trace.set_finished();
-    let input = ViewInput { trace: Some(&trace), state_version: 1, wrong: Some(&[5]), color_mode: ColorMode::Distance };
+    let input = ViewInput {
+        trace: Some(&trace),
+        state_version: 1,
+        wrong: Some(&[5]),
+        color_mode: ColorMode::Distance,
+        live: None,
+    };
     let mut h = Harness::new();
     h.settle(&mut view, &input);
     assert!(!view.stats().vector, "2000 vertices: raster");
@@ -163,7 +169,8 @@ fn raster_mode_hover_click_and_order_by_distance() {
         trace.push(step);
     }
     trace.set_finished();
-    let input = ViewInput { trace: Some(&trace), state_version: 7, wrong: None, color_mode: ColorMode::Status };
+    let input =
+        ViewInput { trace: Some(&trace), state_version: 7, wrong: None, color_mode: ColorMode::Status, live: None };
     let mut h = Harness::new();
     h.settle(&mut view, &input);
     assert_eq!(view.stats().vertices_drawn, 6000);
@@ -318,7 +325,8 @@ fn ny_timing() {
     let mut view = GraphView::new();
     view.set_graph(g.clone());
     let mut h = Harness::new();
-    let input = ViewInput { trace: Some(&trace), state_version: 1, wrong: None, color_mode: ColorMode::Status };
+    let input =
+        ViewInput { trace: Some(&trace), state_version: 1, wrong: None, color_mode: ColorMode::Status, live: None };
     h.settle(&mut view, &input);
     let t = Instant::now();
     for _ in 0..20 {
@@ -334,13 +342,15 @@ fn ny_timing() {
             state_version: 100 + k as u64,
             wrong: None,
             color_mode: ColorMode::Status,
+            live: None,
         };
         let t1 = Instant::now();
         h.frame(&mut view, &input, vec![]);
         worst = worst.max(t1.elapsed().as_secs_f64() * 1e3);
     }
     println!("frame while stepping back: mean {:.2} ms, worst {worst:.2} ms", t.elapsed().as_secs_f64() * 1e3 / 60.0);
-    let input = ViewInput { trace: Some(&trace), state_version: 1000, wrong: None, color_mode: ColorMode::Status };
+    let input =
+        ViewInput { trace: Some(&trace), state_version: 1000, wrong: None, color_mode: ColorMode::Status, live: None };
     let c = view.last_rect.center();
     h.frame(&mut view, &input, vec![Event::PointerMoved(c)]);
     h.frame(&mut view, &input, vec![button(c, true)]);
@@ -405,6 +415,7 @@ fn ny_render() {
                     state_version: st.version,
                     wrong: Some(&st.wrong),
                     color_mode: st.mode,
+                    live: None,
                 };
                 st.view.ui(ui, &input);
             },
@@ -514,6 +525,7 @@ fn small_graphs_render() {
                         state_version: 1,
                         wrong: Some(&[1]),
                         color_mode: ColorMode::Status,
+                        live: None,
                     };
                     st.0.ui(ui, &input);
                 },
@@ -617,22 +629,29 @@ fn cells_timing() {
     }
     let mut h = Harness::new();
     {
-        let input = ViewInput { trace: Some(&trace), state_version: 1, wrong: None, color_mode: ColorMode::Status };
+        let input =
+            ViewInput { trace: Some(&trace), state_version: 1, wrong: None, color_mode: ColorMode::Status, live: None };
         h.settle(&mut view, &input);
     }
     println!("fit: {:?}", view.stats());
     let mut worst: f32 = 0.0;
     for k in 0..20 {
         trace.seek(20 - k);
-        let input =
-            ViewInput { trace: Some(&trace), state_version: 10 + k as u64, wrong: None, color_mode: ColorMode::Status };
+        let input = ViewInput {
+            trace: Some(&trace),
+            state_version: 10 + k as u64,
+            wrong: None,
+            color_mode: ColorMode::Status,
+            live: None,
+        };
         h.frame(&mut view, &input, vec![]);
         worst = worst.max(view.stats().ui_ms);
     }
     println!("stepping back: worst view frame {worst:.2} ms, vertex raster {:.2} ms", view.stats().vertex_ms);
     view.order_by_distance = true;
     let t = Instant::now();
-    let input = ViewInput { trace: Some(&trace), state_version: 99, wrong: None, color_mode: ColorMode::Status };
+    let input =
+        ViewInput { trace: Some(&trace), state_version: 99, wrong: None, color_mode: ColorMode::Status, live: None };
     h.settle(&mut view, &input);
     println!("order by δ (background sort of 2²⁰): {:.0} ms until shown", t.elapsed().as_secs_f64() * 1e3);
 }

@@ -116,11 +116,15 @@ pub fn show(
             Verification::Mismatch(w) => Some(w.as_slice()),
             _ => None,
         };
+        // A wgpu solver stepped on the window's device: the view reads its buffers while the
+        // trace's cursor is where the solver is (Arc clones of two buffer handles per frame).
+        let live = state.stepper.as_ref().and_then(|s| s.device_state());
         let input = ViewInput {
             trace: state.trace.as_ref(),
             state_version: state.state_version,
             wrong,
             color_mode: panels.color_mode,
+            live: live.as_ref(),
         };
         let t = std::time::Instant::now();
         let response = view.ui(ui, &input);

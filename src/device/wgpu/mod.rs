@@ -149,7 +149,8 @@ pub fn check_distance_range(graph: &Graph) -> Result<(), SolveError> {
 struct Entry {
     info: DeviceInfo,
     adapter: Option<wgpu::Adapter>,
-    gpu: OnceLock<Result<Arc<Gpu>, String>>,
+    /// The opened device: set by the probe, or replaced by the window's ([`share_device`]).
+    gpu: Mutex<Option<Result<Arc<Gpu>, String>>>,
 }
 
 struct Registry {
@@ -183,7 +184,7 @@ fn registry() -> &'static Registry {
 }
 
 fn unavailable(reason: String) -> Entry {
-    Entry { info: DeviceInfo::new(DeviceId::Wgpu(0), "wgpu".into(), Err(reason)), adapter: None, gpu: OnceLock::new() }
+    Entry { info: DeviceInfo::new(DeviceId::Wgpu(0), "wgpu".into(), Err(reason)), adapter: None, gpu: Mutex::new(None) }
 }
 
 /// The instance lives as long as the process (adapters and devices keep it alive anyway).
@@ -232,7 +233,7 @@ fn probe() -> Result<Vec<Entry>, String> {
             if info.device_type == wgpu::DeviceType::Cpu && !info.name.contains("software") {
                 name.push_str(" (software)");
             }
-            let gpu = OnceLock::new();
+            let mut gpu = None;
             // Limits first; then open the device and compile one kernel of each kernel file:
             // an adapter can claim compute shaders and still not compile them (seen: wgpu's GL
             // backend on the NVIDIA driver, "The selected version doesn't support
@@ -240,9 +241,10 @@ fn probe() -> Result<Vec<Entry>, String> {
             let status = usable(&adapter).and_then(|()| {
                 let g = open(&adapter, &name).map(Arc::new)?;
                 let checked = compiles(&g);
-                let _ = gpu.set(Ok(g));
+                gpu = Some(Ok(g));
                 checked
             });
+            let gpu = Mutex::new(gpu);
             Entry { info: DeviceInfo::new(DeviceId::Wgpu(i as u32), name, status), adapter: Some(adapter), gpu }
         })
         .collect())
@@ -407,21 +409,66 @@ pub(crate) fn gpu(index: u32) -> Result<Arc<Gpu>, SolveError> {
     let Some(adapter) = &entry.adapter else {
         return Err(SolveError::Device(format!("{}: no adapter", entry.info.name)));
     };
-    entry.gpu.get_or_init(|| open(adapter, &entry.info.name).map(Arc::new)).clone().map_err(SolveError::Device)
+    let mut slot =
+        entry.gpu.lock().map_err(|_| SolveError::Device(format!("{}: registry poisoned", entry.info.name)))?;
+    slot.get_or_insert_with(|| open(adapter, &entry.info.name).map(Arc::new)).clone().map_err(SolveError::Device)
+}
+
+/// Makes the solvers of the adapter described by `info` run on `device` and `queue` (the
+/// window's, which eframe opened on the same physical adapter through another `wgpu::Instance`),
+/// so that a renderer on that device can read a solver's buffers directly
+/// ([`crate::algo::DeviceVertexState`]). Steppers built before keep their device. Returns the
+/// adapter's index in [`list`], or `None` when no usable adapter matches (the solvers then keep
+/// their own device, and the view uploads what they read back).
+///
+/// The device should have been requested with [`device_descriptor`]: the kernels size
+/// themselves to the device's limits, and time themselves only with `TIMESTAMP_QUERY`.
+pub fn share_device(info: &wgpu::AdapterInfo, device: wgpu::Device, queue: wgpu::Queue) -> Option<u32> {
+    let reg = registry();
+    let (i, entry) = reg.entries.iter().enumerate().find(|(_, e)| {
+        e.info.status.is_ok() && e.adapter.as_ref().is_some_and(|a| same_adapter(&a.get_info(), info))
+    })?;
+    let adapter = entry.adapter.as_ref()?;
+    let g = wrap(adapter, &entry.info.name, device, queue);
+    *entry.gpu.lock().ok()? = Some(Ok(Arc::new(g)));
+    Some(i as u32)
+}
+
+/// Whether two `AdapterInfo`s from different instances name one physical adapter (the PCI bus
+/// id tells apart two cards of one model where the driver reports it).
+fn same_adapter(a: &wgpu::AdapterInfo, b: &wgpu::AdapterInfo) -> bool {
+    a.name == b.name
+        && a.vendor == b.vendor
+        && a.device == b.device
+        && a.device_type == b.device_type
+        && a.backend == b.backend
+        && a.driver == b.driver
+        && a.device_pci_bus_id == b.device_pci_bus_id
+}
+
+/// The device request the solvers make of `adapter`: every limit it has (the kernels bind up
+/// to eight storage buffers and size arc chunks to the largest binding) and `TIMESTAMP_QUERY`
+/// where it exists (per-kernel GPU times). The app asks eframe for the same, so the window's
+/// device can run the solvers ([`share_device`]).
+pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'static> {
+    let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+    wgpu::DeviceDescriptor {
+        label: Some("sssp-lab compute"),
+        required_features: if timestamps { wgpu::Features::TIMESTAMP_QUERY } else { wgpu::Features::empty() },
+        required_limits: adapter.limits(),
+        ..Default::default()
+    }
 }
 
 fn open(adapter: &wgpu::Adapter, name: &str) -> Result<Gpu, String> {
-    let features = adapter.features();
-    let timestamps = features.contains(wgpu::Features::TIMESTAMP_QUERY);
-    let limits = adapter.limits();
-    let desc = wgpu::DeviceDescriptor {
-        label: Some("sssp-lab compute"),
-        required_features: if timestamps { wgpu::Features::TIMESTAMP_QUERY } else { wgpu::Features::empty() },
-        required_limits: limits.clone(),
-        ..Default::default()
-    };
-    let (device, queue) = pollster::block_on(adapter.request_device(&desc))
+    let (device, queue) = pollster::block_on(adapter.request_device(&device_descriptor(adapter)))
         .map_err(|e| format!("{name}: cannot open the device: {e}"))?;
+    Ok(wrap(adapter, name, device, queue))
+}
+
+/// A [`Gpu`] around an opened device: lost-device and uncaptured-error reports go where
+/// [`Gpu::check`] finds them (wgpu's default for uncaptured errors is a panic).
+fn wrap(adapter: &wgpu::Adapter, name: &str, device: wgpu::Device, queue: wgpu::Queue) -> Gpu {
     let lost = Arc::new(Mutex::new(None));
     let lost2 = Arc::clone(&lost);
     device.set_device_lost_callback(move |reason, msg| {
@@ -438,17 +485,17 @@ fn open(adapter: &wgpu::Adapter, name: &str) -> Result<Gpu, String> {
     }));
     let info = adapter.get_info();
     let indirect = adapter.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::INDIRECT_EXECUTION);
-    Ok(Gpu {
+    Gpu {
         name: name.to_string(),
         timestamp_period: queue.get_timestamp_period(),
+        timestamps: device.features().contains(wgpu::Features::TIMESTAMP_QUERY),
+        limits: device.limits(),
         device,
         queue,
-        limits,
-        timestamps,
         indirect,
         subgroup: (info.subgroup_min_size, info.subgroup_max_size),
         lost,
         uncaptured,
         cache: kernels::Cache { inner: Mutex::new(HashMap::new()) },
-    })
+    }
 }

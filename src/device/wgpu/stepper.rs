@@ -171,6 +171,9 @@ pub struct WgpuStepper {
     done: bool,
     /// Host copy of δ and status, current after `step` (None after a fast run).
     host: Option<HostState>,
+    /// Whether `b.dist` / `b.status` hold the state after the last `step` (false once a
+    /// `run_to_end` began: its batches run ahead of what the caller has seen).
+    stepped: bool,
     /// Vertices settled so far (None when unknown: after a cancelled fast run).
     settled: Option<u64>,
     model: gpu::LaunchModel,
@@ -317,5 +320,14 @@ impl Stepper for WgpuStepper {
             return Ok(run);
         }
         if self.uses_fast_path() { self.run_fast(cancel, progress) } else { self.run_kernels(cancel, progress) }
+    }
+
+    fn device_state(&self) -> Option<crate::algo::DeviceVertexState> {
+        self.stepped.then(|| crate::algo::DeviceVertexState {
+            device: self.gpu.device.clone(),
+            dist: self.b.dist.clone(),
+            stamp: self.b.status.clone(),
+            iterations: self.iteration,
+        })
     }
 }

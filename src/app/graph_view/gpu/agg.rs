@@ -553,7 +553,13 @@ mod tests {
     /// machines without one check them too).
     #[test]
     fn view_shaders_parse_and_validate() {
-        for (name, text) in [("view", super::super::VIEW_WGSL), ("status", STATUS_WGSL), ("mip", MIP_WGSL)] {
+        let shaders = [
+            ("view", super::super::VIEW_WGSL),
+            ("status", STATUS_WGSL),
+            ("mip", MIP_WGSL),
+            ("words", super::super::live::WORDS_WGSL),
+        ];
+        for (name, text) in shaders {
             let module = wgpu::naga::front::wgsl::parse_str(text).unwrap_or_else(|e| panic!("{name}: {e}"));
             wgpu::naga::valid::Validator::new(
                 wgpu::naga::valid::ValidationFlags::all(),

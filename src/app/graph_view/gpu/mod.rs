@@ -8,7 +8,9 @@
 //!   keyed by the view's id (each [`GraphView`](super::GraphView) has its own); the arc density
 //!   texture ([`agg`]) is then counted a batch of arcs per frame;
 //! - **once per state change** (step, colour mode, wrong set): one u32 per vertex, its colour and
-//!   status code (see [`pack::vertex_words`]), and, when a frame needs it, the status grid;
+//!   status code (see [`pack::vertex_words`]), and, when a frame needs it, the status grid.
+//!   When the run is a wgpu solver's on the window's own device, those words are computed on
+//!   the GPU from the solver's δ and stamp buffers ([`live`]: zero-copy, no host pass);
 //! - **per frame**: a 64-byte uniform with the camera, written in
 //!   [`CallbackTrait::prepare`], and the list of bucket ranges the camera sees. Pan and zoom
 //!   touch nothing else. When those ranges hold more arcs or vertices than the adapter's
@@ -20,6 +22,7 @@
 
 pub mod agg;
 pub mod buckets;
+pub mod live;
 pub mod pack;
 
 use super::super::jobs::{Job, repaint};
@@ -28,7 +31,8 @@ use super::layers::hash_ids;
 use super::scene::Scene;
 use super::vertices::DotStyle;
 use super::{ColorMode, GraphView, ViewInput, ViewMode};
-use crate::graph::VertexId;
+use crate::algo::DeviceVertexState;
+use crate::graph::{INF, VertexId};
 use crate::trace::Trace;
 use buckets::Buckets;
 use eframe::egui_wgpu::{self, CallbackResources, CallbackTrait, RenderState, wgpu};
@@ -104,6 +108,7 @@ struct Pipelines {
     dens_quad: wgpu::RenderPipeline,
     status_quad: wgpu::RenderPipeline,
     agg: agg::AggPipelines,
+    words: live::WordsPipeline,
 }
 
 /// One view's buffers.
@@ -117,6 +122,8 @@ struct ViewBuffers {
     total_pairs: usize,
     agg: agg::AggBuffers,
     bind: wgpu::BindGroup,
+    /// The zero-copy pass's buffers, made on its first use for this sorted graph.
+    live: Option<live::LiveWords>,
 }
 
 /// What lives in [`CallbackResources`].
@@ -198,6 +205,9 @@ pub struct GpuView {
     total_pairs: usize,
     /// How the last frame drew arcs and vertices ([`layer_name`]), for tests and logs.
     pub last: (&'static str, &'static str),
+    /// Whether the vertex words last came from the solver's buffers on this device (zero-copy)
+    /// rather than from the host.
+    pub zero_copy: bool,
 }
 
 impl Default for GpuView {
@@ -220,6 +230,7 @@ impl Default for GpuView {
             total_pairs: 0,
             pending: true,
             last: ("nothing", "nothing"),
+            zero_copy: false,
         }
     }
 }
@@ -242,6 +253,8 @@ pub struct Frame<'a> {
     pub trace: Option<&'a Trace>,
     pub color_mode: ColorMode,
     pub wrong: &'a [VertexId],
+    /// The solver's own buffers when they hold the state shown (see [`live`]).
+    pub live: Option<&'a DeviceVertexState>,
     pub words_key: WordsKey,
     pub uniform: ViewUniform,
     /// The world rectangle the view shows, `[min x, min y, max x, max y]`.
@@ -420,11 +433,53 @@ impl GpuView {
         }
 
         if self.words_for != Some(f.words_key) {
-            // Built only here: in the distance mode it scans all δ for the ramp's maximum.
-            let shader = Shader::new(f.trace, f.color_mode, distance_ramp());
-            pack::vertex_words(&buckets.order, &buckets.slot, &shader, f.wrong, &mut self.words, frontier);
-            if !self.words.is_empty() {
-                rs.queue.write_buffer(&view.words, 0, bytemuck::cast_slice(&self.words));
+            let need = 4 * n as u64;
+            let zero_copy = f.live.filter(|l| {
+                l.device == rs.device
+                    && l.dist.size() >= need
+                    && l.stamp.size() >= need
+                    && f.wrong.len() <= live::MAX_WRONG
+                    && f.trace.is_some_and(|t| t.pos() == l.iterations as usize)
+            });
+            match (zero_copy, f.trace) {
+                (Some(l), Some(t)) => {
+                    let max_dist = match f.color_mode {
+                        ColorMode::Distance => t.distances().iter().copied().filter(|&d| d != INF).max().unwrap_or(0),
+                        ColorMode::Status => 0,
+                    };
+                    let lw = match &mut view.live {
+                        Some(lw) => lw,
+                        None => view.live.insert(guarded(&rs.device, "uploading the slot order", || {
+                            live::LiveWords::new(&rs.device, &buckets.order)
+                        })?),
+                    };
+                    guarded(&rs.device, "colouring from the solver's buffers", || {
+                        lw.write(
+                            &rs.device,
+                            &rs.queue,
+                            &pipes.words,
+                            l,
+                            n,
+                            f.color_mode,
+                            max_dist.clamp(0, u32::MAX as i64) as u32,
+                            &view.words,
+                            &buckets.slot,
+                            f.wrong,
+                        )
+                    })?;
+                    frontier.clear();
+                    frontier.extend_from_slice(t.frontier());
+                    self.zero_copy = true;
+                }
+                _ => {
+                    // Built only here: in the distance mode it scans all δ for the ramp's maximum.
+                    let shader = Shader::new(f.trace, f.color_mode, distance_ramp());
+                    pack::vertex_words(&buckets.order, &buckets.slot, &shader, f.wrong, &mut self.words, frontier);
+                    if !self.words.is_empty() {
+                        rs.queue.write_buffer(&view.words, 0, bytemuck::cast_slice(&self.words));
+                    }
+                    self.zero_copy = false;
+                }
             }
             self.words_for = Some(f.words_key);
             self.words_version += 1;
@@ -510,7 +565,17 @@ fn upload(
             wgpu::BindGroupEntry { binding: 4, resource: agg.status.as_entire_binding() },
         ],
     });
-    Ok(ViewBuffers { uniform, pos, words, arcs, chunk_pairs: plan.chunk_pairs, total_pairs: b.n_pairs(), agg, bind })
+    Ok(ViewBuffers {
+        uniform,
+        pos,
+        words,
+        arcs,
+        chunk_pairs: plan.chunk_pairs,
+        total_pairs: b.n_pairs(),
+        agg,
+        bind,
+        live: None,
+    })
 }
 
 /// Runs `f` inside out-of-memory and validation error scopes: a failed allocation or a bad
@@ -636,7 +701,8 @@ fn pipelines(device: &wgpu::Device, format: wgpu::TextureFormat) -> Pipelines {
         ..Default::default()
     });
     let agg = agg::AggPipelines::new(device, &module);
-    Pipelines { format, layout, sampler, arcs, dots, dens_quad, status_quad, agg }
+    let words = live::WordsPipeline::new(device);
+    Pipelines { format, layout, sampler, arcs, dots, dens_quad, status_quad, agg, words }
 }
 
 /// One frame's drawing of one view: its id (to find its buffers), the camera and what to draw.
@@ -794,11 +860,13 @@ impl GraphView {
         // A margin of the largest dot, so dots just outside still show their edge.
         let m = 12.0 / self.camera.scale.max(1e-30);
         let world = [(a[0] - m) as f32, (a[1] - m) as f32, (b[0] + m) as f32, (b[1] + m) as f32];
-        let f = Frame { scene, trace, color_mode: input.color_mode, wrong, words_key, uniform: u, world };
+        let f =
+            Frame { scene, trace, color_mode: input.color_mode, wrong, live: input.live, words_key, uniform: u, world };
         if let Some(shape) = self.gpu.frame(ctx, rect, &f, &mut self.frontier)? {
             painter.add(shape);
         }
         self.stats.gpu = true;
+        self.stats.zero_copy = self.gpu.zero_copy;
         self.stats.vertices_drawn = scene.graph.n();
         self.stats.arcs_drawn = self.gpu.arcs_drawn;
         self.stats.arc_ms = 0.0;

@@ -56,6 +56,7 @@ fn harness(g: Arc<crate::graph::Graph>, source: u32, steps: usize) -> Kit<'stati
                 state_version: 1,
                 wrong: Some(&st.wrong),
                 color_mode: ColorMode::Status,
+                live: None,
             };
             st.view.ui(ui, &input);
         },
@@ -166,6 +167,111 @@ fn gpu_view_of_ny_matches_its_snapshot() {
     kit.snapshot("graph_view_gpu_ny");
 }
 
+/// A render state on the adapter kittest picks, its device requested as the app requests the
+/// window's, and lent to the wgpu solvers of that adapter as the app lends it
+/// (`device::wgpu::share_device`); returns the adapter's index among the wgpu devices.
+fn shared_render_state() -> (egui_wgpu::RenderState, u32) {
+    let mut setup = egui_kittest::wgpu::default_wgpu_setup();
+    if let egui_wgpu::WgpuSetup::CreateNew(c) = &mut setup {
+        c.device_descriptor = Arc::new(crate::device::wgpu::device_descriptor);
+    }
+    let rs = egui_kittest::wgpu::create_render_state(setup, egui_wgpu::RendererOptions::PREDICTABLE);
+    let index = crate::device::wgpu::share_device(&rs.adapter.get_info(), rs.device.clone(), rs.queue.clone())
+        .expect("kittest's adapter is one of the usable wgpu adapters");
+    (rs, index)
+}
+
+struct Live {
+    view: GraphView,
+    trace: Trace,
+    rs: egui_wgpu::RenderState,
+    live: Option<crate::algo::DeviceVertexState>,
+    mode: ColorMode,
+    version: u64,
+    wrong: Vec<u32>,
+}
+
+fn live_harness(st: Live) -> Kit<'static, Live> {
+    let renderer = egui_kittest::wgpu::WgpuTestRenderer::from_render_state(st.rs.clone());
+    Kit::builder().with_size(vec2(640.0, 480.0)).with_accessibility_check(false).renderer(renderer).build_ui_state(
+        |ui, st: &mut Live| {
+            super::provide(ui.ctx(), &st.rs);
+            let input = ViewInput {
+                trace: Some(&st.trace),
+                state_version: st.version,
+                wrong: Some(&st.wrong),
+                color_mode: st.mode,
+                live: st.live.as_ref(),
+            };
+            st.view.ui(ui, &input);
+        },
+        st,
+    )
+}
+
+#[test]
+fn zero_copy_colours_equal_the_host_path() {
+    if !have_wgpu() {
+        return;
+    }
+    // A wgpu solver stepped on the window's device: the view reads its δ and stamps. The
+    // picture must be the one the host path draws from the trace, in both colour modes.
+    let g = Arc::new(generate::grid(60, 60, 10, 1).expect("grid"));
+    let source = 30 * 60 + 30;
+    let (rs, index) = shared_render_state();
+    let opts = crate::algo::SolveOptions { record_deltas: true, ..Default::default() };
+    let device = crate::device::DeviceId::Wgpu(index);
+    let mut s = crate::device::make_stepper(device, g.clone(), crate::algo::CRAUSER_SUCC, source, &opts)
+        .expect("a wgpu stepper on the shared device");
+    let mut trace = Trace::new(g.n(), source);
+    for _ in 0..25 {
+        if let Some(step) = s.step().expect("step") {
+            trace.push(step);
+        }
+    }
+    let live = s.device_state().expect("a stepped wgpu solver shows its buffers");
+    assert!(live.device == rs.device, "the solver runs on the window's device");
+    assert_eq!(live.iterations as usize, trace.pos());
+    let mut view = GraphView::new();
+    view.set_graph(g.clone());
+    let st =
+        Live { view, trace, rs: rs.clone(), live: None, mode: ColorMode::Status, version: 1, wrong: vec![7, 1000] };
+    let mut kit = live_harness(st);
+    kit.run_steps(2);
+    while !kit.state().view.is_idle() {
+        kit.run_steps(1);
+        let _ = kit.render();
+    }
+    for mode in [ColorMode::Status, ColorMode::Distance] {
+        let st = kit.state_mut();
+        (st.mode, st.live) = (mode, Some(live.clone()));
+        st.version += 1;
+        kit.run_steps(1);
+        assert!(kit.state().view.stats().zero_copy, "{mode:?}: the words came from the solver");
+        let zero_copy = kit.render().expect("render");
+        // The same state through the host path (no live buffers).
+        kit.state_mut().live = None;
+        kit.state_mut().version += 1;
+        kit.run_steps(1);
+        assert!(!kit.state().view.stats().zero_copy);
+        let host = kit.render().expect("render");
+        if let Ok(dir) = std::env::var("SSSP_LAB_DUMP") {
+            let _ = zero_copy.save(format!("{dir}/zc-{mode:?}.png"));
+            let _ = host.save(format!("{dir}/host-{mode:?}.png"));
+        }
+        // Below the overlay line, which names the path.
+        let differ = zero_copy.enumerate_pixels().filter(|(x, y, p)| *y >= 48 && *p != host.get_pixel(*x, *y)).count();
+        assert_eq!(differ, 0, "{mode:?}: {differ} pixels differ between zero-copy and host colouring");
+    }
+    // A step back leaves the solver ahead of the cursor: the host path draws it.
+    let st = kit.state_mut();
+    st.live = Some(live.clone());
+    st.trace.back();
+    st.version += 1;
+    kit.run_steps(1);
+    assert!(!kit.state().view.stats().zero_copy, "the solver's state is not the cursor's");
+}
+
 /// Headless frame times of the GPU view (issue 15): the frame benchmark's scripted sequence
 /// (idle, pan, zoom in 10×, pan zoomed, zoom out, one solver iteration per frame) through
 /// egui_kittest's wgpu renderer, so it runs where there is a GPU but no display (the lent GPU
@@ -222,6 +328,7 @@ fn headless_frame_bench() {
                     state_version: st.version,
                     wrong: None,
                     color_mode: ColorMode::Status,
+                    live: None,
                 };
                 st.view.ui(ui, &input);
             },

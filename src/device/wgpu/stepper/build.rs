@@ -220,6 +220,7 @@ impl WgpuStepper {
             iteration: 0,
             done: false,
             host: Some(HostState { dist, stamp }),
+            stepped: true,
             settled: Some(1),
             model: gpu::LaunchModel::new(n),
             device_name,

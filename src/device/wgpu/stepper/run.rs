@@ -58,6 +58,7 @@ impl WgpuStepper {
         let start = Instant::now();
         let mut run = self.run_header();
         self.host = None;
+        self.stepped = false;
         let mut k = 1;
         while !self.done {
             if cancel.load(Ordering::Relaxed) {
@@ -121,6 +122,7 @@ impl WgpuStepper {
             gpu.queue.write_buffer(&f.args[1], 0, bytemuck::cast_slice(&b));
         })?;
         self.host = None;
+        self.stepped = false;
         let mut logs: Vec<([u32; LOG_WORDS], PhaseTimes)> = Vec::new();
         // Two batches are in flight: the next one is encoded and submitted while the GPU runs
         // the current one (it is all no-ops if the current one ends the solve). The first one
