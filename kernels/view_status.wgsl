@@ -1,7 +1,8 @@
 // The graph view's status grid (launched from src/app/graph_view/gpu/agg.rs once per state
 // change when the camera sees more vertices than the adapter draws as dots in a frame):
 //
-// - splat: one thread per vertex (slot order), atomicMax of (status code + 1) << 24 | colour
+// - splat: one thread per vertex of a chunk of slots (from level.y; a build may take several
+//   frames, into a back grid the host copies to the front one when it is complete), atomicMax of (status code + 1) << 24 | colour
 //   into its level-0 texel, so a texel shows its most important vertex (wrong > frontier >
 //   reached > settled > unreached; same rank: the larger colour word, arbitrary but stable);
 // - reduce: level L from level L - 1, the max of 2 × 2 texels.
@@ -14,7 +15,7 @@
 @group(0) @binding(1) var<storage, read> pos: array<vec2<f32>>;
 @group(0) @binding(2) var<storage, read> words: array<u32>;
 @group(0) @binding(3) var<storage, read_write> status: array<atomic<u32>>;
-// x: the level `reduce` writes.
+// x: the level `reduce` writes; y: the first slot of `splat`'s chunk.
 @group(0) @binding(4) var<uniform> level: vec4<u32>;
 
 fn index(wg: vec3<u32>, nw: vec3<u32>, li: u32) -> u32 {
@@ -24,7 +25,7 @@ fn index(wg: vec3<u32>, nw: vec3<u32>, li: u32) -> u32 {
 @compute @workgroup_size(256)
 fn splat(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
          @builtin(local_invocation_index) li: u32) {
-    let i = index(wg, nw, li);
+    let i = level.y + index(wg, nw, li);
     if i >= agg.n {
         return;
     }

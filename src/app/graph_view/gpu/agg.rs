@@ -284,8 +284,16 @@ pub struct AggBuffers {
     dens_levels: Vec<wgpu::TextureView>,
     mip_binds: Vec<wgpu::BindGroup>,
     build_bind: wgpu::BindGroup,
+    /// The status grid the view reads (complete builds only).
     pub status: wgpu::Buffer,
+    /// The grid a build splats into, copied to `status` when it is complete, so a build spread
+    /// over frames never shows half done.
+    status_back: wgpu::Buffer,
+    /// `[_, first slot, _, _]` of the splat's chunk (written before each chunk).
+    splat_buf: wgpu::Buffer,
     status_binds: Vec<wgpu::BindGroup>,
+    /// The build in progress: the word version it started from and the next slot to splat.
+    building: Option<(u64, u32)>,
     /// Arc pairs counted into the density so far.
     pub dens_done: usize,
     batches: u64,
@@ -354,19 +362,31 @@ impl AggBuffers {
             layout: &pipes.build_layout,
             entries: &[wgpu::BindGroupEntry { binding: 0, resource: build_buf.as_entire_binding() }],
         });
-        let status = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("graph_view.status"),
-            size: (u.stat_words() * 4).max(4),
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
+        let grid = |label| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: (u.stat_words() * 4).max(4),
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            })
+        };
+        let (status, status_back) = (grid("graph_view.status"), grid("graph_view.status_back"));
+        let splat_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("graph_view.splat_chunk"),
+            contents: bytemuck::cast_slice(&[0u32; 4]),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         });
         let status_binds = (0..u.stat_levels)
             .map(|l| {
-                let level = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("graph_view.status_level"),
-                    contents: bytemuck::cast_slice(&[l, 0, 0, 0]),
-                    usage: wgpu::BufferUsages::UNIFORM,
-                });
+                let level = if l == 0 {
+                    splat_buf.clone()
+                } else {
+                    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                        label: Some("graph_view.status_level"),
+                        contents: bytemuck::cast_slice(&[l, 0, 0, 0]),
+                        usage: wgpu::BufferUsages::UNIFORM,
+                    })
+                };
                 device.create_bind_group(&wgpu::BindGroupDescriptor {
                     label: Some("graph_view.status_bind"),
                     layout: &pipes.status_layout,
@@ -374,7 +394,7 @@ impl AggBuffers {
                         wgpu::BindGroupEntry { binding: 0, resource: uniform_buf.as_entire_binding() },
                         wgpu::BindGroupEntry { binding: 1, resource: pos.as_entire_binding() },
                         wgpu::BindGroupEntry { binding: 2, resource: words.as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 3, resource: status.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 3, resource: status_back.as_entire_binding() },
                         wgpu::BindGroupEntry { binding: 4, resource: level.as_entire_binding() },
                     ],
                 })
@@ -389,7 +409,10 @@ impl AggBuffers {
             mip_binds,
             build_bind,
             status,
+            status_back,
+            splat_buf,
             status_binds,
+            building: None,
             dens_done: 0,
             batches: 0,
             status_version: None,
@@ -463,9 +486,31 @@ impl AggBuffers {
         }
     }
 
-    /// Rebuilds the status grid from the current vertex words (every level).
-    pub fn build_status(&mut self, pipes: &AggPipelines, encoder: &mut wgpu::CommandEncoder, version: u64) {
-        encoder.clear_buffer(&self.status, 0, None);
+    /// Brings the status grid up to the vertex words of `version`, splatting at most `budget`
+    /// vertices this frame into the back grid; when the last chunk is in, the levels are
+    /// reduced and the grid copied to the one the view reads. Words that change during a build
+    /// spread over frames are partly seen by it; the next build (it starts as soon as this one
+    /// is done) catches up. Returns whether the grid now matches `version`.
+    pub fn build_status(
+        &mut self,
+        pipes: &AggPipelines,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        version: u64,
+        budget: u32,
+    ) -> bool {
+        if self.building.is_none() {
+            if self.status_version == Some(version) {
+                return true;
+            }
+            encoder.clear_buffer(&self.status_back, 0, None);
+            self.building = Some((version, 0));
+        }
+        let Some((from, first)) = self.building else { return false };
+        let n = self.uniform.n;
+        let last = first.saturating_add(budget.max(1)).min(n);
+        // One chunk per frame: this write lands before the frame's commands run.
+        queue.write_buffer(&self.splat_buf, 0, bytemuck::cast_slice(&[0, first, 0, 0]));
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("graph_view.status"),
             timestamp_writes: None,
@@ -475,11 +520,15 @@ impl AggBuffers {
             let x = g.min(65_535);
             (x as u32, g.div_ceil(x) as u32)
         };
-        if self.uniform.n > 0 {
+        if last > first {
             pass.set_pipeline(&pipes.splat);
             pass.set_bind_group(0, &self.status_binds[0], &[]);
-            let (x, y) = groups(u64::from(self.uniform.n));
+            let (x, y) = groups(u64::from(last - first));
             pass.dispatch_workgroups(x, y, 1);
+        }
+        if last < n {
+            self.building = Some((from, last));
+            return false;
         }
         pass.set_pipeline(&pipes.reduce);
         for l in 1..self.uniform.stat_levels {
@@ -488,7 +537,11 @@ impl AggBuffers {
             let (x, y) = groups(u64::from(d[0]) * u64::from(d[1]));
             pass.dispatch_workgroups(x, y, 1);
         }
-        self.status_version = Some(version);
+        drop(pass);
+        encoder.copy_buffer_to_buffer(&self.status_back, 0, &self.status, 0, None);
+        self.building = None;
+        self.status_version = Some(from);
+        from == version
     }
 }
 

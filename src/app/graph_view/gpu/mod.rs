@@ -39,7 +39,7 @@ use eframe::egui_wgpu::{self, CallbackResources, CallbackTrait, RenderState, wgp
 use pack::ViewUniform;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use wgpu::util::DeviceExt as _;
 
 /// `kernels/view.wgsl` with the shared `struct Agg` prepended (WGSL has no include).
@@ -152,6 +152,8 @@ pub struct Budgets {
     pub dots: u64,
     /// Arc pairs counted into the density texture per frame while it builds.
     pub build_pairs: usize,
+    /// Vertices splatted into the status grid per frame while it builds.
+    pub status_vertices: u32,
 }
 
 impl Budgets {
@@ -159,8 +161,10 @@ impl Budgets {
     /// budgets for about 30 ms a frame; hardware GPUs draw far more before aggregates pay off.
     pub fn for_adapter(device_type: wgpu::DeviceType) -> Budgets {
         match device_type {
-            wgpu::DeviceType::Cpu => Budgets { arcs: 150_000, dots: 60_000, build_pairs: 500_000 },
-            _ => Budgets { arcs: 16_000_000, dots: 4_000_000, build_pairs: usize::MAX },
+            wgpu::DeviceType::Cpu => {
+                Budgets { arcs: 150_000, dots: 60_000, build_pairs: 500_000, status_vertices: 2_000_000 }
+            }
+            _ => Budgets { arcs: 16_000_000, dots: 4_000_000, build_pairs: usize::MAX, status_vertices: u32::MAX },
         }
     }
 }
@@ -191,8 +195,14 @@ pub struct GpuView {
     words_version: u64,
     /// Scratch for the vertex words in slot order (kept between state changes).
     words: Vec<u32>,
+    /// What the GPU's word buffer holds, when the host wrote it last (steps then upload only
+    /// the blocks that changed); `None` after a new upload or a zero-copy pass.
+    gpu_words: Option<Vec<u32>>,
     /// How far the density build got (pairs), shared with the callback.
     dens_done: Arc<AtomicU64>,
+    /// Whether the status grid the last frame drew is behind the vertex words (a build spread
+    /// over frames), shared with the callback.
+    status_behind: Arc<AtomicBool>,
     /// Why the GPU drawing is off for the current graph (the CPU rasters draw it instead).
     pub failed: Option<String>,
     /// What the GPU drawing leaves out or is still building, shown in the overlay.
@@ -223,7 +233,9 @@ impl Default for GpuView {
             words_for: None,
             words_version: 0,
             words: Vec::new(),
+            gpu_words: None,
             dens_done: Arc::new(AtomicU64::new(0)),
+            status_behind: Arc::new(AtomicBool::new(false)),
             failed: None,
             note: None,
             arcs_drawn: 0,
@@ -284,6 +296,7 @@ impl GpuView {
         self.job.is_none()
             && self.uploaded.is_some()
             && self.dens_done.load(Ordering::Relaxed) as usize >= self.total_pairs
+            && !self.status_behind.load(Ordering::Relaxed)
     }
 
     /// Whether the GPU path can draw this frame: a render state exists, nothing failed and
@@ -420,6 +433,7 @@ impl GpuView {
             self.dens_done.store(0, Ordering::Relaxed);
             self.uploaded = Some(sorted_for);
             self.words_for = None;
+            self.gpu_words = None;
         }
         let Some(view) = res.views.get_mut(&self.id) else { return Err("no view buffers".into()) };
         let uploaded_pairs = view.arcs.len() * view.chunk_pairs;
@@ -469,15 +483,19 @@ impl GpuView {
                     })?;
                     frontier.clear();
                     frontier.extend_from_slice(t.frontier());
+                    self.gpu_words = None;
                     self.zero_copy = true;
                 }
                 _ => {
                     // Built only here: in the distance mode it scans all δ for the ramp's maximum.
                     let shader = Shader::new(f.trace, f.color_mode, distance_ramp());
                     pack::vertex_words(&buckets.order, &buckets.slot, &shader, f.wrong, &mut self.words, frontier);
-                    if !self.words.is_empty() {
-                        rs.queue.write_buffer(&view.words, 0, bytemuck::cast_slice(&self.words));
+                    let prev = self.gpu_words.take().filter(|p| p.len() == self.words.len());
+                    for (a, b) in pack::changed_blocks(prev.as_deref(), &self.words) {
+                        rs.queue.write_buffer(&view.words, a as u64 * 4, bytemuck::cast_slice(&self.words[a..b]));
                     }
+                    // Keep what the GPU now holds; the old copy becomes the next scratch.
+                    self.gpu_words = Some(std::mem::replace(&mut self.words, prev.unwrap_or_default()));
                     self.zero_copy = false;
                 }
             }
@@ -508,6 +526,10 @@ impl GpuView {
         } else if self.note.as_deref().is_some_and(|n| n.starts_with("GPU view:")) {
             self.note = None;
         }
+        if self.status_behind.load(Ordering::Relaxed) {
+            // The status grid is built a chunk per frame.
+            ctx.request_repaint();
+        }
         self.last = (layer_name(&arcs), layer_name(&dots));
         Ok(Some(ViewCallback {
             id: self.id,
@@ -516,7 +538,9 @@ impl GpuView {
             dots,
             words_version: self.words_version,
             build_pairs: self.budgets.build_pairs,
+            status_vertices: self.budgets.status_vertices,
             dens_done: self.dens_done.clone(),
+            status_behind: self.status_behind.clone(),
         }))
     }
 }
@@ -713,7 +737,9 @@ struct ViewCallback {
     dots: Layer,
     words_version: u64,
     build_pairs: usize,
+    status_vertices: u32,
     dens_done: Arc<AtomicU64>,
+    status_behind: Arc<AtomicBool>,
 }
 
 impl CallbackTrait for ViewCallback {
@@ -744,9 +770,9 @@ impl CallbackTrait for ViewCallback {
             );
             self.dens_done.store(v.agg.dens_done as u64, Ordering::Relaxed);
         }
-        if self.dots == Layer::Aggregate && v.agg.status_version != Some(self.words_version) {
-            v.agg.build_status(&pipes.agg, encoder, self.words_version);
-        }
+        let behind = self.dots == Layer::Aggregate
+            && !v.agg.build_status(&pipes.agg, queue, encoder, self.words_version, self.status_vertices);
+        self.status_behind.store(behind, Ordering::Relaxed);
         Vec::new()
     }
 

@@ -279,6 +279,8 @@ fn zero_copy_colours_equal_the_host_path() {
 /// view's prepare and paint, and the read-back of the 1400 × 900 image to the host, which a
 /// window's present does not pay. A benchmark, not a test: `--ignored`, and only with
 /// `SSSP_LAB_HEADLESS_BENCH=ny|grid:W:H|FILE` and `SSSP_LAB_FRAME_LOG=out.json`.
+/// `SSSP_LAB_HEADLESS_SOLVER` picks the solver: `cpu` (default), `wgpu` (on the render
+/// state's device, drawn zero-copy) or `wgpu-host` (the same, drawn through the host path).
 #[test]
 #[ignore]
 fn headless_frame_bench() {
@@ -300,13 +302,21 @@ fn headless_frame_bench() {
     };
     let load_s = t_load.elapsed().as_secs_f64();
     let opts = crate::algo::SolveOptions { record_deltas: true, ..Default::default() };
-    let mut stepper = crate::algo::cpu_stepper(g.clone(), crate::algo::CRAUSER_SUCC, 0, &opts).expect("stepper");
+    let solver = std::env::var("SSSP_LAB_HEADLESS_SOLVER").unwrap_or_else(|_| "cpu".into());
+    let (rs, mut stepper) = if solver.starts_with("wgpu") {
+        let (rs, index) = shared_render_state();
+        let device = crate::device::DeviceId::Wgpu(index);
+        (rs, crate::device::make_stepper(device, g.clone(), crate::algo::CRAUSER_SUCC, 0, &opts).expect("stepper"))
+    } else {
+        let rs = egui_kittest::wgpu::create_render_state(
+            egui_kittest::wgpu::default_wgpu_setup(),
+            egui_wgpu::RendererOptions::PREDICTABLE,
+        );
+        (rs, crate::algo::cpu_stepper(g.clone(), crate::algo::CRAUSER_SUCC, 0, &opts).expect("stepper"))
+    };
+    let zero_copy = solver == "wgpu";
     let mut view = GraphView::new();
     view.set_graph(g.clone());
-    let rs = egui_kittest::wgpu::create_render_state(
-        egui_kittest::wgpu::default_wgpu_setup(),
-        egui_wgpu::RendererOptions::PREDICTABLE,
-    );
     let adapter = format!("{:?}", rs.adapter.get_info());
     let renderer = egui_kittest::wgpu::WgpuTestRenderer::from_render_state(rs.clone());
     struct B {
@@ -314,8 +324,9 @@ fn headless_frame_bench() {
         trace: Trace,
         rs: egui_wgpu::RenderState,
         version: u64,
+        live: Option<crate::algo::DeviceVertexState>,
     }
-    let state = B { view, trace: Trace::new(g.n(), 0), rs, version: 1 };
+    let state = B { view, trace: Trace::new(g.n(), 0), rs, version: 1, live: None };
     let mut kit = Kit::builder()
         .with_size(vec2(1400.0, 900.0))
         .with_accessibility_check(false)
@@ -328,7 +339,7 @@ fn headless_frame_bench() {
                     state_version: st.version,
                     wrong: None,
                     color_mode: ColorMode::Status,
-                    live: None,
+                    live: st.live.as_ref(),
                 };
                 st.view.ui(ui, &input);
             },
@@ -341,6 +352,9 @@ fn headless_frame_bench() {
         }
     }
     kit.state_mut().version += 1;
+    if zero_copy {
+        kit.state_mut().live = stepper.device_state();
+    }
     use super::super::super::frame_bench::{PHASES, Sample, summaries};
     let mut frames: Vec<Sample> = Vec::new();
     let mut frame = |kit: &mut Kit<'static, B>, phase: &'static str| {
@@ -365,9 +379,11 @@ fn headless_frame_bench() {
                 "zoom-out" => kit.state_mut().view.zoom_by(1.0 / 1.04),
                 "step" => {
                     if let Some(step) = stepper.step().expect("step") {
+                        let live = if zero_copy { stepper.device_state() } else { None };
                         let st = kit.state_mut();
                         st.trace.push(step);
                         st.version += 1;
+                        st.live = live;
                     }
                 }
                 _ => {}
@@ -383,6 +399,7 @@ fn headless_frame_bench() {
     let (arcs, dots) = kit.state().view.gpu_layers();
     let doc = serde_json::json!({
         "graph": g.name, "n": g.n(), "m": g.m(), "load_s": load_s, "adapter": adapter,
+        "solver": stepper.device(), "zero_copy": st.zero_copy,
         "window": [1400, 900], "gpu": st.gpu, "arcs_drawn": st.arcs_drawn,
         "last_frame_layers": [arcs, dots],
         "summary": summary, "frames": frames,
