@@ -13,9 +13,28 @@ use crate::graph::{Distance, INF, VertexId};
 
 const NOT_SETTLED: u32 = u32::MAX;
 
+/// Identifies one trace for views that update their colours from its deltas; a clone gets a
+/// new id (it may then diverge from the original).
+#[derive(Debug)]
+struct TraceId(u64);
+
+impl TraceId {
+    fn fresh() -> TraceId {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        TraceId(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl Clone for TraceId {
+    fn clone(&self) -> TraceId {
+        TraceId::fresh()
+    }
+}
+
 /// Records and deltas of a run so far, and a cursor into them.
 #[derive(Clone, Debug)]
 pub struct Trace {
+    id: TraceId,
     pub source: VertexId,
     records: Vec<IterationRecord>,
     deltas: Vec<StepDelta>,
@@ -34,7 +53,16 @@ impl Trace {
             *d = 0;
             settled_at[source as usize] = 0;
         }
-        Trace { source, records: Vec::new(), deltas: Vec::new(), dist, settled_at, pos: 0, finished: false }
+        Trace {
+            id: TraceId::fresh(),
+            source,
+            records: Vec::new(),
+            deltas: Vec::new(),
+            dist,
+            settled_at,
+            pos: 0,
+            finished: false,
+        }
     }
 
     /// Appends a step produced at the end of the recorded run. Must carry a delta.
@@ -66,6 +94,36 @@ impl Trace {
     /// True before the first iteration is recorded.
     pub fn is_empty(&self) -> bool {
         self.records.is_empty()
+    }
+
+    /// This trace's identity (unique in the process; a clone gets its own).
+    pub fn id(&self) -> u64 {
+        self.id.0
+    }
+
+    /// The vertices whose status or δ may differ between cursor positions `a` and `b` (the
+    /// deltas between them and both frontiers), with repeats; `None` when that spans more than
+    /// `max` vertices. Lets a view recolour a step in O(changes) instead of O(n).
+    pub fn changed_between(&self, a: usize, b: usize, max: usize) -> Option<Vec<VertexId>> {
+        let (lo, hi) = (a.min(b), a.max(b));
+        if hi > self.deltas.len() {
+            return None;
+        }
+        let frontier_at = |p: usize| match p.checked_sub(1) {
+            None => std::slice::from_ref(&self.source),
+            Some(i) => self.deltas[i].settled.as_slice(),
+        };
+        let mut out: Vec<VertexId> = Vec::new();
+        for d in &self.deltas[lo..hi] {
+            if out.len() + d.lowered.len() + d.settled.len() > max {
+                return None;
+            }
+            out.extend(d.lowered.iter().map(|&(v, _, _)| v));
+            out.extend_from_slice(&d.settled);
+        }
+        out.extend_from_slice(frontier_at(a));
+        out.extend_from_slice(frontier_at(b));
+        (out.len() <= max).then_some(out)
     }
 
     /// Cursor position (iterations applied to the view state).

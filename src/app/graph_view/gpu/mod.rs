@@ -198,6 +198,8 @@ pub struct GpuView {
     /// What the GPU's word buffer holds, when the host wrote it last (steps then upload only
     /// the blocks that changed); `None` after a new upload or a zero-copy pass.
     gpu_words: Option<Vec<u32>>,
+    /// The trace (id) and cursor position `gpu_words` shows.
+    words_at: Option<(u64, usize)>,
     /// How far the density build got (pairs), shared with the callback.
     dens_done: Arc<AtomicU64>,
     /// Whether the status grid the last frame drew is behind the vertex words (a build spread
@@ -218,6 +220,9 @@ pub struct GpuView {
     /// Whether the vertex words last came from the solver's buffers on this device (zero-copy)
     /// rather than from the host.
     pub zero_copy: bool,
+    /// How the vertex words were last made: `zero-copy`, `deltas` (recoloured from the trace's
+    /// deltas) or `full` (all packed on the host); for tests and logs.
+    pub words_path: &'static str,
 }
 
 impl Default for GpuView {
@@ -234,6 +239,7 @@ impl Default for GpuView {
             words_version: 0,
             words: Vec::new(),
             gpu_words: None,
+            words_at: None,
             dens_done: Arc::new(AtomicU64::new(0)),
             status_behind: Arc::new(AtomicBool::new(false)),
             failed: None,
@@ -243,6 +249,7 @@ impl Default for GpuView {
             pending: true,
             last: ("nothing", "nothing"),
             zero_copy: false,
+            words_path: "none",
         }
     }
 }
@@ -485,17 +492,10 @@ impl GpuView {
                     frontier.extend_from_slice(t.frontier());
                     self.gpu_words = None;
                     self.zero_copy = true;
+                    self.words_path = "zero-copy";
                 }
                 _ => {
-                    // Built only here: in the distance mode it scans all δ for the ramp's maximum.
-                    let shader = Shader::new(f.trace, f.color_mode, distance_ramp());
-                    pack::vertex_words(&buckets.order, &buckets.slot, &shader, f.wrong, &mut self.words, frontier);
-                    let prev = self.gpu_words.take().filter(|p| p.len() == self.words.len());
-                    for (a, b) in pack::changed_blocks(prev.as_deref(), &self.words) {
-                        rs.queue.write_buffer(&view.words, a as u64 * 4, bytemuck::cast_slice(&self.words[a..b]));
-                    }
-                    // Keep what the GPU now holds; the old copy becomes the next scratch.
-                    self.gpu_words = Some(std::mem::replace(&mut self.words, prev.unwrap_or_default()));
+                    self.host_words(&rs.queue, &view.words, &buckets, f, frontier);
                     self.zero_copy = false;
                 }
             }
@@ -542,6 +542,69 @@ impl GpuView {
             dens_done: self.dens_done.clone(),
             status_behind: self.status_behind.clone(),
         }))
+    }
+}
+
+impl GpuView {
+    /// The host path of the vertex words: when the GPU holds an earlier state of the same
+    /// trace in the same colours (status mode, no wrong set), only the vertices its deltas
+    /// touched are recoloured (a step: O(changes), not O(n)); otherwise all are packed. Either
+    /// way only the 16 KiB blocks that changed are written.
+    fn host_words(
+        &mut self,
+        queue: &wgpu::Queue,
+        buf: &wgpu::Buffer,
+        buckets: &Buckets,
+        f: &Frame<'_>,
+        frontier: &mut Vec<VertexId>,
+    ) {
+        let n = buckets.order.len();
+        let key = f.words_key;
+        let same_look = self.words_for.is_some_and(|k| {
+            (k.graph, k.has_trace, k.color_mode, k.wrong) == (key.graph, key.has_trace, key.color_mode, key.wrong)
+        });
+        let at = self.words_at.take();
+        let step = match (f.trace, at, self.gpu_words.as_mut()) {
+            (Some(t), Some((id, pos)), Some(gpu))
+                if same_look
+                    && id == t.id()
+                    && f.color_mode == ColorMode::Status
+                    && f.wrong.is_empty()
+                    && gpu.len() == n =>
+            {
+                t.changed_between(pos, t.pos(), n / 8).map(|c| (t, c, gpu))
+            }
+            _ => None,
+        };
+        if let Some((t, changed, gpu)) = step {
+            let shader = Shader::new(Some(t), f.color_mode, distance_ramp());
+            let mut blocks = Vec::with_capacity(changed.len());
+            for v in changed {
+                if let Some(&s) = buckets.slot.get(v as usize) {
+                    let st = shader.status(v);
+                    gpu[s as usize] = pack::word(shader.shade(v, st).0, pack::code(st));
+                    blocks.push(s as usize / pack::WORD_BLOCK);
+                }
+            }
+            for (a, b) in pack::block_runs(blocks, n) {
+                queue.write_buffer(buf, a as u64 * 4, bytemuck::cast_slice(&gpu[a..b]));
+            }
+            frontier.clear();
+            frontier.extend_from_slice(t.frontier());
+            self.words_path = "deltas";
+        } else {
+            // Built only here: in the distance mode it scans all δ for the ramp's maximum.
+            let shader = Shader::new(f.trace, f.color_mode, distance_ramp());
+            pack::vertex_words(&buckets.order, &buckets.slot, &shader, f.wrong, &mut self.words, frontier);
+            let prev = self.gpu_words.take().filter(|p| p.len() == self.words.len());
+            for (a, b) in pack::changed_blocks(prev.as_deref(), &self.words) {
+                queue.write_buffer(buf, a as u64 * 4, bytemuck::cast_slice(&self.words[a..b]));
+            }
+            // Keep what the GPU now holds; the old copy becomes the next scratch.
+            self.gpu_words = Some(std::mem::replace(&mut self.words, prev.unwrap_or_default()));
+            self.words_path = "full";
+        }
+        self.words_at = f.trace.map(|t| (t.id(), t.pos()));
     }
 }
 

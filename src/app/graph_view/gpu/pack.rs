@@ -174,6 +174,25 @@ pub fn changed_blocks(old: Option<&[u32]>, new: &[u32]) -> Vec<(usize, usize)> {
     if blocks * 4 > new.len().div_ceil(WORD_BLOCK) { all } else { runs }
 }
 
+/// The word ranges of the [`WORD_BLOCK`]-word blocks `blocks` (any order, repeats allowed) of
+/// an `n`-word buffer, adjacent blocks merged.
+pub fn block_runs(mut blocks: Vec<usize>, n: usize) -> Vec<(usize, usize)> {
+    blocks.sort_unstable();
+    blocks.dedup();
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for b in blocks {
+        let (lo, hi) = (b * WORD_BLOCK, ((b + 1) * WORD_BLOCK).min(n));
+        if lo >= hi {
+            continue;
+        }
+        match runs.last_mut() {
+            Some(r) if r.1 == lo => r.1 = hi,
+            _ => runs.push((lo, hi)),
+        }
+    }
+    runs
+}
+
 /// World positions of the raster mode: vertex `v` at the centre of its cell (`rank[v]`, or `v`).
 pub fn cell_positions(cells: Cells, rank: Option<&[u32]>) -> Vec<[f32; 2]> {
     (0..cells.n).map(|v| cells.center(rank.map_or(v, |r| r[v] as usize))).collect()
@@ -276,6 +295,16 @@ mod tests {
             gpu[a..b].copy_from_slice(&new[a..b]);
         }
         assert_eq!(gpu, new);
+    }
+
+    #[test]
+    fn block_runs_merge_neighbours() {
+        let n = 5 * WORD_BLOCK + 3;
+        assert_eq!(
+            block_runs(vec![3, 0, 1, 1, 5, 9], n),
+            vec![(0, 2 * WORD_BLOCK), (3 * WORD_BLOCK, 4 * WORD_BLOCK), (5 * WORD_BLOCK, n)]
+        );
+        assert!(block_runs(Vec::new(), n).is_empty());
     }
 
     #[test]

@@ -272,6 +272,68 @@ fn zero_copy_colours_equal_the_host_path() {
     assert!(!kit.state().view.stats().zero_copy, "the solver's state is not the cursor's");
 }
 
+#[test]
+fn stepping_recolours_from_the_deltas_as_a_full_pack_would() {
+    if !have_wgpu() {
+        return;
+    }
+    // Steps forward and back recolour only what the trace's deltas touched; the picture must be
+    // the one a fresh view packs in full from the same state.
+    let g = Arc::new(generate::grid(60, 60, 10, 1).expect("grid"));
+    let source = 30 * 60 + 30;
+    let opts = crate::algo::SolveOptions { record_deltas: true, ..Default::default() };
+    let mut s = crate::algo::cpu_stepper(g.clone(), crate::algo::CRAUSER_SUCC, source, &opts).expect("stepper");
+    let mut view = GraphView::new();
+    view.set_graph(g.clone());
+    let rs = egui_kittest::wgpu::create_render_state(
+        egui_kittest::wgpu::default_wgpu_setup(),
+        egui_wgpu::RendererOptions::PREDICTABLE,
+    );
+    let st = Live {
+        view,
+        trace: Trace::new(g.n(), source),
+        rs,
+        live: None,
+        mode: ColorMode::Status,
+        version: 1,
+        wrong: Vec::new(),
+    };
+    let mut kit = live_harness(st);
+    kit.run_steps(2);
+    while !kit.state().view.is_idle() {
+        kit.run_steps(1);
+        let _ = kit.render();
+    }
+    assert_eq!(kit.state().view.gpu.words_path, "full");
+    for i in 0..40 {
+        let st = kit.state_mut();
+        if i % 5 == 4 {
+            st.trace.back();
+        } else if let Some(step) = s.step().expect("step") {
+            st.trace.push(step);
+        }
+        st.version += 1;
+        kit.run_steps(1);
+        assert_eq!(kit.state().view.gpu.words_path, "deltas", "step {i}");
+    }
+    let _ = kit.render();
+    let stepped = kit.render().expect("render");
+    // A new view of the same state packs everything.
+    let mut fresh = GraphView::new();
+    fresh.set_graph(g.clone());
+    kit.state_mut().view = fresh;
+    kit.state_mut().version += 1;
+    kit.run_steps(2);
+    while !kit.state().view.is_idle() {
+        kit.run_steps(1);
+        let _ = kit.render();
+    }
+    assert_eq!(kit.state().view.gpu.words_path, "full");
+    let full = kit.render().expect("render");
+    let differ = stepped.enumerate_pixels().filter(|(x, y, p)| *p != full.get_pixel(*x, *y)).count();
+    assert_eq!(differ, 0, "{differ} pixels differ between delta recolouring and a full pack");
+}
+
 /// Headless frame times of the GPU view (issue 15): the frame benchmark's scripted sequence
 /// (idle, pan, zoom in 10×, pan zoomed, zoom out, one solver iteration per frame) through
 /// egui_kittest's wgpu renderer, so it runs where there is a GPU but no display (the lent GPU
