@@ -4,8 +4,8 @@
 # src/app/frame_bench.rs) on
 #   - NY (USA-road-d.NY, the default bundled graph: 264 346 vertices, 733 846 arcs), and
 #   - a generated W × H grid (GRID=W:H, default 4096:4096 = 16.8 M vertices, 67 M arcs),
-# and writes bench/results/graph-view-frames/{ny,ny-cpu-raster,grid-W-H}.json (ny-cpu-raster:
-# the same sequence with SSSP_LAB_VIEW_CPU=1, the old CPU rasters, for comparison). The grid runs
+# and writes $OUT/{ny,grid-W-H}.json (OUT defaults to bench/results/graph-view-frames; the CPU
+# rasters that the first results compared with, ny-cpu-raster.json, are gone). The grid runs
 # GRID_FRAMES frames per 60 of each phase (default 20: its frames take long on lavapipe). A
 # benchmark, not a test: the numbers depend on the machine (recorded in machine.txt beside them).
 #
@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BIN=${BIN:-target/release/sssp-lab}
-OUT=bench/results/graph-view-frames
+OUT=${OUT:-bench/results/graph-view-frames}
 GRID=${GRID:-4096:4096}
 ONLY=${ONLY:-}
 W=1400
@@ -95,7 +95,6 @@ PY
 
 if [ -z "$ONLY" ] || [ "$ONLY" = ny ]; then
     bench ny 300
-    bench ny-cpu-raster 300 SSSP_LAB_VIEW_CPU=1
 fi
 if [ -z "$ONLY" ] || [ "$ONLY" = grid ]; then
     gw=${GRID%%:*}

@@ -155,14 +155,6 @@ impl Camera {
     }
 }
 
-/// Where the pixel box `[x0, y0, x1, y1]` of a raster made with `made` (world → raster pixels)
-/// lands on screen under the current world → screen map `now`: the rectangle to paint it into.
-pub fn raster_rect(made: &Xform, px: [f64; 4], now: &Xform) -> Rect {
-    let a = now.apply64(made.inverse([px[0], px[1]]));
-    let b = now.apply64(made.inverse([px[2], px[3]]));
-    Rect::from_two_pos(pos2(a[0] as f32, a[1] as f32), pos2(b[0] as f32, b[1] as f32))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,15 +222,5 @@ mod tests {
         let one = Bbox::of(&[[3.0, 3.0]]);
         assert!(Camera::fit(&one, rect().size()).scale > 0.0);
         assert!(Bbox::of(&[]).width() > 0.0);
-    }
-
-    #[test]
-    fn raster_rect_is_identity_for_the_same_camera() {
-        let cam = Camera { center: [1.0, 2.0], scale: 3.0 };
-        let r = Rect::from_min_size(pos2(0.0, 0.0), vec2(400.0, 300.0));
-        let made = cam.to_pixels([800, 600], 2.0);
-        let now = cam.to_screen(r);
-        let got = raster_rect(&made, [0.0, 0.0, 800.0, 600.0], &now);
-        assert!((got.min - r.min).length() < 1e-3 && (got.max - r.max).length() < 1e-3, "{got:?}");
     }
 }

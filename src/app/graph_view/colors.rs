@@ -14,7 +14,6 @@ pub const PRIO_UNREACHED: u8 = 1;
 pub const PRIO_SETTLED: u8 = 2;
 pub const PRIO_REACHED: u8 = 3;
 pub const PRIO_FRONTIER: u8 = 5;
-pub const PRIO_WRONG: u8 = 6;
 
 /// A perceptually ordered ramp (viridis stops), 256 entries: index 0 = δ 0, 255 = the largest
 /// finite δ. Built once.

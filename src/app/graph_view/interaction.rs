@@ -5,12 +5,9 @@ use super::scene::Scene;
 use super::{GraphView, GraphViewResponse, ViewMode};
 use crate::graph::VertexId;
 use egui::{Pos2, Rect, Vec2, vec2};
-use std::time::{Duration, Instant};
 
 /// Pointer distance (points) within which a vertex is hovered.
 const PICK_RADIUS: f32 = 8.0;
-/// How long after the last drag / zoom the view counts as still being moved.
-const INTERACTION_LINGER: Duration = Duration::from_millis(150);
 
 /// The camera showing the whole graph below the overlay.
 pub fn fit_camera(scene: &Scene, rect: Rect) -> Camera {
@@ -30,7 +27,7 @@ fn zoom_limits(scene: &Scene, fit: &Camera) -> (f64, f64) {
 }
 
 impl GraphView {
-    /// Pan and zoom. Returns whether the camera is being moved.
+    /// Pan and zoom.
     pub(super) fn handle_input(
         &mut self,
         ui: &egui::Ui,
@@ -38,7 +35,7 @@ impl GraphView {
         rect: Rect,
         scene: &Scene,
         fit: &Camera,
-    ) -> bool {
+    ) {
         let mut moved = false;
         if response.dragged() {
             let d = response.drag_delta();
@@ -49,7 +46,7 @@ impl GraphView {
         }
         if response.double_clicked() {
             self.user_moved = false;
-            return false;
+            return;
         }
         if response.contains_pointer() {
             let (scroll, zoom, hover) = ui.input(|i| (i.smooth_scroll_delta, i.zoom_delta(), i.pointer.hover_pos()));
@@ -71,9 +68,7 @@ impl GraphView {
         }
         if moved {
             self.user_moved = true;
-            self.last_interaction = Some(Instant::now());
         }
-        self.last_interaction.is_some_and(|t| t.elapsed() < INTERACTION_LINGER)
     }
 
     /// The vertices hovered and clicked this frame; `r_pt` is the drawn vertex radius, points.

@@ -8,46 +8,40 @@
 //!   vertex, by id or (toggle) by δ.
 //!
 //! Small graphs are drawn as egui shapes (anti-aliased discs, arrows, weights). Large ones are
-//! drawn **on the GPU** ([`gpu`], `kernels/view.wgsl`): an egui-wgpu paint callback with two
-//! pipelines in eframe's own render pass — arcs as one-pixel lines blended so dense regions read
-//! as density, vertices as instanced discs (or the raster mode's cells) coloured by status. The
-//! positions and arcs are uploaded once per graph, one colour word per vertex once per state
-//! change, and pan / zoom only change a 64-byte uniform. Graphs whose positions exceed the
-//! device's `max_buffer_size` fall back to the CPU (the overlay says why); arcs beyond a 2 GiB
-//! budget are left out (the overlay says how many are drawn). Frame times:
-//! `scripts/frame-bench.sh` → `bench/results/graph-view-frames/`.
+//! drawn **on the GPU** ([`gpu`], `kernels/view*.wgsl`): an egui-wgpu paint callback with its
+//! own pipelines in eframe's render pass — arcs as one-pixel lines blended so dense regions read
+//! as density, vertices as instanced discs (or the raster mode's cells) coloured by status, and
+//! when the camera sees more than the adapter draws in a frame, density and status tiles with
+//! the same look. The positions and arcs are uploaded once per graph, the vertex colours once
+//! per state change (from the trace's deltas, or straight from a wgpu solver's buffers), and pan
+//! / zoom only change a 64-byte uniform. Graphs whose positions exceed the device's
+//! `max_buffer_size` are not drawn (the view says why); arcs beyond a 2 GiB budget are left out
+//! (the overlay says how many are drawn). Frame times: `scripts/frame-bench.sh` and the
+//! headless `headless_frame_bench` → `bench/results/graph-view-frames/`.
 //!
-//! Without a wgpu render state (a test harness without wgpu) or after a GPU error, large graphs
-//! are drawn as two CPU rasters the size of the view, each an egui texture: the **arc layer**,
-//! made on a background thread whenever the camera settles (meanwhile the old one is moved and
-//! scaled on screen), and the **vertex layer**, redone when the run's state or the camera changes
-//! (throttled by its own cost). This fallback (`layers.rs`, `arcs.rs`, `raster.rs`,
-//! `vertices.rs`) is slated to go once the GPU path has density tiles for graphs too large for a
-//! buffer. Either way frontier, wrong and source marks are drawn on top as shapes so they stay
-//! visible at any zoom, and nothing O(n) is allocated per frame.
+//! Without a wgpu render state (eframe on another backend, a test harness without wgpu) or
+//! after a GPU error, a large graph is not drawn: the view says why, and hovering, clicking and
+//! the marks still work. Frontier, wrong and source marks are drawn on top as shapes so they
+//! stay visible at any zoom, and nothing O(n) is allocated per frame.
 
 mod arcs;
 mod camera;
 mod colors;
+mod dots;
 pub mod gpu;
 mod interaction;
-mod layers;
 mod layout;
 mod marks;
 mod overlay;
 mod pick;
-mod raster;
 mod scene;
 mod small;
-mod vertices;
 
 use crate::graph::{Graph, VertexId};
 use crate::trace::Trace;
-use arcs::{ArcKey, ArcWorker};
 use camera::Camera;
 use colors::{Shader, distance_ramp};
-use egui::{Color32, Pos2, Rect, Sense, pos2, vec2};
-use layers::{Layer, VertexKey, hash_ids};
+use egui::{Pos2, Rect, Sense, pos2, vec2};
 use marks::Marks;
 use scene::Scene;
 use std::sync::Arc;
@@ -116,15 +110,11 @@ impl ViewMode {
 pub struct ViewStats {
     pub vertices_drawn: usize,
     pub arcs_drawn: usize,
-    /// Time of the last arc raster (background thread), ms.
-    pub arc_ms: f32,
-    /// Time of the last vertex raster (UI thread), ms.
-    pub vertex_ms: f32,
-    /// True when drawn as shapes, not rasters.
+    /// True when drawn as egui shapes (small graphs), not by the GPU view.
     pub vector: bool,
     /// Time spent in [`GraphView::ui`] in the last frame (UI thread), ms.
     pub ui_ms: f32,
-    /// True when drawn by the GPU paint callback (see [`gpu`]), not the CPU rasters.
+    /// True when drawn by the GPU paint callback (see [`gpu`]).
     pub gpu: bool,
     /// True when the GPU view coloured the vertices from the solver's own buffers.
     pub zero_copy: bool,
@@ -138,17 +128,7 @@ pub struct GraphView {
     /// False until the user pans or zooms: the view then follows the fit (window resizes, a
     /// layout that is still moving).
     user_moved: bool,
-    last_interaction: Option<Instant>,
-    worker: Option<ArcWorker>,
-    arcs: Layer<ArcKey>,
-    vertices: Layer<VertexKey>,
-    /// Full-size scratch buffers of the vertex raster, blank between rasters.
-    vertex_px: Vec<Color32>,
-    vertex_prio: Vec<u8>,
-    vertex_at: Option<Instant>,
-    /// A vertex raster is due but was put off (throttled).
-    vertex_deferred: bool,
-    /// Frontier vertices found by the last vertex pass.
+    /// Frontier vertices found by the last colouring.
     frontier: Vec<VertexId>,
     stats: ViewStats,
     /// The view's rectangle in the last frame (snapped to pixels).
@@ -157,7 +137,7 @@ pub struct GraphView {
     vector_pts: Vec<Pos2>,
     /// Raster mode: order the cells by δ instead of by id.
     pub order_by_distance: bool,
-    /// The GPU drawing of large graphs (the rasters are its fallback).
+    /// The GPU drawing of large graphs.
     gpu: gpu::GpuView,
 }
 
@@ -168,14 +148,6 @@ impl Default for GraphView {
             next_generation: 1,
             camera: Camera::default(),
             user_moved: false,
-            last_interaction: None,
-            worker: None,
-            arcs: Layer::default(),
-            vertices: Layer::default(),
-            vertex_px: Vec::new(),
-            vertex_prio: Vec::new(),
-            vertex_at: None,
-            vertex_deferred: false,
             frontier: Vec::new(),
             stats: ViewStats::default(),
             last_rect: Rect::NOTHING,
@@ -206,8 +178,6 @@ impl GraphView {
         self.user_moved = false;
         self.frontier.clear();
         self.stats = ViewStats::default();
-        self.arcs.made = None;
-        self.vertices.made = None;
         self.gpu.reset();
     }
 
@@ -221,18 +191,12 @@ impl GraphView {
         self.stats
     }
 
-    /// True when no background work (layout, arc raster, cell order) is pending, so the next
-    /// frame looks like this one (useful for snapshot tests).
+    /// True when no background work (layout, cell order, the GPU view's sorting, uploads and
+    /// tiles) is pending, so the next frame looks like this one (useful for snapshot tests).
     pub fn is_idle(&self) -> bool {
         let Some(s) = &self.scene else { return true };
         let layout_done = s.layout.as_ref().is_none_or(|j| j.is_done());
-        let arcs_done = self.worker.as_ref().is_none_or(|w| w.pending.is_none());
-        layout_done
-            && !s.needs_layout
-            && arcs_done
-            && s.order_job.is_none()
-            && !self.vertex_deferred
-            && self.gpu.is_idle()
+        layout_done && !s.needs_layout && s.order_job.is_none() && self.gpu.is_idle()
     }
 
     /// Shows the whole graph again (as a double click does).
@@ -307,7 +271,7 @@ impl GraphView {
     fn ui_inner(&mut self, ui: &mut egui::Ui, scene: &mut Scene, input: &ViewInput<'_>) -> GraphViewResponse {
         let ctx = ui.ctx().clone();
         let ppp = ctx.pixels_per_point();
-        let (rect, response, size_px) = self.allocate(ui);
+        let (rect, response, _) = self.allocate(ui);
         let painter = ui.painter_at(rect);
         let visuals = ui.visuals().clone();
         let trace = input.trace.filter(|t| t.distances().len() == scene.graph.n());
@@ -320,7 +284,7 @@ impl GraphView {
         if !self.user_moved {
             self.camera = fit;
         }
-        let interacting = self.handle_input(ui, &response, rect, scene, &fit);
+        self.handle_input(ui, &response, rect, scene, &fit);
         if !self.user_moved {
             self.camera = fit;
         }
@@ -338,20 +302,10 @@ impl GraphView {
             self.gpu.pending = false;
             self.stats.gpu = false;
             self.stats.zero_copy = false;
-            self.update_arcs(&ctx, scene, size_px, ppp, &visuals, interacting);
+            self.stats.vertices_drawn = 0;
+            self.stats.arcs_drawn = 0;
+            overlay::gpu_unavailable(&painter, rect, self.gpu.failed.as_deref(), &visuals);
             let style = self.dot_style(scene, ppp);
-            let key = VertexKey {
-                generation: scene.generation,
-                state_version: input.state_version,
-                has_trace: trace.is_some(),
-                color_mode: input.color_mode,
-                wrong: hash_ids(wrong),
-                xform: self.camera.to_pixels(size_px, ppp),
-                size: size_px,
-                style,
-            };
-            self.update_vertices(&ctx, scene, key, trace, wrong, interacting);
-            self.paint_rasters(scene, &painter, rect);
             (style.r / ppp, style.frontier_r / ppp)
         };
         let marks = Marks { painter: &painter, scene, rect, screen: self.camera.to_screen(rect), fr_pt };
@@ -379,13 +333,12 @@ impl GraphView {
         out
     }
 
-    /// Layout snapshots, cell orders and arc rasters that arrived.
+    /// Layout snapshots and cell orders that arrived.
     fn poll_background(&mut self, ctx: &egui::Context, scene: &mut Scene, trace: Option<&Trace>, state_version: u64) {
         let generation = self.next_generation + 1;
         if scene.poll(ctx, trace, state_version, self.order_by_distance, generation) {
             self.next_generation = generation;
         }
-        self.receive_arcs(ctx);
     }
 }
 

@@ -45,10 +45,8 @@ impl GraphView {
             "GPU · zero-copy from the solver".to_string()
         } else if st.gpu {
             "GPU".to_string()
-        } else if scene.mode == ViewMode::Raster {
-            format!("raster {:.1} ms", st.vertex_ms)
         } else {
-            format!("raster: arcs {:.1} ms, vertices {:.1} ms", st.arc_ms, st.vertex_ms)
+            "not drawn".to_string()
         };
         let is_raster = scene.mode == ViewMode::Raster;
         let mut child = ui.new_child(
@@ -65,9 +63,9 @@ impl GraphView {
                 }
                 ui.label(RichText::new(format!("{mode} · {counts} · {timing}")).small());
             });
-            // Why the GPU draws less than all, or nothing (the CPU rasters then draw).
-            let gpu_note =
-                if st.gpu { self.gpu.note.clone() } else { self.gpu.failed.clone().map(|e| format!("GPU off: {e}")) };
+            // Why the GPU draws less than all, or is still preparing (why it draws nothing is
+            // written in the middle of the view).
+            let gpu_note = if st.gpu { self.gpu.note.clone() } else { None };
             if let Some(note) = gpu_note {
                 ui.label(RichText::new(note).small().color(ui.visuals().warn_fg_color));
             }
@@ -77,6 +75,17 @@ impl GraphView {
             }
         });
     }
+}
+
+/// Written in the middle of the view when a large graph cannot be drawn: the GPU view's error,
+/// or that there is no wgpu render state.
+pub fn gpu_unavailable(painter: &egui::Painter, rect: Rect, failed: Option<&str>, visuals: &egui::Visuals) {
+    let why = match failed {
+        Some(e) => format!("The GPU view could not draw this graph:\n{e}"),
+        None => "No wgpu renderer: large graphs are drawn on the GPU (eframe's wgpu backend).".to_string(),
+    };
+    let text = format!("{why}\nHover and click still pick vertices; marks are drawn on top.");
+    painter.text(rect.center(), Align2::CENTER_CENTER, text, FontId::proportional(14.0), visuals.warn_fg_color);
 }
 
 /// 264346 → "264 346".

@@ -2,11 +2,10 @@
 //! background force layout, or the cells of the raster mode), picking grid, arc scene and the
 //! background cell order by δ.
 
-use super::arcs::{self, ArcScene, SKIP};
+use super::arcs::{self, SKIP};
 use super::camera::Bbox;
 use super::layout::{self, LayoutJob};
 use super::pick::{Cells, PickGrid};
-use super::vertices::Placement;
 use super::{LAYOUT_MAX_N, ViewMode};
 use crate::app::jobs::{Job, repaint, take_finished};
 use crate::graph::{Distance, Graph, VertexId};
@@ -33,7 +32,6 @@ pub struct Scene {
     pub pick: PickGrid,
     pub flags: Arc<Vec<u8>>,
     pub arcs_to_draw: usize,
-    pub arc_scene: Option<Arc<ArcScene>>,
     pub layout: Option<LayoutJob>,
     pub needs_layout: bool,
     pub cells: Cells,
@@ -73,7 +71,6 @@ impl Scene {
             pick: PickGrid::default(),
             flags: Arc::new(flags),
             arcs_to_draw,
-            arc_scene: None,
             layout: None,
             needs_layout: false,
             cells,
@@ -111,20 +108,11 @@ impl Scene {
         }
     }
 
-    pub fn placement(&self) -> Placement<'_> {
-        match self.mode {
-            ViewMode::Raster => {
-                Placement::Cells { cells: self.cells, order: self.order.as_ref().map(|(o, _)| o.as_slice()) }
-            }
-            _ => Placement::Points(&self.pos),
-        }
-    }
-
     pub fn vector(&self) -> bool {
         self.mode != ViewMode::Raster && self.graph.n() <= VECTOR_MAX_N && self.arcs_to_draw <= VECTOR_MAX_ARCS
     }
 
-    /// New positions (layout progress): rebuild the picking grid and the arc scene.
+    /// New positions (layout progress): rebuild the picking grid.
     fn set_positions(&mut self, pos: Arc<Vec<[f32; 2]>>, generation: u64) {
         self.bbox = Bbox::of(&pos);
         self.spacing = self.bbox.spacing(pos.len());
@@ -133,7 +121,6 @@ impl Scene {
             self.spacing = self.spacing.min(len);
         }
         self.pick = PickGrid::build(&pos);
-        self.arc_scene = Some(Arc::new(ArcScene::new(self.graph.clone(), pos.clone(), self.flags.clone())));
         self.pos = pos;
         self.generation = generation;
     }

@@ -18,7 +18,7 @@
 //!
 //! The render state is found in the egui context's temporary data (the app puts it there each
 //! frame with [`provide`]), so every graph view, the compare tab's included, finds it without
-//! plumbing. Without it, or after a GPU error, the view falls back to the CPU rasters.
+//! plumbing. Without it, or after a GPU error, a large graph is not drawn and the view says why.
 
 pub mod agg;
 pub mod buckets;
@@ -27,9 +27,8 @@ pub mod pack;
 
 use super::super::jobs::{Job, repaint};
 use super::colors::{Shader, distance_ramp};
-use super::layers::hash_ids;
+use super::dots::{DotStyle, hash_ids};
 use super::scene::Scene;
-use super::vertices::DotStyle;
 use super::{ColorMode, GraphView, ViewInput, ViewMode};
 use crate::algo::DeviceVertexState;
 use crate::graph::{INF, VertexId};
@@ -80,7 +79,7 @@ pub struct BufferPlan {
 
 impl BufferPlan {
     /// The plan for `n` vertices on a device whose buffers hold at most `max_buffer_size` bytes;
-    /// an error (the CPU rasters then draw, and the overlay says why) when the positions, the
+    /// an error (the view then says why it draws nothing) when the positions, the
     /// largest per-vertex buffer, do not fit one buffer.
     pub fn new(n: usize, max_buffer_size: u64) -> Result<BufferPlan, String> {
         let pos_bytes = n as u64 * 8;
@@ -205,7 +204,7 @@ pub struct GpuView {
     /// Whether the status grid the last frame drew is behind the vertex words (a build spread
     /// over frames), shared with the callback.
     status_behind: Arc<AtomicBool>,
-    /// Why the GPU drawing is off for the current graph (the CPU rasters draw it instead).
+    /// Why the GPU drawing is off for the current graph (written in the view).
     pub failed: Option<String>,
     /// What the GPU drawing leaves out or is still building, shown in the overlay.
     pub note: Option<String>,
@@ -306,11 +305,9 @@ impl GpuView {
             && !self.status_behind.load(Ordering::Relaxed)
     }
 
-    /// Whether the GPU path can draw this frame: a render state exists, nothing failed and
-    /// `SSSP_LAB_VIEW_CPU` (the CPU rasters, for comparisons) is not set.
+    /// Whether the GPU path can draw this frame: a render state exists and nothing failed.
     pub fn available(&mut self, ctx: &egui::Context) -> bool {
-        static FORCE_CPU: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        if self.failed.is_some() || *FORCE_CPU.get_or_init(|| std::env::var_os("SSSP_LAB_VIEW_CPU").is_some()) {
+        if self.failed.is_some() {
             return false;
         }
         if self.rs.is_none() {
@@ -899,8 +896,8 @@ impl GraphView {
     }
 
     /// Draws the large graph through the GPU paint callback; returns the dot style used (for the
-    /// marks on top), or `None` when the GPU path is unavailable or failed (the caller then uses
-    /// the CPU rasters).
+    /// marks on top), or `None` when the GPU path is unavailable or failed (the caller then says
+    /// why in the view).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn paint_gpu(
         &mut self,
@@ -958,8 +955,6 @@ impl GraphView {
         self.stats.zero_copy = self.gpu.zero_copy;
         self.stats.vertices_drawn = scene.graph.n();
         self.stats.arcs_drawn = self.gpu.arcs_drawn;
-        self.stats.arc_ms = 0.0;
-        self.stats.vertex_ms = 0.0;
         Some(style)
     }
 }

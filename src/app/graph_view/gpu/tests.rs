@@ -105,7 +105,7 @@ fn gpu_view_of_a_grid_with_coordinates_matches_its_snapshot() {
     assert!(st.gpu && !st.vector, "{st:?}");
     assert_eq!(st.vertices_drawn, g.n());
     assert_eq!(st.arcs_drawn, kit.state().view.scene.as_ref().map_or(0, |s| s.arcs_to_draw));
-    assert!(kit.state().view.is_idle(), "no CPU raster is pending");
+    assert!(kit.state().view.is_idle(), "nothing is pending");
     kit.snapshot("graph_view_gpu_grid");
 }
 
