@@ -243,3 +243,24 @@ fn distance_order_sorts_unreached_last() {
     assert_eq!(order, vec![2, 4, 0, 3, 1]);
     assert_eq!(rank, vec![2, 4, 0, 3, 1]);
 }
+
+#[test]
+fn without_a_wgpu_renderer_the_view_says_why() {
+    // A large graph and no render state (this headless context has no renderer): nothing is
+    // drawn, and the view says so instead of staying blank.
+    let g = Arc::new(generate::grid(50, 40, 10, 1).unwrap());
+    let mut view = GraphView::new();
+    view.set_graph(g);
+    let ctx = egui::Context::default();
+    let raw = RawInput { screen_rect: Some(Rect::from_min_size(Pos2::ZERO, vec2(800.0, 600.0))), ..Default::default() };
+    let full = ctx.run_ui(raw, |ui| {
+        view.ui(ui, &no_run());
+    });
+    let said = full.shapes.iter().any(|c| match &c.shape {
+        egui::Shape::Text(t) => t.galley.text().contains("No wgpu renderer"),
+        _ => false,
+    });
+    full.drop_without_applying_deltas();
+    assert!(said, "the view explains why the graph is not drawn");
+    assert!(!view.stats().gpu && !view.stats().vector);
+}
