@@ -37,6 +37,7 @@ mod pick;
 mod scene;
 mod small;
 
+use crate::app::jobs::{Job, repaint};
 use crate::graph::{Graph, VertexId};
 use crate::trace::Trace;
 use camera::Camera;
@@ -50,6 +51,9 @@ use std::time::Instant;
 /// Graphs without coordinates up to this many vertices get a force-directed layout; larger ones
 /// the aggregated raster.
 pub const LAYOUT_MAX_N: usize = 5000;
+
+/// Graphs with more vertices plus arcs than this have their scene built on a worker.
+pub const SCENE_SYNC_MAX: usize = 2_000_000;
 
 /// Colouring of the vertices.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -123,6 +127,8 @@ pub struct ViewStats {
 /// The graph view widget. Holds the render caches and the camera.
 pub struct GraphView {
     scene: Option<Scene>,
+    /// A large graph whose scene a worker is building (the graph, its generation, the job).
+    incoming: Option<(Arc<Graph>, u64, Option<Job<Scene>>)>,
     next_generation: u64,
     camera: Camera,
     /// False until the user pans or zooms: the view then follows the fit (window resizes, a
@@ -145,6 +151,7 @@ impl Default for GraphView {
     fn default() -> Self {
         GraphView {
             scene: None,
+            incoming: None,
             next_generation: 1,
             camera: Camera::default(),
             user_moved: false,
@@ -167,18 +174,54 @@ impl GraphView {
     /// Shows `graph` from now on (resets the camera; starts a background layout for graphs
     /// without coordinates).
     ///
-    /// Cost on the calling thread: O(n + m) (coordinate normalisation, picking grid, arc
-    /// de-duplication), a few ms for the NY road network.
+    /// The scene (coordinate normalisation, picking grid, arc de-duplication: O(n + m)) is built
+    /// here for graphs of up to [`SCENE_SYNC_MAX`] vertices plus arcs (a few ms for the NY road
+    /// network), else on a worker while the view says it is preparing (0.5 s for a 16.8 M-vertex
+    /// grid, which would stall the UI).
     pub fn set_graph(&mut self, graph: Arc<Graph>) {
-        if self.scene.as_ref().is_some_and(|s| Arc::ptr_eq(&s.graph, &graph)) {
+        let same = |g: &Arc<Graph>| Arc::ptr_eq(g, &graph);
+        if self.scene.as_ref().is_some_and(|s| same(&s.graph)) || self.incoming.as_ref().is_some_and(|i| same(&i.0)) {
             return;
         }
         let generation = self.bump();
-        self.scene = Some(Scene::new(graph, generation));
+        if graph.n() + graph.m() <= SCENE_SYNC_MAX {
+            self.incoming = None;
+            self.install(Scene::new(graph, generation));
+        } else {
+            self.scene = None;
+            self.incoming = Some((graph, generation, None));
+        }
+    }
+
+    /// Makes `scene` the one shown, with a fresh camera and GPU view.
+    fn install(&mut self, scene: Scene) {
+        self.scene = Some(scene);
         self.user_moved = false;
         self.frontier.clear();
         self.stats = ViewStats::default();
         self.gpu.reset();
+    }
+
+    /// Starts or takes in the scene being built on a worker (see [`GraphView::set_graph`]).
+    fn poll_incoming(&mut self, ctx: &egui::Context) {
+        let Some((graph, generation, job)) = &mut self.incoming else { return };
+        match job {
+            None => {
+                let (g, gen_) = (graph.clone(), *generation);
+                *job = Some(Job::spawn("preparing the graph view", repaint(ctx), move |_| Scene::new(g, gen_)));
+            }
+            Some(j) => match j.poll() {
+                Some(Ok(scene)) => {
+                    self.incoming = None;
+                    self.install(scene);
+                }
+                Some(Err(e)) => {
+                    self.incoming = None;
+                    self.gpu.failed = Some(format!("preparing the view: {e}"));
+                }
+                None => {}
+            },
+        }
     }
 
     /// The placement used for the current graph.
@@ -194,6 +237,9 @@ impl GraphView {
     /// True when no background work (layout, cell order, the GPU view's sorting, uploads and
     /// tiles) is pending, so the next frame looks like this one (useful for snapshot tests).
     pub fn is_idle(&self) -> bool {
+        if self.incoming.is_some() {
+            return false;
+        }
         let Some(s) = &self.scene else { return true };
         let layout_done = s.layout.as_ref().is_none_or(|j| j.is_done());
         layout_done && !s.needs_layout && s.order_job.is_none() && self.gpu.is_idle()
@@ -234,6 +280,7 @@ impl GraphView {
     /// Draws the view into all of `ui`'s available space.
     pub fn ui(&mut self, ui: &mut egui::Ui, input: &ViewInput<'_>) -> GraphViewResponse {
         let t0 = Instant::now();
+        self.poll_incoming(ui.ctx());
         // The scene is moved out for the frame so that the helpers can borrow it next to
         // `&mut self`; it is put back right after.
         let out = match self.scene.take() {

@@ -10,11 +10,16 @@ use crate::trace::Trace;
 use egui::{Align, Align2, FontId, Frame, Layout, Rect, RichText, UiBuilder};
 
 impl GraphView {
-    /// The view without a graph: its space, with a note.
+    /// The view without a graph (or while a large one's scene is built): its space, with a note.
     pub(super) fn no_graph(&mut self, ui: &mut egui::Ui) {
         let (rect, _, _) = self.allocate(ui);
         let weak = ui.visuals().weak_text_color();
-        ui.painter_at(rect).text(rect.center(), Align2::CENTER_CENTER, "no graph", FontId::proportional(16.0), weak);
+        let text = match (&self.incoming, &self.gpu.failed) {
+            (Some((g, _, _)), _) => format!("preparing the view of {}…", g.name),
+            (None, Some(e)) => e.clone(),
+            (None, None) => "no graph".to_string(),
+        };
+        ui.painter_at(rect).text(rect.center(), Align2::CENTER_CENTER, text, FontId::proportional(16.0), weak);
     }
 
     /// Counts, mode and timings in the top-left corner, with the fit button (and the cell order

@@ -264,3 +264,22 @@ fn without_a_wgpu_renderer_the_view_says_why() {
     assert!(said, "the view explains why the graph is not drawn");
     assert!(!view.stats().gpu && !view.stats().vector);
 }
+
+#[test]
+fn a_large_graph_is_prepared_on_a_worker() {
+    // Above SCENE_SYNC_MAX vertices plus arcs, set_graph returns at once and the scene arrives
+    // a few frames later; meanwhile the view is busy and says so.
+    let g = Arc::new(generate::grid(720, 720, 10, 1).unwrap());
+    assert!(g.n() + g.m() > SCENE_SYNC_MAX);
+    let mut view = GraphView::new();
+    view.set_graph(g.clone());
+    assert_eq!(view.mode(), None, "not built on the calling thread");
+    assert!(!view.is_idle());
+    let mut h = Harness::new();
+    h.settle(&mut view, &no_run());
+    assert_eq!(view.mode(), Some(ViewMode::Coordinates));
+    assert_eq!(view.graph_size(), (g.n(), g.m()));
+    // The same graph again changes nothing.
+    view.set_graph(g);
+    assert!(view.is_idle());
+}

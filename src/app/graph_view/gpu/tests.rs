@@ -378,7 +378,10 @@ fn headless_frame_bench() {
     };
     let zero_copy = solver == "wgpu";
     let mut view = GraphView::new();
+    let t_scene = std::time::Instant::now();
     view.set_graph(g.clone());
+    let set_graph_s = t_scene.elapsed().as_secs_f64();
+    eprintln!("load {load_s:.2} s, set_graph {set_graph_s:.2} s");
     let adapter = format!("{:?}", rs.adapter.get_info());
     let renderer = egui_kittest::wgpu::WgpuTestRenderer::from_render_state(rs.clone());
     struct B {
@@ -460,7 +463,7 @@ fn headless_frame_bench() {
     let st = kit.state().view.stats();
     let (arcs, dots) = kit.state().view.gpu_layers();
     let doc = serde_json::json!({
-        "graph": g.name, "n": g.n(), "m": g.m(), "load_s": load_s, "adapter": adapter,
+        "graph": g.name, "n": g.n(), "m": g.m(), "load_s": load_s, "set_graph_s": set_graph_s, "adapter": adapter,
         "solver": stepper.device(), "zero_copy": st.zero_copy,
         "window": [1400, 900], "gpu": st.gpu, "arcs_drawn": st.arcs_drawn,
         "last_frame_layers": [arcs, dots],
