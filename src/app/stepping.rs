@@ -17,6 +17,9 @@ use std::time::{Duration, Instant};
 /// Most time per frame spent stepping while playing, or taking in streamed steps.
 const FRAME_BUDGET: Duration = Duration::from_millis(8);
 
+/// Graphs with more vertices plus arcs than this get even their CPU solver built on a worker.
+const BUILD_SYNC_MAX: usize = 2_000_000;
+
 impl AppState {
     /// Back to iteration 0 with the current settings: drops the solver, any run-to-end job and
     /// the trace, and starts a fresh trace.
@@ -59,8 +62,10 @@ impl AppState {
     }
 
     /// Creates the solver for the current settings if there is none: at once on the CPU (a
-    /// few arrays), on a worker for GPUs (kernel compilation and the upload take up to seconds),
-    /// which then does `then`. False while there is no solver yet.
+    /// few arrays), on a worker for GPUs (kernel compilation and the upload take up to seconds)
+    /// and for graphs of more than [`BUILD_SYNC_MAX`] vertices plus arcs (the CPU solver's
+    /// arrays for the 16.8 M-vertex grid took 0.5 s of the UI thread), which then does `then`.
+    /// False while there is no solver yet.
     fn ensure_stepper(&mut self, then: AfterBuild) -> bool {
         if self.stepper.is_some() {
             return true;
@@ -86,12 +91,15 @@ impl AppState {
         // A trace opened from a file was saved before its end: a solver continues it once it
         // has replayed the saved iterations (the same ones for exact algorithms).
         let catch_up = self.trace.as_ref().map_or(0, |t| t.len());
-        if catch_up > 0 || matches!(dev, device::DeviceId::Cuda(_) | device::DeviceId::Wgpu(_)) {
+        let gpu = matches!(dev, device::DeviceId::Cuda(_) | device::DeviceId::Wgpu(_));
+        if catch_up > 0 || gpu || g.n() + g.m() > BUILD_SYNC_MAX {
             let source = self.source;
             let name = if catch_up > 0 {
                 format!("replaying the trace's {catch_up} iterations with {algo} on {dev} to continue it")
-            } else {
+            } else if gpu {
                 format!("building {algo} on {dev} (kernels, graph upload)")
+            } else {
+                format!("building {algo} on {dev} (its per-vertex arrays)")
             };
             let job = Job::spawn(name, repaint(&self.egui), move |ctx| {
                 let mut st = device::make_stepper(dev, g, algo, source, &opts)
