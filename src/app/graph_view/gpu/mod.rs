@@ -189,6 +189,8 @@ pub struct GpuView {
     /// The sorted vertices and arcs of the scene generation `buckets.0`.
     buckets: Option<(u64, Arc<Buckets>)>,
     job: Option<Job<Prepared>>,
+    /// The pipelines being compiled on a worker (once per device and target format).
+    pipelines_job: Option<Job<Result<Pipelines, String>>>,
     uploaded: Option<u64>,
     words_for: Option<WordsKey>,
     words_version: u64,
@@ -233,6 +235,7 @@ impl Default for GpuView {
             budgets: Budgets::for_adapter(wgpu::DeviceType::Cpu),
             buckets: None,
             job: None,
+            pipelines_job: None,
             uploaded: None,
             words_for: None,
             words_version: 0,
@@ -404,20 +407,38 @@ impl GpuView {
         let n = scene.graph.n();
         let limits = rs.device.limits();
         let plan = BufferPlan::new(n, limits.max_buffer_size.min(limits.max_storage_buffer_binding_size))?;
-        let Some((sorted_for, buckets)) = self.prepared(ctx, scene, plan)? else {
+        let sorted = self.prepared(ctx, scene, plan)?;
+        let mut renderer = rs.renderer.write();
+        let res = renderer.callback_resources.entry::<Resources>().or_insert_with(Resources::default);
+        if res.pipelines.as_ref().is_none_or(|p| p.format != rs.target_format) {
+            // Compiled on a worker while the graph is sorted (about 300 ms on a software adapter,
+            // which stalled the frame that first uploaded a graph).
+            let job = self.pipelines_job.get_or_insert_with(|| {
+                let (device, format) = (rs.device.clone(), rs.target_format);
+                Job::spawn("compiling the graph view's shaders", repaint(ctx), move |_| {
+                    guarded(&device, "creating the pipelines", || pipelines(&device, format))
+                })
+            });
+            match job.poll() {
+                Some(out) => {
+                    self.pipelines_job = None;
+                    res.pipelines = Some(out??);
+                    res.views.clear();
+                    self.uploaded = None;
+                }
+                None => {
+                    self.note = Some("GPU view: compiling its shaders...".into());
+                    self.last = ("nothing", "nothing");
+                    return Ok(None);
+                }
+            }
+        }
+        let Some(pipes) = &res.pipelines else { return Err("no pipelines".into()) };
+        let Some((sorted_for, buckets)) = sorted else {
             self.note = Some("GPU view: sorting the graph into buckets...".into());
             self.last = ("nothing", "nothing");
             return Ok(None);
         };
-        let mut renderer = rs.renderer.write();
-        let res = renderer.callback_resources.entry::<Resources>().or_insert_with(Resources::default);
-        if res.pipelines.as_ref().is_none_or(|p| p.format != rs.target_format) {
-            res.pipelines =
-                Some(guarded(&rs.device, "creating the pipelines", || pipelines(&rs.device, rs.target_format))?);
-            res.views.clear();
-            self.uploaded = None;
-        }
-        let Some(pipes) = &res.pipelines else { return Err("no pipelines".into()) };
 
         if self.uploaded != Some(sorted_for) || !res.views.contains_key(&self.id) {
             res.views.remove(&self.id);
