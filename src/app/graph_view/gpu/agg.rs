@@ -486,6 +486,12 @@ impl AggBuffers {
         }
     }
 
+    /// Whether [`AggBuffers::build_status`] has work for `version` (a build in progress, or a
+    /// grid of another version).
+    pub fn status_due(&self, version: u64) -> bool {
+        self.building.is_some() || self.status_version != Some(version)
+    }
+
     /// Brings the status grid up to the vertex words of `version`, splatting at most `budget`
     /// vertices this frame into the back grid; when the last chunk is in, the levels are
     /// reduced and the grid copied to the one the view reads. Words that change during a build

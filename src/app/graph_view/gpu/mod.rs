@@ -60,6 +60,11 @@ pub fn render_state(ctx: &egui::Context) -> Option<RenderState> {
     ctx.data(|d| d.get_temp::<RenderState>(state_id()))
 }
 
+/// Graphs with more vertices than this get the first frames after an upload staged (see
+/// `ViewBuffers::frames`); smaller ones draw at once (a force layout re-uploads every few
+/// frames and must never blank the view).
+const STAGED_MIN_N: usize = 1 << 20;
+
 /// Largest arc index buffer chunk (bytes): well below every device's `max_buffer_size`; one
 /// chunk is uploaded per frame (about 50 ms on lavapipe), so a 64 M-arc graph never stalls a
 /// frame for long.
@@ -123,6 +128,11 @@ struct ViewBuffers {
     bind: wgpu::BindGroup,
     /// The zero-copy pass's buffers, made on its first use for this sorted graph.
     live: Option<live::LiveWords>,
+    /// Frames since the upload. For graphs of more than [`STAGED_MIN_N`] vertices the first
+    /// draws nothing (the new buffers' first use is its work) and the second writes the colour
+    /// words but runs no builds: on lavapipe the 16.8 M grid's upload frame took 0.8–1.9 s with
+    /// all of it at once.
+    frames: u32,
 }
 
 /// What lives in [`CallbackResources`].
@@ -161,7 +171,7 @@ impl Budgets {
     pub fn for_adapter(device_type: wgpu::DeviceType) -> Budgets {
         match device_type {
             wgpu::DeviceType::Cpu => {
-                Budgets { arcs: 150_000, dots: 60_000, build_pairs: 500_000, status_vertices: 2_000_000 }
+                Budgets { arcs: 150_000, dots: 60_000, build_pairs: 250_000, status_vertices: 2_000_000 }
             }
             _ => Budgets { arcs: 16_000_000, dots: 4_000_000, build_pairs: usize::MAX, status_vertices: u32::MAX },
         }
@@ -459,8 +469,17 @@ impl GpuView {
             self.uploaded = Some(sorted_for);
             self.words_for = None;
             self.gpu_words = None;
+            if n > STAGED_MIN_N {
+                ctx.request_repaint();
+                self.last = ("nothing", "nothing");
+                return Ok(None);
+            }
+            if let Some(v) = res.views.get_mut(&self.id) {
+                v.frames = 2;
+            }
         }
         let Some(view) = res.views.get_mut(&self.id) else { return Err("no view buffers".into()) };
+        view.frames = view.frames.saturating_add(1);
         let uploaded_pairs = view.arcs.len() * view.chunk_pairs;
         if uploaded_pairs < view.total_pairs {
             let c = &buckets.pairs[uploaded_pairs * 2..(uploaded_pairs + view.chunk_pairs).min(view.total_pairs) * 2];
@@ -555,6 +574,7 @@ impl GpuView {
             arcs,
             dots,
             words_version: self.words_version,
+            builds: view.frames >= 2,
             build_pairs: self.budgets.build_pairs,
             status_vertices: self.budgets.status_vertices,
             dens_done: self.dens_done.clone(),
@@ -680,6 +700,7 @@ fn upload(
         agg,
         bind,
         live: None,
+        frames: 0,
     })
 }
 
@@ -817,6 +838,9 @@ struct ViewCallback {
     arcs: Layer,
     dots: Layer,
     words_version: u64,
+    /// Whether this frame may run the density and status builds (not in the frame that first
+    /// writes the colour words of a large graph).
+    builds: bool,
     build_pairs: usize,
     status_vertices: u32,
     dens_done: Arc<AtomicU64>,
@@ -835,10 +859,18 @@ impl CallbackTrait for ViewCallback {
         let Some(res) = resources.get_mut::<Resources>() else { return Vec::new() };
         let (Some(pipes), Some(v)) = (&res.pipelines, res.views.get_mut(&self.id)) else { return Vec::new() };
         queue.write_buffer(&v.uniform, 0, bytemuck::bytes_of(&self.uniform));
-        // The density builds a batch per frame whether or not this frame samples it, so it is
-        // ready when the user zooms out.
+        if !self.builds {
+            self.status_behind.store(self.dots == Layer::Aggregate, Ordering::Relaxed);
+            return Vec::new();
+        }
+        // The status grid (when this frame shows it) and the density (built a batch per frame
+        // whether or not this frame samples it, so it is ready when the user zooms out) take
+        // turns while both have work: each costs up to ~100 ms a frame on a software adapter.
         let uploaded = (v.arcs.len() * v.chunk_pairs).min(v.total_pairs);
-        if uploaded > 0 && v.agg.dens_done < uploaded {
+        let density_due = uploaded > 0 && v.agg.dens_done < uploaded;
+        let status_due = self.dots == Layer::Aggregate && v.agg.status_due(self.words_version);
+        let turn = v.frames.is_multiple_of(2);
+        if density_due && (!status_due || turn) {
             v.agg.build_density(
                 &pipes.agg,
                 encoder,
@@ -851,8 +883,11 @@ impl CallbackTrait for ViewCallback {
             );
             self.dens_done.store(v.agg.dens_done as u64, Ordering::Relaxed);
         }
-        let behind = self.dots == Layer::Aggregate
-            && !v.agg.build_status(&pipes.agg, queue, encoder, self.words_version, self.status_vertices);
+        let behind = if status_due && (!density_due || !turn) {
+            !v.agg.build_status(&pipes.agg, queue, encoder, self.words_version, self.status_vertices)
+        } else {
+            status_due
+        };
         self.status_behind.store(behind, Ordering::Relaxed);
         Vec::new()
     }
