@@ -109,10 +109,6 @@ impl Trace {
         if hi > self.deltas.len() {
             return None;
         }
-        let frontier_at = |p: usize| match p.checked_sub(1) {
-            None => std::slice::from_ref(&self.source),
-            Some(i) => self.deltas[i].settled.as_slice(),
-        };
         let mut out: Vec<VertexId> = Vec::new();
         for d in &self.deltas[lo..hi] {
             if out.len() + d.lowered.len() + d.settled.len() > max {
@@ -121,8 +117,8 @@ impl Trace {
             out.extend(d.lowered.iter().map(|&(v, _, _)| v));
             out.extend_from_slice(&d.settled);
         }
-        out.extend_from_slice(frontier_at(a));
-        out.extend_from_slice(frontier_at(b));
+        out.extend_from_slice(self.frontier_at(a));
+        out.extend_from_slice(self.frontier_at(b));
         (out.len() <= max).then_some(out)
     }
 
@@ -207,7 +203,12 @@ impl Trace {
     /// The frontier F at the cursor: the source at position 0, else the vertices the last
     /// applied step settled (empty where that step's delta was not kept). O(1).
     pub fn frontier(&self) -> &[VertexId] {
-        match self.pos.checked_sub(1) {
+        self.frontier_at(self.pos)
+    }
+
+    /// The frontier at position `p`: the source at 0, else the vertices step `p` settled.
+    fn frontier_at(&self, p: usize) -> &[VertexId] {
+        match p.checked_sub(1) {
             None if (self.source as usize) < self.dist.len() => std::slice::from_ref(&self.source),
             None => &[],
             Some(i) => self.deltas.get(i).map_or(&[], |d| d.settled.as_slice()),

@@ -12,7 +12,8 @@ use crate::graph::{Distance, Graph, VertexId};
 use crate::trace::Trace;
 use std::sync::Arc;
 
-/// Graphs up to this many vertices and drawn arcs are drawn as shapes rather than rasters.
+/// Graphs up to this many vertices and drawn arcs are drawn as egui shapes rather than by the
+/// GPU view.
 const VECTOR_MAX_N: usize = 1500;
 const VECTOR_MAX_ARCS: usize = 6000;
 
@@ -24,7 +25,7 @@ pub struct Scene {
     pub pos: Arc<Vec<[f32; 2]>>,
     /// Bumped (globally) whenever `pos` or the cell order changes.
     pub generation: u64,
-    /// The first generation of this graph: rasters older than it belong to another graph.
+    /// The first generation of this graph: the GPU view's colour key names the graph by it.
     pub first_generation: u64,
     pub bbox: Bbox,
     /// Typical distance between neighbouring vertices, world units.

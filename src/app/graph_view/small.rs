@@ -1,5 +1,5 @@
 //! The shape drawing of small graphs: anti-aliased discs (with ids), arcs with arrow heads (and
-//! weights), as egui shapes rather than rasters.
+//! weights), as egui shapes rather than by the GPU view.
 
 use super::GraphView;
 use super::arcs::{BOTH, SKIP};

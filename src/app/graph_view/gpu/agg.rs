@@ -521,11 +521,6 @@ impl AggBuffers {
             label: Some("graph_view.status"),
             timestamp_writes: None,
         });
-        let groups = |threads: u64| -> (u32, u32) {
-            let g = threads.div_ceil(256).max(1);
-            let x = g.min(65_535);
-            (x as u32, g.div_ceil(x) as u32)
-        };
         if last > first {
             pass.set_pipeline(&pipes.splat);
             pass.set_bind_group(0, &self.status_binds[0], &[]);
@@ -549,6 +544,14 @@ impl AggBuffers {
         self.status_version = Some(from);
         from == version
     }
+}
+
+/// Workgroups of 256 threads for `threads` invocations, as (x, y) with x within the 65 535
+/// per-dimension limit (the shaders rebuild the index from both).
+pub fn groups(threads: u64) -> (u32, u32) {
+    let g = threads.div_ceil(256).max(1);
+    let x = g.min(65_535);
+    (x as u32, g.div_ceil(x) as u32)
 }
 
 /// Calls `draw(buffer, index range)` for the pairs `range` (in pairs) split across `chunks`.

@@ -9,7 +9,6 @@ use super::super::colors::{WRONG, distance_ramp, status_color};
 use super::pack::{self, CODE_WRONG};
 use crate::algo::{DeviceVertexState, VertexStatus};
 use crate::graph::VertexId;
-use wgpu::util::DeviceExt;
 
 /// `kernels/view_words.wgsl`.
 pub const WORDS_WGSL: &str = include_str!("../../../../kernels/view_words.wgsl");
@@ -116,16 +115,8 @@ impl LiveWords {
                 usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             }),
-            order: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("graph_view.order"),
-                contents: order_bytes,
-                usage: storage,
-            }),
-            palette: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("graph_view.palette"),
-                contents: bytemuck::cast_slice(&palette()),
-                usage: storage,
-            }),
+            order: super::buffer(device, "graph_view.order", order_bytes, storage),
+            palette: super::buffer(device, "graph_view.palette", bytemuck::cast_slice(&palette()), storage),
             bound: None,
         }
     }
@@ -177,9 +168,8 @@ impl LiveWords {
             });
             pass.set_pipeline(&pipe.pipeline);
             pass.set_bind_group(0, group, &[]);
-            let g = (n as u64).div_ceil(256).max(1);
-            let x = g.min(65_535);
-            pass.dispatch_workgroups(x as u32, g.div_ceil(x) as u32, 1);
+            let (x, y) = super::agg::groups(n as u64);
+            pass.dispatch_workgroups(x, y, 1);
         }
         queue.submit([enc.finish()]);
         // Queued writes land before the next submission's commands: egui's, after this pass.

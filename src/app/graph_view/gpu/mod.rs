@@ -31,7 +31,7 @@ use super::dots::{DotStyle, hash_ids};
 use super::scene::Scene;
 use super::{ColorMode, GraphView, ViewInput, ViewMode};
 use crate::algo::DeviceVertexState;
-use crate::graph::{INF, VertexId};
+use crate::graph::VertexId;
 use crate::trace::Trace;
 use buckets::Buckets;
 use eframe::egui_wgpu::{self, CallbackResources, CallbackTrait, RenderState, wgpu};
@@ -222,18 +222,28 @@ pub struct GpuView {
     pub note: Option<String>,
     pub arcs_drawn: usize,
     /// Set for a new graph until the view has drawn it in full, or chose not to draw it here
-    /// (small graphs, the CPU fallback).
+    /// (small graphs drawn as shapes, no wgpu render state).
     pub pending: bool,
     /// Arc pairs uploaded (the density build's total).
     total_pairs: usize,
     /// How the last frame drew arcs and vertices ([`layer_name`]), for tests and logs.
     pub last: (&'static str, &'static str),
-    /// Whether the vertex words last came from the solver's buffers on this device (zero-copy)
-    /// rather than from the host.
-    pub zero_copy: bool,
-    /// How the vertex words were last made: `zero-copy`, `deltas` (recoloured from the trace's
-    /// deltas) or `full` (all packed on the host); for tests and logs.
-    pub words_path: &'static str,
+    /// How the vertex words were last made.
+    pub words_path: WordsPath,
+}
+
+/// Where a state's vertex colour words come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WordsPath {
+    /// None made yet.
+    #[default]
+    None,
+    /// From the solver's own buffers on this device (see [`live`]).
+    ZeroCopy,
+    /// The host recoloured the vertices the trace's deltas touched.
+    Deltas,
+    /// The host packed every vertex.
+    Full,
 }
 
 impl Default for GpuView {
@@ -260,8 +270,7 @@ impl Default for GpuView {
             total_pairs: 0,
             pending: true,
             last: ("nothing", "nothing"),
-            zero_copy: false,
-            words_path: "none",
+            words_path: WordsPath::None,
         }
     }
 }
@@ -501,10 +510,8 @@ impl GpuView {
             });
             match (zero_copy, f.trace) {
                 (Some(l), Some(t)) => {
-                    let max_dist = match f.color_mode {
-                        ColorMode::Distance => t.distances().iter().copied().filter(|&d| d != INF).max().unwrap_or(0),
-                        ColorMode::Status => 0,
-                    };
+                    // The ramp's top, as the host path computes it (a scan of δ in distance mode).
+                    let max_dist = Shader::new(Some(t), f.color_mode, distance_ramp()).max_dist;
                     let lw = match &mut view.live {
                         Some(lw) => lw,
                         None => view.live.insert(guarded(&rs.device, "uploading the slot order", || {
@@ -528,12 +535,10 @@ impl GpuView {
                     frontier.clear();
                     frontier.extend_from_slice(t.frontier());
                     self.gpu_words = None;
-                    self.zero_copy = true;
-                    self.words_path = "zero-copy";
+                    self.words_path = WordsPath::ZeroCopy;
                 }
                 _ => {
                     self.host_words(&rs.queue, &view.words, &buckets, f, frontier);
-                    self.zero_copy = false;
                 }
             }
             self.words_for = Some(f.words_key);
@@ -629,7 +634,7 @@ impl GpuView {
             }
             frontier.clear();
             frontier.extend_from_slice(t.frontier());
-            self.words_path = "deltas";
+            self.words_path = WordsPath::Deltas;
         } else {
             // Built only here: in the distance mode it scans all δ for the ramp's maximum.
             let shader = Shader::new(f.trace, f.color_mode, distance_ramp());
@@ -640,7 +645,7 @@ impl GpuView {
             }
             // Keep what the GPU now holds; the old copy becomes the next scratch.
             self.gpu_words = Some(std::mem::replace(&mut self.words, prev.unwrap_or_default()));
-            self.words_path = "full";
+            self.words_path = WordsPath::Full;
         }
         self.words_at = f.trace.map(|t| (t.id(), t.pos()));
     }
@@ -1008,7 +1013,7 @@ impl GraphView {
             painter.add(shape);
         }
         self.stats.gpu = true;
-        self.stats.zero_copy = self.gpu.zero_copy;
+        self.stats.zero_copy = self.gpu.words_path == WordsPath::ZeroCopy;
         self.stats.vertices_drawn = scene.graph.n();
         self.stats.arcs_drawn = self.gpu.arcs_drawn;
         Some(style)

@@ -158,20 +158,14 @@ pub const WORD_BLOCK: usize = 4096;
 pub fn changed_blocks(old: Option<&[u32]>, new: &[u32]) -> Vec<(usize, usize)> {
     let all = if new.is_empty() { Vec::new() } else { vec![(0, new.len())] };
     let Some(old) = old.filter(|o| o.len() == new.len()) else { return all };
-    let mut runs: Vec<(usize, usize)> = Vec::new();
-    let mut blocks = 0;
-    for (i, (a, b)) in old.chunks(WORD_BLOCK).zip(new.chunks(WORD_BLOCK)).enumerate() {
-        if a == b {
-            continue;
-        }
-        blocks += 1;
-        let (lo, hi) = (i * WORD_BLOCK, i * WORD_BLOCK + b.len());
-        match runs.last_mut() {
-            Some(r) if r.1 == lo => r.1 = hi,
-            _ => runs.push((lo, hi)),
-        }
-    }
-    if blocks * 4 > new.len().div_ceil(WORD_BLOCK) { all } else { runs }
+    let blocks: Vec<usize> = old
+        .chunks(WORD_BLOCK)
+        .zip(new.chunks(WORD_BLOCK))
+        .enumerate()
+        .filter(|(_, (a, b))| a != b)
+        .map(|(i, _)| i)
+        .collect();
+    if blocks.len() * 4 > new.len().div_ceil(WORD_BLOCK) { all } else { block_runs(blocks, new.len()) }
 }
 
 /// The word ranges of the [`WORD_BLOCK`]-word blocks `blocks` (any order, repeats allowed) of

@@ -319,7 +319,7 @@ fn stepping_recolours_from_the_deltas_as_a_full_pack_would() {
     };
     let mut kit = live_harness(st);
     run_until_idle(&mut kit);
-    assert_eq!(kit.state().view.gpu.words_path, "full");
+    assert_eq!(kit.state().view.gpu.words_path, super::WordsPath::Full);
     for i in 0..40 {
         let st = kit.state_mut();
         if i % 5 == 4 {
@@ -329,7 +329,7 @@ fn stepping_recolours_from_the_deltas_as_a_full_pack_would() {
         }
         st.version += 1;
         kit.run_steps(1);
-        assert_eq!(kit.state().view.gpu.words_path, "deltas", "step {i}");
+        assert_eq!(kit.state().view.gpu.words_path, super::WordsPath::Deltas, "step {i}");
     }
     let _ = kit.render();
     let stepped = kit.render().expect("render");
@@ -339,7 +339,7 @@ fn stepping_recolours_from_the_deltas_as_a_full_pack_would() {
     kit.state_mut().view = fresh;
     kit.state_mut().version += 1;
     run_until_idle(&mut kit);
-    assert_eq!(kit.state().view.gpu.words_path, "full");
+    assert_eq!(kit.state().view.gpu.words_path, super::WordsPath::Full);
     let full = kit.render().expect("render");
     let differ = differing_pixels(stepped.as_raw(), full.as_raw(), stepped.width(), 0);
     assert_eq!(differ, 0, "{differ} pixels differ between delta recolouring and a full pack");
