@@ -167,14 +167,23 @@ pub struct Budgets {
 
 impl Budgets {
     /// Software rasterizers (lavapipe: about 10 M one-pixel lines a second on two cores) get
-    /// budgets for about 30 ms a frame; hardware GPUs draw far more before aggregates pay off.
+    /// budgets for about 30 ms a frame. Hardware GPUs get budgets for under 10 ms a frame: on
+    /// the H100, 4 M arcs as lines take about 5 ms and 1 M vertices as discs about 3.5 ms
+    /// (16 M arcs took 17 ms and 4 M discs 15 ms, which kept zooming under 60 fps;
+    /// `bench/results/graph-view-frames/h100-2026-11-26/`).
+    /// `SSSP_LAB_VIEW_ARCS` overrides the arcs budget (for measuring it, see
+    /// `bench/results/graph-view-frames/`).
     pub fn for_adapter(device_type: wgpu::DeviceType) -> Budgets {
-        match device_type {
+        let mut b = match device_type {
             wgpu::DeviceType::Cpu => {
                 Budgets { arcs: 150_000, dots: 60_000, build_pairs: 250_000, status_vertices: 2_000_000 }
             }
-            _ => Budgets { arcs: 16_000_000, dots: 4_000_000, build_pairs: usize::MAX, status_vertices: u32::MAX },
+            _ => Budgets { arcs: 4_000_000, dots: 1_000_000, build_pairs: usize::MAX, status_vertices: u32::MAX },
+        };
+        if let Some(arcs) = std::env::var("SSSP_LAB_VIEW_ARCS").ok().and_then(|s| s.parse().ok()) {
+            b.arcs = arcs;
         }
+        b
     }
 }
 
@@ -1020,5 +1029,7 @@ impl GraphView {
     }
 }
 
+#[cfg(test)]
+mod bench;
 #[cfg(test)]
 mod tests;
