@@ -289,26 +289,36 @@ pub struct AggBuffers {
     /// The grid a build splats into, copied to `status` when it is complete, so a build spread
     /// over frames never shows half done.
     status_back: wgpu::Buffer,
-    /// `[_, first slot, _, _]` of the splat's chunk (written before each chunk).
+    /// `[_, first slot, window's first slot, _]` of the splat's chunk (written before each).
     splat_buf: wgpu::Buffer,
+    /// The splat's bind groups, one per window of `window` slots.
+    splat_binds: Vec<wgpu::BindGroup>,
+    window: u32,
+    /// The reduce's bind groups, one per level (level 0's is unused).
     status_binds: Vec<wgpu::BindGroup>,
     /// The build in progress: the word version it started from and the next slot to splat.
     building: Option<(u64, u32)>,
     /// Arc pairs counted into the density so far.
     pub dens_done: usize,
-    batches: u64,
+    /// Pairs counted since the last mip refresh.
+    since_mips: usize,
+    /// Whether the next density frame refreshes the mip chain.
+    mips_due: bool,
     /// The vertex-word version the status grid was built from.
     pub status_version: Option<u64>,
 }
 
 impl AggBuffers {
-    /// Allocates the grids of `u` for a view whose positions and words are `pos` and `words`.
+    /// Allocates the grids of `u` for a view whose positions and words are `pos` and `words`,
+    /// bound for the splat `window` slots at a time (a multiple of 64, see
+    /// [`super::BufferPlan::window`]).
     pub fn new(
         device: &wgpu::Device,
         pipes: &AggPipelines,
         u: AggUniform,
         pos: &wgpu::Buffer,
         words: &wgpu::Buffer,
+        window: usize,
     ) -> AggBuffers {
         use wgpu::util::DeviceExt as _;
         let uniform_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -376,28 +386,40 @@ impl AggBuffers {
             contents: bytemuck::cast_slice(&[0u32; 4]),
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         });
+        let n = u.n as usize;
+        let window = window.max(64);
+        // Slots [w * window, …) of a per-vertex buffer of `bytes` bytes a slot.
+        fn range(buf: &wgpu::Buffer, w: usize, window: usize, n: usize, bytes: u64) -> wgpu::BindingResource<'_> {
+            let (a, b) = ((w * window) as u64, ((w + 1) * window).min(n.max(1)) as u64);
+            wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer: buf,
+                offset: a * bytes,
+                size: std::num::NonZeroU64::new((b - a) * bytes),
+            })
+        }
+        let bind = |level: &wgpu::Buffer, w: usize| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("graph_view.status_bind"),
+                layout: &pipes.status_layout,
+                entries: &[
+                    wgpu::BindGroupEntry { binding: 0, resource: uniform_buf.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 1, resource: range(pos, w, window, n, 8) },
+                    wgpu::BindGroupEntry { binding: 2, resource: range(words, w, window, n, 4) },
+                    wgpu::BindGroupEntry { binding: 3, resource: status_back.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 4, resource: level.as_entire_binding() },
+                ],
+            })
+        };
+        let splat_binds = (0..n.max(1).div_ceil(window)).map(|w| bind(&splat_buf, w)).collect();
+        // The reduce reads neither positions nor words; its groups bind the first window.
         let status_binds = (0..u.stat_levels)
             .map(|l| {
-                let level = if l == 0 {
-                    splat_buf.clone()
-                } else {
-                    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                        label: Some("graph_view.status_level"),
-                        contents: bytemuck::cast_slice(&[l, 0, 0, 0]),
-                        usage: wgpu::BufferUsages::UNIFORM,
-                    })
-                };
-                device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("graph_view.status_bind"),
-                    layout: &pipes.status_layout,
-                    entries: &[
-                        wgpu::BindGroupEntry { binding: 0, resource: uniform_buf.as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 1, resource: pos.as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 2, resource: words.as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 3, resource: status_back.as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 4, resource: level.as_entire_binding() },
-                    ],
-                })
+                let level = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("graph_view.status_level"),
+                    contents: bytemuck::cast_slice(&[l, 0, 0, 0]),
+                    usage: wgpu::BufferUsages::UNIFORM,
+                });
+                bind(&level, 0)
             })
             .collect();
         AggBuffers {
@@ -411,18 +433,36 @@ impl AggBuffers {
             status,
             status_back,
             splat_buf,
+            splat_binds,
+            window: window as u32,
             status_binds,
             building: None,
             dens_done: 0,
-            batches: 0,
+            since_mips: 0,
+            mips_due: false,
             status_version: None,
         }
     }
 
+    /// Whether the density build has work with `available` pairs uploaded: pairs to count or
+    /// a mip refresh pending.
+    pub fn density_due(&self, available: usize) -> bool {
+        available > 0 && (self.dens_done < available || self.mips_due)
+    }
+
+    /// Pairs counted so far, as the view reports them: all of them only once the last mip
+    /// refresh has run.
+    pub fn dens_reported(&self) -> usize {
+        if self.mips_due { self.dens_done.saturating_sub(1) } else { self.dens_done }
+    }
+
     #[allow(clippy::too_many_arguments)]
-    /// Counts up to `budget` more arc pairs into the density texture (from `chunks`: index
-    /// buffers of `chunk_pairs` pairs each, `available` of the `total` pairs uploaded so far)
-    /// and refreshes its mip chain.
+    /// One frame of the density build: counts up to `budget` more arc pairs into the density
+    /// texture (from `chunks`: index buffers of `chunk_pairs` pairs each, `available` of the
+    /// `total` pairs uploaded so far), or refreshes its mip chain. The refresh is a pass over
+    /// the whole texture (about 25 ms on lavapipe): it gets a frame of its own, after every
+    /// 1/32 of the pairs (the zoomed-out picture fills in) and after the last, so its cost does
+    /// not depend on how small the frame's batch is.
     pub fn build_density(
         &mut self,
         pipes: &AggPipelines,
@@ -434,9 +474,15 @@ impl AggBuffers {
         total: usize,
         budget: usize,
     ) {
+        if self.mips_due {
+            self.refresh_mips(pipes, encoder);
+            self.mips_due = false;
+            return;
+        }
         if self.dens_done >= available && self.dens_done > 0 {
             return;
         }
+        let start = self.dens_done;
         let end = available.min(self.dens_done.saturating_add(budget.max(1)));
         {
             let load =
@@ -460,12 +506,14 @@ impl AggBuffers {
             });
         }
         self.dens_done = end.max(1);
-        self.batches += 1;
-        // The mip chain costs a pass over the texture: refreshed every fourth batch while the
-        // build runs (the zoomed-out picture fills in) and after the last.
-        if end < total && self.batches % 4 != 1 {
-            return;
+        self.since_mips += end - start;
+        if end >= total || self.since_mips >= total.div_ceil(32) {
+            self.mips_due = true;
+            self.since_mips = 0;
         }
+    }
+
+    fn refresh_mips(&self, pipes: &AggPipelines, encoder: &mut wgpu::CommandEncoder) {
         for (l, bind) in self.mip_binds.iter().enumerate() {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("graph_view.density_mip"),
@@ -483,6 +531,32 @@ impl AggBuffers {
             pass.set_pipeline(&pipes.mip);
             pass.set_bind_group(0, bind, &[]);
             pass.draw(0..3, 0..1);
+        }
+    }
+
+    /// The status grid the view reads, or (`back`) the one builds splat into.
+    pub fn status_grid(&self, back: bool) -> &wgpu::Buffer {
+        if back { &self.status_back } else { &self.status }
+    }
+
+    /// Clears the density texture's mip `levels` (a large view's first touch of them, see
+    /// `staging`).
+    pub fn clear_density(&self, encoder: &mut wgpu::CommandEncoder, levels: std::ops::Range<u32>) {
+        for l in levels {
+            let Some(view) = self.dens_levels.get(l as usize) else { break };
+            encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("graph_view.density_clear"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                ..Default::default()
+            });
         }
     }
 
@@ -514,16 +588,19 @@ impl AggBuffers {
         }
         let Some((from, first)) = self.building else { return false };
         let n = self.uniform.n;
-        let last = first.saturating_add(budget.max(1)).min(n);
+        // A chunk never crosses a storage window (one bind group a dispatch).
+        let w = first / self.window;
+        let window_end = (w + 1).saturating_mul(self.window);
+        let last = first.saturating_add(budget.max(1)).min(n).min(window_end);
         // One chunk per frame: this write lands before the frame's commands run.
-        queue.write_buffer(&self.splat_buf, 0, bytemuck::cast_slice(&[0, first, 0, 0]));
+        queue.write_buffer(&self.splat_buf, 0, bytemuck::cast_slice(&[0, first, w * self.window, 0]));
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("graph_view.status"),
             timestamp_writes: None,
         });
         if last > first {
             pass.set_pipeline(&pipes.splat);
-            pass.set_bind_group(0, &self.status_binds[0], &[]);
+            pass.set_bind_group(0, &self.splat_binds[w as usize], &[]);
             let (x, y) = groups(u64::from(last - first));
             pass.dispatch_workgroups(x, y, 1);
         }

@@ -3,10 +3,11 @@
 //!
 //! What lives where:
 //! - **once per graph and layout**: a worker sorts the vertices and arcs into spatial buckets
-//!   ([`buckets`]); the sorted positions (f32 x, y in world units) go up at once, the arc index
-//!   pairs one 16 MiB chunk per frame, into buffers held in egui-wgpu's [`CallbackResources`],
+//!   ([`buckets`]); the sorted positions (f32 x, y in world units) go up, then the arc index
+//!   pairs one 8 MiB chunk per frame, into buffers held in egui-wgpu's [`CallbackResources`],
 //!   keyed by the view's id (each [`GraphView`](super::GraphView) has its own); the arc density
-//!   texture ([`agg`]) is then counted a batch of arcs per frame;
+//!   texture ([`agg`]) is then counted a batch of arcs per frame. For graphs of more than a
+//!   million vertices every first touch of memory is spread over frames ([`staging`]);
 //! - **once per state change** (step, colour mode, wrong set): one u32 per vertex, its colour and
 //!   status code (see [`pack::vertex_words`]), and, when a frame needs it, the status grid.
 //!   When the run is a wgpu solver's on the window's own device, those words are computed on
@@ -24,6 +25,8 @@ pub mod agg;
 pub mod buckets;
 pub mod live;
 pub mod pack;
+pub mod staging;
+mod words;
 
 use super::super::jobs::{Job, repaint};
 use super::colors::{Shader, distance_ramp};
@@ -60,15 +63,10 @@ pub fn render_state(ctx: &egui::Context) -> Option<RenderState> {
     ctx.data(|d| d.get_temp::<RenderState>(state_id()))
 }
 
-/// Graphs with more vertices than this get the first frames after an upload staged (see
-/// `ViewBuffers::frames`); smaller ones draw at once (a force layout re-uploads every few
-/// frames and must never blank the view).
-const STAGED_MIN_N: usize = 1 << 20;
-
 /// Largest arc index buffer chunk (bytes): well below every device's `max_buffer_size`; one
-/// chunk is uploaded per frame (about 50 ms on lavapipe), so a 64 M-arc graph never stalls a
-/// frame for long.
-const CHUNK_BYTES: u64 = 16 << 20;
+/// chunk is uploaded per frame (8 MiB: about 25 ms of the UI thread on lavapipe, where 16 MiB
+/// made frames of 100-120 ms), so a 64 M-arc graph never stalls a frame for long.
+const CHUNK_BYTES: u64 = 8 << 20;
 /// Most bytes of arc indices kept on the GPU; beyond it only the first arcs are drawn (and the
 /// overlay says so). 2 GiB is 256 M arcs: the 64 M-arc grid fits.
 const ARC_BUDGET_BYTES: u64 = 2 << 30;
@@ -80,13 +78,18 @@ pub struct BufferPlan {
     pub chunk_pairs: usize,
     /// Most arc pairs kept on the GPU (the first ones; the overlay says how many are drawn).
     pub budget_pairs: usize,
+    /// Vertex slots per storage binding of the positions and words (the status grid's splat
+    /// reads them a window at a time; see [`agg::AggBuffers::build_status`]).
+    pub window: usize,
 }
 
 impl BufferPlan {
-    /// The plan for `n` vertices on a device whose buffers hold at most `max_buffer_size` bytes;
-    /// an error (the view then says why it draws nothing) when the positions, the
-    /// largest per-vertex buffer, do not fit one buffer.
-    pub fn new(n: usize, max_buffer_size: u64) -> Result<BufferPlan, String> {
+    /// The plan for `n` vertices on a device whose buffers hold at most `max_buffer_size` bytes
+    /// and whose storage bindings at most `max_storage_binding` bytes; an error (the view then
+    /// says why it draws nothing) when the positions, the largest per-vertex buffer, do not fit
+    /// one buffer. A graph whose positions exceed a storage binding (lavapipe's 128 MiB: more
+    /// than 16.8 M vertices) is drawn in full: only the splat goes by windows.
+    pub fn new(n: usize, max_buffer_size: u64, max_storage_binding: u64) -> Result<BufferPlan, String> {
         let pos_bytes = n as u64 * 8;
         if pos_bytes > max_buffer_size {
             return Err(format!(
@@ -95,9 +98,13 @@ impl BufferPlan {
                 max_buffer_size >> 20
             ));
         }
+        // Whole blocks of 64 slots keep every window's offset a multiple of 256 bytes, the
+        // largest `min_storage_buffer_offset_alignment` WebGPU allows.
+        let window = ((max_storage_binding.min(max_buffer_size) / 8) / 64 * 64).max(64) as usize;
         Ok(BufferPlan {
             chunk_pairs: (CHUNK_BYTES.min(max_buffer_size) / 8).max(1) as usize,
             budget_pairs: (ARC_BUDGET_BYTES / 8) as usize,
+            window,
         })
     }
 }
@@ -128,10 +135,12 @@ struct ViewBuffers {
     bind: wgpu::BindGroup,
     /// The zero-copy pass's buffers, made on its first use for this sorted graph.
     live: Option<live::LiveWords>,
-    /// Frames since the upload. For graphs of more than [`STAGED_MIN_N`] vertices the first
-    /// draws nothing (the new buffers' first use is its work) and the second writes the colour
-    /// words but runs no builds: on lavapipe the 16.8 M grid's upload frame took 0.8–1.9 s with
-    /// all of it at once.
+    /// First touches of a large graph's buffers still to run, one per frame before the view
+    /// draws (empty for graphs of up to `Stages::min_n` vertices, whose positions go up at once).
+    init: std::collections::VecDeque<staging::InitOp>,
+    /// Frames since the upload's first touches ([`ViewBuffers::init`]) were done. For graphs of
+    /// more than `Stages::min_n` vertices the first writes the colour words but runs no builds:
+    /// on lavapipe the 16.8 M grid's upload frame took 0.8–1.9 s with all of it at once.
     frames: u32,
 }
 
@@ -220,6 +229,10 @@ pub struct GpuView {
     gpu_words: Option<Vec<u32>>,
     /// The trace (id) and cursor position `gpu_words` shows.
     words_at: Option<(u64, usize)>,
+    /// Whether the GPU's word buffer has been written whole since the upload.
+    words_ready: bool,
+    /// The first fill of a large graph's words in progress: for which state, how far.
+    first_fill: Option<(WordsKey, usize)>,
     /// How far the density build got (pairs), shared with the callback.
     dens_done: Arc<AtomicU64>,
     /// Whether the status grid the last frame drew is behind the vertex words (a build spread
@@ -235,6 +248,12 @@ pub struct GpuView {
     pub pending: bool,
     /// Arc pairs uploaded (the density build's total).
     total_pairs: usize,
+    /// First touches of the uploaded graph's buffers still to run (see `staging`).
+    init_left: usize,
+    /// The build budgets' scale on software adapters (see `staging::Pace`).
+    pace: staging::Pace,
+    /// How a large graph's preparation is staged.
+    pub stages: staging::Stages,
     /// How the last frame drew arcs and vertices ([`layer_name`]), for tests and logs.
     pub last: (&'static str, &'static str),
     /// How the vertex words were last made.
@@ -271,12 +290,17 @@ impl Default for GpuView {
             words: Vec::new(),
             gpu_words: None,
             words_at: None,
+            words_ready: false,
+            first_fill: None,
             dens_done: Arc::new(AtomicU64::new(0)),
             status_behind: Arc::new(AtomicBool::new(false)),
             failed: None,
             note: None,
             arcs_drawn: 0,
             total_pairs: 0,
+            init_left: 0,
+            pace: staging::Pace::default(),
+            stages: staging::Stages::default(),
             pending: true,
             last: ("nothing", "nothing"),
             words_path: WordsPath::None,
@@ -332,6 +356,7 @@ impl GpuView {
     fn ready(&self) -> bool {
         self.job.is_none()
             && self.uploaded.is_some()
+            && self.init_left == 0
             && self.dens_done.load(Ordering::Relaxed) as usize >= self.total_pairs
             && !self.status_behind.load(Ordering::Relaxed)
     }
@@ -434,7 +459,7 @@ impl GpuView {
         let scene = f.scene;
         let n = scene.graph.n();
         let limits = rs.device.limits();
-        let plan = BufferPlan::new(n, limits.max_buffer_size.min(limits.max_storage_buffer_binding_size))?;
+        let plan = BufferPlan::new(n, limits.max_buffer_size, limits.max_storage_buffer_binding_size)?;
         let sorted = self.prepared(ctx, scene, plan)?;
         let mut renderer = rs.renderer.write();
         let res = renderer.callback_resources.entry::<Resources>().or_insert_with(Resources::default);
@@ -470,7 +495,8 @@ impl GpuView {
 
         if self.uploaded != Some(sorted_for) || !res.views.contains_key(&self.id) {
             res.views.remove(&self.id);
-            let v = guarded(&rs.device, "uploading the graph", || upload(rs, pipes, scene, &buckets, plan))??;
+            let v =
+                guarded(&rs.device, "uploading the graph", || upload(rs, pipes, scene, &buckets, plan, self.stages))??;
             self.arcs_drawn = buckets.n_pairs();
             self.total_pairs = buckets.n_pairs();
             let want = if scene.mode == ViewMode::Raster { 0 } else { scene.arcs_to_draw };
@@ -482,12 +508,16 @@ impl GpuView {
                     ARC_BUDGET_BYTES >> 20
                 )
             });
+            self.init_left = v.init.len();
             res.views.insert(self.id, v);
             self.dens_done.store(0, Ordering::Relaxed);
             self.uploaded = Some(sorted_for);
             self.words_for = None;
             self.gpu_words = None;
-            if n > STAGED_MIN_N {
+            self.words_ready = false;
+            self.first_fill = None;
+            self.pace = staging::Pace::default();
+            if n > self.stages.min_n {
                 ctx.request_repaint();
                 self.last = ("nothing", "nothing");
                 return Ok(None);
@@ -497,12 +527,37 @@ impl GpuView {
             }
         }
         let Some(view) = res.views.get_mut(&self.id) else { return Err("no view buffers".into()) };
+        if let Some(op) = view.init.pop_front() {
+            let left = view.init.len();
+            guarded(&rs.device, "uploading the graph", || {
+                staging::run(op, &rs.device, &rs.queue, &view.pos, &buckets.pos, &view.agg)
+            })?;
+            self.init_left = left;
+            self.note = Some(format!(
+                "GPU view: uploading the graph, {} MiB to go",
+                (left as u64 * self.stages.op_bytes) >> 20
+            ));
+            self.last = ("nothing", "nothing");
+            ctx.request_repaint();
+            return Ok(None);
+        }
+        self.init_left = 0;
         view.frames = view.frames.saturating_add(1);
         let uploaded_pairs = view.arcs.len() * view.chunk_pairs;
-        if uploaded_pairs < view.total_pairs {
+        // A large graph's arcs follow its first colour words (each is a frame's first touch).
+        if uploaded_pairs < view.total_pairs && (self.words_ready || n <= self.stages.min_n) {
             let c = &buckets.pairs[uploaded_pairs * 2..(uploaded_pairs + view.chunk_pairs).min(view.total_pairs) * 2];
+            // Written rather than created with contents, which has wgpu zero a staging buffer
+            // before copying into it.
             let b = guarded(&rs.device, "uploading the arcs", || {
-                buffer(&rs.device, "graph_view.arcs", bytemuck::cast_slice(c), wgpu::BufferUsages::INDEX)
+                let b = rs.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("graph_view.arcs"),
+                    size: std::mem::size_of_val(c) as u64,
+                    usage: wgpu::BufferUsages::INDEX | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                });
+                rs.queue.write_buffer(&b, 0, bytemuck::cast_slice(c));
+                b
             })?;
             view.arcs.push((b, c.len() as u32));
             ctx.request_repaint();
@@ -511,7 +566,9 @@ impl GpuView {
         if self.words_for != Some(f.words_key) {
             let need = 4 * n as u64;
             let zero_copy = f.live.filter(|l| {
-                l.device == rs.device
+                // The pass binds whole per-vertex buffers.
+                need <= limits.max_storage_buffer_binding_size
+                    && l.device == rs.device
                     && l.dist.size() >= need
                     && l.stamp.size() >= need
                     && f.wrong.len() <= live::MAX_WRONG
@@ -546,10 +603,23 @@ impl GpuView {
                     self.gpu_words = None;
                     self.words_path = WordsPath::ZeroCopy;
                 }
+                _ if !self.words_ready && n > self.stages.min_n => {
+                    if !self.fill_slice(&rs.queue, &view.words, &buckets, f, frontier) {
+                        let done = self.first_fill.map_or(0, |(_, d)| d);
+                        self.note =
+                            Some(format!("GPU view: colouring the vertices, {:.0} %", 100.0 * done as f64 / n as f64));
+                        self.last = ("nothing", "nothing");
+                        // The fill's last frame is the staged one that runs no builds.
+                        view.frames = 0;
+                        ctx.request_repaint();
+                        return Ok(None);
+                    }
+                }
                 _ => {
                     self.host_words(&rs.queue, &view.words, &buckets, f, frontier);
                 }
             }
+            self.words_ready = true;
             self.words_for = Some(f.words_key);
             self.words_version += 1;
         }
@@ -582,81 +652,21 @@ impl GpuView {
             ctx.request_repaint();
         }
         self.last = (layer_name(&arcs), layer_name(&dots));
+        let work = view.frames >= 2 && (building || self.status_behind.load(Ordering::Relaxed));
+        let builds = view.frames >= 2 && (self.pace.frame(work) || !work);
+        let status_vertices = self.pace.apply(self.budgets.status_vertices as usize).min(u32::MAX as usize) as u32;
         Ok(Some(ViewCallback {
             id: self.id,
             uniform: f.uniform,
             arcs,
             dots,
             words_version: self.words_version,
-            builds: view.frames >= 2,
-            build_pairs: self.budgets.build_pairs,
-            status_vertices: self.budgets.status_vertices,
+            builds,
+            build_pairs: self.pace.apply(self.budgets.build_pairs),
+            status_vertices,
             dens_done: self.dens_done.clone(),
             status_behind: self.status_behind.clone(),
         }))
-    }
-}
-
-impl GpuView {
-    /// The host path of the vertex words: when the GPU holds an earlier state of the same
-    /// trace in the same colours (status mode, no wrong set), only the vertices its deltas
-    /// touched are recoloured (a step: O(changes), not O(n)); otherwise all are packed. Either
-    /// way only the 16 KiB blocks that changed are written.
-    fn host_words(
-        &mut self,
-        queue: &wgpu::Queue,
-        buf: &wgpu::Buffer,
-        buckets: &Buckets,
-        f: &Frame<'_>,
-        frontier: &mut Vec<VertexId>,
-    ) {
-        let n = buckets.order.len();
-        let key = f.words_key;
-        let same_look = self.words_for.is_some_and(|k| {
-            (k.graph, k.has_trace, k.color_mode, k.wrong) == (key.graph, key.has_trace, key.color_mode, key.wrong)
-        });
-        let at = self.words_at.take();
-        let step = match (f.trace, at, self.gpu_words.as_mut()) {
-            (Some(t), Some((id, pos)), Some(gpu))
-                if same_look
-                    && id == t.id()
-                    && f.color_mode == ColorMode::Status
-                    && f.wrong.is_empty()
-                    && gpu.len() == n =>
-            {
-                t.changed_between(pos, t.pos(), n / 8).map(|c| (t, c, gpu))
-            }
-            _ => None,
-        };
-        if let Some((t, changed, gpu)) = step {
-            let shader = Shader::new(Some(t), f.color_mode, distance_ramp());
-            let mut blocks = Vec::with_capacity(changed.len());
-            for v in changed {
-                if let Some(&s) = buckets.slot.get(v as usize) {
-                    let st = shader.status(v);
-                    gpu[s as usize] = pack::word(shader.shade(v, st).0, pack::code(st));
-                    blocks.push(s as usize / pack::WORD_BLOCK);
-                }
-            }
-            for (a, b) in pack::block_runs(blocks, n) {
-                queue.write_buffer(buf, a as u64 * 4, bytemuck::cast_slice(&gpu[a..b]));
-            }
-            frontier.clear();
-            frontier.extend_from_slice(t.frontier());
-            self.words_path = WordsPath::Deltas;
-        } else {
-            // Built only here: in the distance mode it scans all δ for the ramp's maximum.
-            let shader = Shader::new(f.trace, f.color_mode, distance_ramp());
-            pack::vertex_words(&buckets.order, &buckets.slot, &shader, f.wrong, &mut self.words, frontier);
-            let prev = self.gpu_words.take().filter(|p| p.len() == self.words.len());
-            for (a, b) in pack::changed_blocks(prev.as_deref(), &self.words) {
-                queue.write_buffer(buf, a as u64 * 4, bytemuck::cast_slice(&self.words[a..b]));
-            }
-            // Keep what the GPU now holds; the old copy becomes the next scratch.
-            self.gpu_words = Some(std::mem::replace(&mut self.words, prev.unwrap_or_default()));
-            self.words_path = WordsPath::Full;
-        }
-        self.words_at = f.trace.map(|t| (t.id(), t.pos()));
     }
 }
 
@@ -668,13 +678,24 @@ fn upload(
     scene: &Scene,
     b: &Buckets,
     plan: BufferPlan,
+    stages: staging::Stages,
 ) -> Result<ViewBuffers, String> {
     let device = &rs.device;
     let n = b.pos.len();
     let storage = wgpu::BufferUsages::STORAGE;
     // Zero-length buffers are not allowed: an empty graph gets one dummy entry.
-    let pos_bytes: &[u8] = if n > 0 { bytemuck::cast_slice(&b.pos) } else { &[0; 8] };
-    let pos = buffer(device, "graph_view.positions", pos_bytes, wgpu::BufferUsages::VERTEX | storage);
+    let staged = n > stages.min_n;
+    let pos = if staged {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("graph_view.positions"),
+            size: n as u64 * 8,
+            usage: wgpu::BufferUsages::VERTEX | storage | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })
+    } else {
+        let pos_bytes: &[u8] = if n > 0 { bytemuck::cast_slice(&b.pos) } else { &[0; 8] };
+        buffer(device, "graph_view.positions", pos_bytes, wgpu::BufferUsages::VERTEX | storage)
+    };
     let words = device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("graph_view.words"),
         size: (n.max(1) * 4) as u64,
@@ -686,7 +707,7 @@ fn upload(
     let cells = scene.mode == ViewMode::Raster;
     let spacing = if cells { 1.0 } else { scene.spacing };
     let u = agg::AggUniform::new(b.bbox, spacing, cells, n, device.limits().max_texture_dimension_2d);
-    let agg = agg::AggBuffers::new(device, &pipes.agg, u, &pos, &words);
+    let agg = agg::AggBuffers::new(device, &pipes.agg, u, &pos, &words, plan.window);
     let uniform = device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("graph_view.uniform"),
         size: std::mem::size_of::<ViewUniform>() as u64,
@@ -704,7 +725,17 @@ fn upload(
             wgpu::BindGroupEntry { binding: 4, resource: agg.status.as_entire_binding() },
         ],
     });
+    // Large grids (NY's status grids are 2 × 67 MiB) are first touched over frames too; small
+    // graphs with small grids draw in their first frame (a force layout re-uploads every few
+    // frames and must never blank the view).
+    let big_grids = agg.status_grid(false).size() > stages.op_bytes;
+    let init = if staged || big_grids {
+        staging::init_ops(if staged { n } else { 0 }, &agg, stages.op_bytes)
+    } else {
+        Default::default()
+    };
     Ok(ViewBuffers {
+        init,
         uniform,
         pos,
         words,
@@ -881,7 +912,7 @@ impl CallbackTrait for ViewCallback {
         // whether or not this frame samples it, so it is ready when the user zooms out) take
         // turns while both have work: each costs up to ~100 ms a frame on a software adapter.
         let uploaded = (v.arcs.len() * v.chunk_pairs).min(v.total_pairs);
-        let density_due = uploaded > 0 && v.agg.dens_done < uploaded;
+        let density_due = v.agg.density_due(uploaded);
         let status_due = self.dots == Layer::Aggregate && v.agg.status_due(self.words_version);
         let turn = v.frames.is_multiple_of(2);
         if density_due && (!status_due || turn) {
@@ -895,7 +926,7 @@ impl CallbackTrait for ViewCallback {
                 v.total_pairs,
                 self.build_pairs,
             );
-            self.dens_done.store(v.agg.dens_done as u64, Ordering::Relaxed);
+            self.dens_done.store(v.agg.dens_reported() as u64, Ordering::Relaxed);
         }
         let behind = if status_due && (!density_due || !turn) {
             !v.agg.build_status(&pipes.agg, queue, encoder, self.words_version, self.status_vertices)

@@ -127,25 +127,48 @@ pub fn vertex_words(
     out: &mut Vec<u32>,
     frontier: &mut Vec<u32>,
 ) {
-    use rayon::prelude::*;
     out.clear();
     out.resize(order.len(), 0);
+    words_into(order, shader, out);
+    *frontier = frontier_of(order, out);
+    mark_wrong(slot, wrong, out);
+}
+
+/// The colour words of the vertices `order` into `out` (same length), on all cores, without
+/// the wrong set: one slice of [`vertex_words`].
+pub fn words_into(order: &[u32], shader: &Shader<'_>, out: &mut [u32]) {
+    use rayon::prelude::*;
     out.par_iter_mut().zip(order.par_iter()).with_min_len(1 << 14).for_each(|(w, &v)| {
         let s = shader.status(v);
         *w = word(shader.shade(v, s).0, code(s));
     });
-    *frontier = out
+}
+
+/// The frontier vertices among `order` by their `words` (before [`mark_wrong`]).
+pub fn frontier_of(order: &[u32], words: &[u32]) -> Vec<u32> {
+    use rayon::prelude::*;
+    words
         .par_iter()
         .zip(order.par_iter())
         .with_min_len(1 << 14)
         .filter(|(w, _)| **w >> 24 == CODE_FRONTIER)
         .map(|(_, &v)| v)
-        .collect();
+        .collect()
+}
+
+/// Gives the vertices in `wrong` [`WRONG`] and [`CODE_WRONG`] in `words` (slot order; `slot`
+/// maps a vertex to its slot). Returns their slots.
+pub fn mark_wrong(slot: &[u32], wrong: &[VertexId], words: &mut [u32]) -> Vec<usize> {
+    let mut slots = Vec::with_capacity(wrong.len());
     for &v in wrong {
-        if let Some(w) = slot.get(v as usize).and_then(|&s| out.get_mut(s as usize)) {
+        if let Some(&s) = slot.get(v as usize)
+            && let Some(w) = words.get_mut(s as usize)
+        {
             *w = word(WRONG, CODE_WRONG);
+            slots.push(s as usize);
         }
     }
+    slots
 }
 
 /// Words per block compared by [`changed_blocks`] (16 KiB).

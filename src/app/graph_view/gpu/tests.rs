@@ -99,13 +99,18 @@ fn run_until_idle<S: HasView>(kit: &mut Kit<'static, S>) {
 #[test]
 fn buffers_follow_the_device_limits() {
     // wgpu's default 256 MiB: the 16.8 M-vertex grid's positions (128 MiB) fit, arcs go in
-    // 16 MiB chunks.
-    let plan = super::BufferPlan::new(4096 * 4096, 256 << 20).expect("fits");
-    assert_eq!(plan.chunk_pairs, (16 << 20) / 8);
+    // 8 MiB chunks.
+    let plan = super::BufferPlan::new(4096 * 4096, 256 << 20, 128 << 20).expect("fits");
+    assert_eq!(plan.chunk_pairs, (8 << 20) / 8);
     assert_eq!(plan.budget_pairs, (2usize << 30) / 8);
+    assert_eq!(plan.window, 4096 * 4096, "lavapipe's 128 MiB bindings hold the grid's positions");
+    // Beyond a storage binding: drawn, the splat goes by windows of whole 64-slot blocks.
+    let plan = super::BufferPlan::new(5000 * 5000, 1 << 31, 128 << 20).expect("fits");
+    assert_eq!(plan.window, 4096 * 4096);
+    assert_eq!(super::BufferPlan::new(100, 1 << 20, 1000).expect("fits").window, 64);
     // A small device: chunks shrink to its limit; too many vertices is a reason, not a panic.
-    assert_eq!(super::BufferPlan::new(500, 4096).expect("fits").chunk_pairs, 512);
-    let e = super::BufferPlan::new(1 << 20, 1 << 20).expect_err("8 MiB of positions on a 1 MiB device");
+    assert_eq!(super::BufferPlan::new(500, 4096, 4096).expect("fits").chunk_pairs, 512);
+    let e = super::BufferPlan::new(1 << 20, 1 << 20, 1 << 20).expect_err("8 MiB of positions on a 1 MiB device");
     assert!(e.contains("max_buffer_size"), "{e}");
 }
 
@@ -343,4 +348,117 @@ fn stepping_recolours_from_the_deltas_as_a_full_pack_would() {
     let full = kit.render().expect("render");
     let differ = differing_pixels(stepped.as_raw(), full.as_raw(), stepped.width(), 0);
     assert_eq!(differ, 0, "{differ} pixels differ between delta recolouring and a full pack");
+}
+
+#[test]
+fn staged_preparation_draws_what_one_frame_would() {
+    if !have_wgpu() {
+        return;
+    }
+    // The staging of large graphs (first touches a few KiB per frame, the colour words packed
+    // 1 000 vertices per frame) forced on a small one: the picture must be the one a view that
+    // uploads everything in one frame draws, wrong vertices (in the first and the last slice)
+    // included.
+    let g = Arc::new(generate::grid(60, 60, 10, 1).expect("grid"));
+    let source = 30 * 60 + 30;
+    let opts = crate::algo::SolveOptions { record_deltas: true, ..Default::default() };
+    let mut s = crate::algo::cpu_stepper(g.clone(), crate::algo::CRAUSER_SUCC, source, &opts).expect("stepper");
+    let mut trace = Trace::new(g.n(), source);
+    for _ in 0..30 {
+        if let Some(step) = s.step().expect("step") {
+            trace.push(step);
+        }
+    }
+    let rs = egui_kittest::wgpu::create_render_state(
+        egui_kittest::wgpu::default_wgpu_setup(),
+        egui_wgpu::RendererOptions::PREDICTABLE,
+    );
+    let mut view = GraphView::new();
+    view.set_graph(g.clone());
+    let st = Live { view, trace, rs, live: None, mode: ColorMode::Status, version: 1, wrong: vec![7, 3500] };
+    let mut kit = live_harness(st);
+    run_until_idle(&mut kit);
+    let _ = kit.render();
+    let at_once = kit.render().expect("render");
+
+    let mut staged = GraphView::new();
+    staged.gpu.stages = super::staging::Stages { min_n: 0, op_bytes: 4096, fill_slice: 1000 };
+    staged.set_graph(g.clone());
+    kit.state_mut().view = staged;
+    kit.state_mut().version += 1;
+    let mut notes = std::collections::BTreeSet::new();
+    let t = std::time::Instant::now();
+    kit.run_steps(2);
+    while !kit.state().view.is_idle() {
+        assert!(t.elapsed().as_secs() < 30, "the view stays busy");
+        if let Some(n) = &kit.state().view.gpu.note {
+            notes.insert(n.split(',').next().unwrap_or_default().to_string());
+        }
+        kit.run_steps(1);
+        let _ = kit.render();
+    }
+    kit.run_steps(1);
+    for stage in ["GPU view: uploading the graph", "GPU view: colouring the vertices"] {
+        assert!(notes.contains(stage), "no frame said {stage:?}: {notes:?}");
+    }
+    assert_eq!(kit.state().view.gpu.words_path, super::WordsPath::Full);
+    let _ = kit.render();
+    let staged = kit.render().expect("render");
+    let differ = differing_pixels(at_once.as_raw(), staged.as_raw(), at_once.width(), 0);
+    assert_eq!(differ, 0, "{differ} pixels differ between the staged and the one-frame preparation");
+}
+
+#[test]
+fn a_graph_beyond_a_storage_binding_is_splatted_by_windows() {
+    if !have_wgpu() {
+        return;
+    }
+    // The status grid's splat binds positions and words a window at a time, so a graph whose
+    // positions exceed the device's storage binding (lavapipe's 128 MiB: 16.8 M vertices) still
+    // gets its aggregates. Drawn as cells (one status texel a vertex, 44 KiB of grid), 8 192
+    // vertices have 64 KiB of positions: a device with 48 KiB bindings splats them in two
+    // windows, and the picture must be the one a device with whole bindings draws.
+    let g = Arc::new(generate::rmat(13, 4, [0.45, 0.15, 0.15], 10, 3).expect("rmat"));
+    let source = 0;
+    let limit: u64 = 48 << 10;
+    assert!(g.n() as u64 * 8 > limit);
+    let picture = |max_binding: Option<u64>| {
+        let mut setup = egui_kittest::wgpu::default_wgpu_setup();
+        if let (Some(m), egui_wgpu::WgpuSetup::CreateNew(c)) = (max_binding, &mut setup) {
+            c.device_descriptor = Arc::new(move |a: &wgpu::Adapter| {
+                let mut d = crate::device::wgpu::device_descriptor(a);
+                d.required_limits.max_storage_buffer_binding_size = m;
+                d
+            });
+        }
+        let rs = egui_kittest::wgpu::create_render_state(setup, egui_wgpu::RendererOptions::PREDICTABLE);
+        if let Some(m) = max_binding {
+            assert_eq!(rs.device.limits().max_storage_buffer_binding_size, m, "the device takes the small limit");
+        }
+        let opts = crate::algo::SolveOptions { record_deltas: true, ..Default::default() };
+        let mut s = crate::algo::cpu_stepper(g.clone(), crate::algo::CRAUSER_SUCC, source, &opts).expect("stepper");
+        let mut trace = Trace::new(g.n(), source);
+        for _ in 0..30 {
+            if let Some(step) = s.step().expect("step") {
+                trace.push(step);
+            }
+        }
+        let mut view = GraphView::new();
+        view.set_graph(g.clone());
+        let st = Live { view, trace, rs, live: None, mode: ColorMode::Status, version: 1, wrong: vec![7] };
+        let mut kit = live_harness(st);
+        kit.run_steps(2);
+        // The vertices from the status grid, which the splat builds.
+        kit.state_mut().view.gpu.budgets.arcs = 0;
+        kit.state_mut().view.gpu.budgets.dots = 0;
+        run_until_idle(&mut kit);
+        let gpu = &kit.state().view.gpu;
+        assert_eq!(gpu.last.1, "aggregate", "{:?} {:?}", gpu.failed, gpu.note);
+        let _ = kit.render();
+        kit.render().expect("render")
+    };
+    let whole = picture(None);
+    let windows = picture(Some(limit));
+    let differ = differing_pixels(whole.as_raw(), windows.as_raw(), whole.width(), 0);
+    assert_eq!(differ, 0, "{differ} pixels differ between whole and windowed bindings");
 }
