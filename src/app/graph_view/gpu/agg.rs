@@ -461,8 +461,8 @@ impl AggBuffers {
     /// texture (from `chunks`: index buffers of `chunk_pairs` pairs each, `available` of the
     /// `total` pairs uploaded so far), or refreshes its mip chain. The refresh is a pass over
     /// the whole texture (about 25 ms on lavapipe): it gets a frame of its own, after every
-    /// 1/32 of the pairs (the zoomed-out picture fills in) and after the last, so its cost does
-    /// not depend on how small the frame's batch is.
+    /// 1/32 of the pairs but no more often than every 8 batches (the zoomed-out picture fills
+    /// in), and after the last, so its cost does not depend on how small the frame's batch is.
     pub fn build_density(
         &mut self,
         pipes: &AggPipelines,
@@ -507,7 +507,7 @@ impl AggBuffers {
         }
         self.dens_done = end.max(1);
         self.since_mips += end - start;
-        if end >= total || self.since_mips >= total.div_ceil(32) {
+        if end >= total || self.since_mips >= total.div_ceil(32).max(budget.saturating_mul(8)) {
             self.mips_due = true;
             self.since_mips = 0;
         }
