@@ -110,7 +110,7 @@ shot compare-bellman-ford 2 SSSP_LAB_DEMO="lesson:4;compare-steps:8"
 shot compare-helper-threads 2 SSSP_LAB_DEMO="lesson:5;compare-steps:300"
 shot auto-tune 2 SSSP_LAB_DEMO="algo:delta-stepping;device:wgpu:0;tune"
 shot ny-wgpu-zero-copy 4 SSSP_LAB_DEMO="algo:crauser-succ;device:wgpu:0;steps:300"
-shot grid-16m-mid-run 20 SSSP_LAB_DEMO="gen:grid:4096:4096;source:8390656;algo:crauser-succ;steps:2400"
+shot grid-16m-mid-run 3 SSSP_LAB_DEMO="gen:grid:4096:4096;source:8390656;algo:crauser-succ;steps:2400"
 shot dense-matrix-options 2 SSSP_LAB_DEMO="gen:dense;algo:martin-pred:layout=matrix;steps:2"
 mkdir -p "$OUT/sequence"
 for k in 0 10 20 40 80 160 320; do

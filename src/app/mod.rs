@@ -62,8 +62,8 @@ pub use crate::formats::bundled_graph_path;
 /// - `SSSP_LAB_BENCH=EXPERIMENT.json` opens the bench lab tab on this experiment and runs it;
 /// - `SSSP_LAB_MANY=SOURCES;WORKERS` opens the many-sources tab and runs both policies, e.g.
 ///   `256:1;cpu:2,wgpu:0`;
-/// - `SSSP_LAB_READY_FILE=PATH`: the app creates this file once the script is done and no job
-///   runs (scripts wait for it before taking a screenshot);
+/// - `SSSP_LAB_READY_FILE=PATH`: the app creates this file once the script is done, no job
+///   runs and the graph view has drawn everything (scripts wait for it before a screenshot);
 /// - `SSSP_LAB_FRAME_LOG=PATH`: once the graph is in and the script done, the graph view's
 ///   frame-time benchmark (scripted pan / zoom / step) writes its frame times to PATH as JSON and
 ///   the app closes (see `frame_bench`, `scripts/frame-bench.sh`).
@@ -363,10 +363,12 @@ impl SsspApp {
         self.state.egui.request_repaint();
     }
 
-    /// Writes the ready file after a few idle frames.
+    /// Writes the ready file after a few idle frames: no job runs and, on the explore tab, the
+    /// graph view has drawn everything (a large graph's density builds over many frames).
     fn signal_ready(&mut self) {
         let Some(path) = &self.ready_file else { return };
-        if self.is_busy() {
+        let view_busy = self.panels.tab == panels::Tab::Explore && !self.view.is_idle();
+        if self.is_busy() || view_busy {
             self.idle_frames = 0;
             return;
         }

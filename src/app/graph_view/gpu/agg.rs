@@ -515,19 +515,7 @@ impl AggBuffers {
 
     fn refresh_mips(&self, pipes: &AggPipelines, encoder: &mut wgpu::CommandEncoder) {
         for (l, bind) in self.mip_binds.iter().enumerate() {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("graph_view.density_mip"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &self.dens_levels[l + 1],
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                ..Default::default()
-            });
+            let mut pass = cleared_pass(encoder, "graph_view.density_mip", &self.dens_levels[l + 1]);
             pass.set_pipeline(&pipes.mip);
             pass.set_bind_group(0, bind, &[]);
             pass.draw(0..3, 0..1);
@@ -544,19 +532,7 @@ impl AggBuffers {
     pub fn clear_density(&self, encoder: &mut wgpu::CommandEncoder, levels: std::ops::Range<u32>) {
         for l in levels {
             let Some(view) = self.dens_levels.get(l as usize) else { break };
-            encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("graph_view.density_clear"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                ..Default::default()
-            });
+            cleared_pass(encoder, "graph_view.density_clear", view);
         }
     }
 
@@ -621,6 +597,24 @@ impl AggBuffers {
         self.status_version = Some(from);
         from == version
     }
+}
+
+/// A render pass into one density level that starts by clearing it.
+fn cleared_pass<'a>(
+    encoder: &'a mut wgpu::CommandEncoder,
+    label: &str,
+    view: &wgpu::TextureView,
+) -> wgpu::RenderPass<'a> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT), store: wgpu::StoreOp::Store },
+        })],
+        ..Default::default()
+    })
 }
 
 /// Workgroups of 256 threads for `threads` invocations, as (x, y) with x within the 65 535

@@ -31,15 +31,7 @@ struct St {
 /// A kittest harness drawing `g` with a run from `source` stepped `steps` times, through a render state the
 /// view can see (as the app provides eframe's).
 fn harness(g: Arc<crate::graph::Graph>, source: u32, steps: usize) -> Kit<'static, St> {
-    let opts = crate::algo::SolveOptions { record_deltas: true, ..Default::default() };
-    let mut s = crate::algo::cpu_stepper(g.clone(), crate::algo::CRAUSER_SUCC, source, &opts).expect("stepper");
-    let mut trace = Trace::new(g.n(), source);
-    for _ in 0..steps {
-        match s.step().expect("step") {
-            Some(step) => trace.push(step),
-            None => break,
-        }
-    }
+    let trace = stepped_trace(&g, source, steps);
     let mut view = GraphView::new();
     view.set_graph(g);
     let rs = egui_kittest::wgpu::create_render_state(
@@ -62,6 +54,20 @@ fn harness(g: Arc<crate::graph::Graph>, source: u32, steps: usize) -> Kit<'stati
         },
         state,
     )
+}
+
+/// A CPU Crauser run on `g` from `source`, stepped `steps` times (or to its end).
+fn stepped_trace(g: &Arc<crate::graph::Graph>, source: u32, steps: usize) -> Trace {
+    let opts = crate::algo::SolveOptions { record_deltas: true, ..Default::default() };
+    let mut s = crate::algo::cpu_stepper(g.clone(), crate::algo::CRAUSER_SUCC, source, &opts).expect("stepper");
+    let mut trace = Trace::new(g.n(), source);
+    for _ in 0..steps {
+        match s.step().expect("step") {
+            Some(step) => trace.push(step),
+            None => break,
+        }
+    }
+    trace
 }
 
 /// The view of a harness's state.
@@ -213,6 +219,22 @@ struct Live {
     wrong: Vec<u32>,
 }
 
+/// The harness's picture once the view has settled (the first render after a change can still
+/// run a build in its paint callbacks).
+/// RGBA bytes and width.
+fn settled_picture<S>(kit: &mut Kit<'static, S>) -> (Vec<u8>, u32) {
+    let _ = kit.render();
+    let image = kit.render().expect("render");
+    let width = image.width();
+    (image.into_raw(), width)
+}
+
+/// Asserts that two pictures ([`settled_picture`]) are equal pixel for pixel.
+fn assert_same_picture(a: &(Vec<u8>, u32), b: &(Vec<u8>, u32), what: &str) {
+    let differ = differing_pixels(&a.0, &b.0, a.1, 0);
+    assert_eq!(differ, 0, "{differ} pixels differ between {what}");
+}
+
 /// RGBA pixels that differ between two renders `width` pixels wide, from row `top` down.
 fn differing_pixels(a: &[u8], b: &[u8], width: u32, top: u32) -> usize {
     let skip = (width * top) as usize;
@@ -361,14 +383,7 @@ fn staged_preparation_draws_what_one_frame_would() {
     // included.
     let g = Arc::new(generate::grid(60, 60, 10, 1).expect("grid"));
     let source = 30 * 60 + 30;
-    let opts = crate::algo::SolveOptions { record_deltas: true, ..Default::default() };
-    let mut s = crate::algo::cpu_stepper(g.clone(), crate::algo::CRAUSER_SUCC, source, &opts).expect("stepper");
-    let mut trace = Trace::new(g.n(), source);
-    for _ in 0..30 {
-        if let Some(step) = s.step().expect("step") {
-            trace.push(step);
-        }
-    }
+    let trace = stepped_trace(&g, source, 30);
     let rs = egui_kittest::wgpu::create_render_state(
         egui_kittest::wgpu::default_wgpu_setup(),
         egui_wgpu::RendererOptions::PREDICTABLE,
@@ -378,8 +393,7 @@ fn staged_preparation_draws_what_one_frame_would() {
     let st = Live { view, trace, rs, live: None, mode: ColorMode::Status, version: 1, wrong: vec![7, 3500] };
     let mut kit = live_harness(st);
     run_until_idle(&mut kit);
-    let _ = kit.render();
-    let at_once = kit.render().expect("render");
+    let at_once = settled_picture(&mut kit);
 
     let mut staged = GraphView::new();
     staged.gpu.stages = super::staging::Stages { min_n: 0, op_bytes: 4096, fill_slice: 1000 };
@@ -402,10 +416,8 @@ fn staged_preparation_draws_what_one_frame_would() {
         assert!(notes.contains(stage), "no frame said {stage:?}: {notes:?}");
     }
     assert_eq!(kit.state().view.gpu.words_path, super::WordsPath::Full);
-    let _ = kit.render();
-    let staged = kit.render().expect("render");
-    let differ = differing_pixels(at_once.as_raw(), staged.as_raw(), at_once.width(), 0);
-    assert_eq!(differ, 0, "{differ} pixels differ between the staged and the one-frame preparation");
+    let staged = settled_picture(&mut kit);
+    assert_same_picture(&at_once, &staged, "the staged and the one-frame preparation");
 }
 
 #[test]
@@ -435,14 +447,7 @@ fn a_graph_beyond_a_storage_binding_is_splatted_by_windows() {
         if let Some(m) = max_binding {
             assert_eq!(rs.device.limits().max_storage_buffer_binding_size, m, "the device takes the small limit");
         }
-        let opts = crate::algo::SolveOptions { record_deltas: true, ..Default::default() };
-        let mut s = crate::algo::cpu_stepper(g.clone(), crate::algo::CRAUSER_SUCC, source, &opts).expect("stepper");
-        let mut trace = Trace::new(g.n(), source);
-        for _ in 0..30 {
-            if let Some(step) = s.step().expect("step") {
-                trace.push(step);
-            }
-        }
+        let trace = stepped_trace(&g, source, 30);
         let mut view = GraphView::new();
         view.set_graph(g.clone());
         let st = Live { view, trace, rs, live: None, mode: ColorMode::Status, version: 1, wrong: vec![7] };
@@ -454,11 +459,9 @@ fn a_graph_beyond_a_storage_binding_is_splatted_by_windows() {
         run_until_idle(&mut kit);
         let gpu = &kit.state().view.gpu;
         assert_eq!(gpu.last.1, "aggregate", "{:?} {:?}", gpu.failed, gpu.note);
-        let _ = kit.render();
-        kit.render().expect("render")
+        settled_picture(&mut kit)
     };
     let whole = picture(None);
     let windows = picture(Some(limit));
-    let differ = differing_pixels(whole.as_raw(), windows.as_raw(), whole.width(), 0);
-    assert_eq!(differ, 0, "{differ} pixels differ between whole and windowed bindings");
+    assert_same_picture(&whole, &windows, "whole and windowed bindings");
 }
