@@ -725,7 +725,7 @@ fn upload(
             wgpu::BindGroupEntry { binding: 4, resource: agg.status.as_entire_binding() },
         ],
     });
-    // Large grids (NY's status grids are 2 × 67 MiB) are first touched over frames too; small
+    // Large grids (NY's status grids pass 16 MiB each) are first touched over frames too; small
     // graphs with small grids draw in their first frame (a force layout re-uploads every few
     // frames and must never blank the view).
     let big_grids = agg.status_grid(false).size() > stages.op_bytes;
