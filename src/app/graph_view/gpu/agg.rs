@@ -294,7 +294,7 @@ pub struct AggBuffers {
     /// The splat's bind groups, one per window of `window` slots.
     splat_binds: Vec<wgpu::BindGroup>,
     window: u32,
-    /// The reduce's bind groups, one per level (level 0's is unused).
+    /// The reduce's bind groups, one per level from 1.
     status_binds: Vec<wgpu::BindGroup>,
     /// The build in progress: the word version it started from and the next slot to splat.
     building: Option<(u64, u32)>,
@@ -411,8 +411,9 @@ impl AggBuffers {
             })
         };
         let splat_binds = (0..n.max(1).div_ceil(window)).map(|w| bind(&splat_buf, w)).collect();
-        // The reduce reads neither positions nor words; its groups bind the first window.
-        let status_binds = (0..u.stat_levels)
+        // The reduce reads neither positions nor words; its groups (levels 1 and up) bind the
+        // first window.
+        let status_binds = (1..u.stat_levels)
             .map(|l| {
                 let level = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                     label: Some("graph_view.status_level"),
@@ -587,7 +588,7 @@ impl AggBuffers {
         pass.set_pipeline(&pipes.reduce);
         for l in 1..self.uniform.stat_levels {
             let d = level_dims(self.uniform.stat_dims, l);
-            pass.set_bind_group(0, &self.status_binds[l as usize], &[]);
+            pass.set_bind_group(0, &self.status_binds[l as usize - 1], &[]);
             let (x, y) = groups(u64::from(d[0]) * u64::from(d[1]));
             pass.dispatch_workgroups(x, y, 1);
         }

@@ -231,8 +231,9 @@ pub struct GpuView {
     words_at: Option<(u64, usize)>,
     /// Whether the GPU's word buffer has been written whole since the upload.
     words_ready: bool,
-    /// The first fill of a large graph's words in progress: for which state, how far.
-    first_fill: Option<(WordsKey, usize)>,
+    /// The first fill of a large graph's words in progress: for which state, how far, and the
+    /// distance ramp's top.
+    first_fill: Option<(WordsKey, usize, crate::graph::Distance)>,
     /// How far the density build got (pairs), shared with the callback.
     dens_done: Arc<AtomicU64>,
     /// Whether the status grid the last frame drew is behind the vertex words (a build spread
@@ -605,7 +606,7 @@ impl GpuView {
                 }
                 _ if !self.words_ready && n > self.stages.min_n => {
                     if !self.fill_slice(&rs.queue, &view.words, &buckets, f, frontier) {
-                        let done = self.first_fill.map_or(0, |(_, d)| d);
+                        let done = self.first_fill.map_or(0, |(_, d, _)| d);
                         self.note =
                             Some(format!("GPU view: colouring the vertices, {:.0} %", 100.0 * done as f64 / n as f64));
                         self.last = ("nothing", "nothing");

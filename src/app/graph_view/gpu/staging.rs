@@ -77,12 +77,13 @@ pub fn run(
     sorted_pos: &[[f32; 2]],
     agg: &AggBuffers,
 ) {
+    if let InitOp::Positions(from, to) = op {
+        queue.write_buffer(pos, from as u64 * 8, bytemuck::cast_slice(&sorted_pos[from..to]));
+        return;
+    }
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("graph_view.init") });
     match op {
-        InitOp::Positions(from, to) => {
-            queue.write_buffer(pos, from as u64 * 8, bytemuck::cast_slice(&sorted_pos[from..to]));
-            return;
-        }
+        InitOp::Positions(..) => {}
         InitOp::ClearStatus { back, from, to } => {
             encoder.clear_buffer(agg.status_grid(back), from, Some(to - from));
         }

@@ -83,20 +83,23 @@ impl GpuView {
         frontier: &mut Vec<VertexId>,
     ) -> bool {
         let n = buckets.order.len();
-        let from = match self.first_fill {
-            Some((key, done)) if key == f.words_key => done,
+        // The state is the same for every slice of one fill: the distance ramp's top (a scan of
+        // all δ) is taken once.
+        let (from, shader) = match self.first_fill {
+            Some((key, done, max_dist)) if key == f.words_key => {
+                (done, Shader { trace: f.trace, mode: f.color_mode, max_dist, ramp: distance_ramp() })
+            }
             _ => {
                 self.words.clear();
                 self.words.resize(n, 0);
-                0
+                (0, Shader::new(f.trace, f.color_mode, distance_ramp()))
             }
         };
         let to = (from + self.stages.fill_slice.max(1)).min(n);
-        let shader = Shader::new(f.trace, f.color_mode, distance_ramp());
         pack::words_into(&buckets.order[from..to], &shader, &mut self.words[from..to]);
         if to < n {
             queue.write_buffer(buf, from as u64 * 4, bytemuck::cast_slice(&self.words[from..to]));
-            self.first_fill = Some((f.words_key, to));
+            self.first_fill = Some((f.words_key, to, shader.max_dist));
             return false;
         }
         *frontier = pack::frontier_of(&buckets.order, &self.words);
