@@ -13,7 +13,7 @@
 
 use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -28,6 +28,39 @@ pub fn no_repaint() -> Repaint {
 
 /// Progress updates wake the owner at most this often; events and the end wake it at once.
 const PROGRESS_REPAINT: Duration = Duration::from_millis(30);
+
+/// The nice value of job threads started from now on (see [`set_worker_nice`]).
+static WORKER_NICE: AtomicI32 = AtomicI32::new(0);
+
+/// Makes job threads started from now on run at nice value `nice` (Linux: 1..=19 yield, 0 leaves
+/// them as their owner; other systems ignore it). Threads they start inherit it; rayon's global
+/// pool does not, as the UI thread also packs the view's colour words on it.
+///
+/// Why: the app calls it once, so that a generator or a solver on a worker leaves the cores to
+/// the UI thread and, on a software adapter, to lavapipe's threads. On two cores a worker at the
+/// UI's priority made frames of up to 240 ms while the 16.8 M-vertex grid was generated
+/// (`bench/results/graph-view-frames/`, 2026-11-26, where this halved the frames over 100 ms
+/// of that phase). On an otherwise idle machine the worker's timings do not change; the
+/// command line leaves workers at 0.
+pub fn set_worker_nice(nice: i32) {
+    WORKER_NICE.store(nice.clamp(0, 19), Ordering::Relaxed);
+}
+
+/// Gives the calling thread (a new job's worker) the nice value [`set_worker_nice`] had set
+/// when its job started.
+fn renice_this_thread(nice: i32) {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if nice != 0 {
+        // SAFETY: plain system calls on the calling thread. Linux keeps the nice value per
+        // thread (setpriority(2), NOTES), so this leaves the owner's alone. Lowering one's own
+        // priority needs no privilege; a failure leaves the worker as it was, which is harmless.
+        unsafe {
+            libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, nice);
+        }
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    let _ = nice;
+}
 
 /// What the owner and the worker share.
 struct Shared {
@@ -153,7 +186,10 @@ impl<T: Send + 'static, E: Send + 'static> Job<T, E> {
         let (tx, done) = mpsc::channel();
         let job_shared = shared.clone();
         let thread = std::thread::Builder::new().name(format!("job: {name}"));
+        // Read here: a later `set_worker_nice` does not reach a job already started.
+        let nice = WORKER_NICE.load(Ordering::Relaxed);
         let spawned = thread.spawn(move || {
+            renice_this_thread(nice);
             let mut ctx = JobCtx { shared: job_shared, tx: etx, repaint, last_repaint: Instant::now() };
             let out = catch_unwind(AssertUnwindSafe(|| work(&mut ctx))).map_err(|p| panic_message(&*p));
             // The receiver may be gone (job dropped); nothing to do then.
@@ -326,6 +362,22 @@ mod tests {
             assert!(t.elapsed() < Duration::from_secs(10), "job did not finish");
             std::thread::sleep(Duration::from_millis(1));
         }
+    }
+
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[test]
+    fn workers_run_at_the_nice_value_set_and_their_owner_keeps_its_own() {
+        // SAFETY: reads the calling thread's nice value.
+        let nice_here = || unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) };
+        let owner = nice_here();
+        // Other tests' workers may start at 7 meanwhile, which only changes their scheduling.
+        set_worker_nice(7);
+        let job = Job::spawn("nice", no_repaint(), move |_| nice_here());
+        set_worker_nice(0);
+        let worker = wait_slot(Some(job));
+        // Without privilege a worker of a test run above 7 cannot come back up to 7.
+        assert!(worker == Ok(7) || (owner > 7 && worker == Ok(owner)), "worker {worker:?}, owner {owner}");
+        assert_eq!(nice_here(), owner);
     }
 
     #[test]

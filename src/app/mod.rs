@@ -72,6 +72,8 @@ pub fn run(mut startup: Startup) -> anyhow::Result<()> {
         startup.file = Some(PathBuf::from(path));
         startup.generator = None;
     }
+    // Loading, generating and solving to the end yield the cores to the UI and the rasterizer.
+    crate::jobs::set_worker_nice(10);
     let script = std::env::var("SSSP_LAB_DEMO").map(|s| script::parse(&s)).unwrap_or_else(|_| Ok(Vec::new()));
     let viewport = egui::ViewportBuilder::default()
         .with_title("sssp-lab")
@@ -443,7 +445,13 @@ impl eframe::App for SsspApp {
         } else if let Some(bench) = &mut self.frame_bench
             && self.state.graph().is_some()
         {
-            bench.prepare_frame(&ctx);
+            // What the frame waited on: a job (loading, generating) or the view's preparation.
+            let stage = if self.state.is_busy() {
+                "job"
+            } else {
+                self.view.gpu_note().map_or("view", |n| n.split(',').next().unwrap_or(n))
+            };
+            bench.prepare_frame(&ctx, stage);
         }
 
         let mut cmds = command::keyboard_commands(&ctx);
