@@ -30,6 +30,10 @@ pub(crate) struct Sample {
     pub frame_ms: f64,
     /// Time in the app's `ui` (UI thread) of the previous frame, ms.
     pub ui_ms: f64,
+    /// For "prepare" frames, what the previous frame waited on: "job" (loading, generating) or
+    /// the graph view's note ("GPU view: uploading the graph", …, "view" when it had none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stage: Option<String>,
 }
 
 /// Per-phase summary.
@@ -52,6 +56,8 @@ pub struct FrameBench {
     last_start: Option<Instant>,
     prepare_start: Option<Instant>,
     last_ui_ms: f64,
+    /// The stage the current prepare frame waits on (see [`FrameBench::prepare_frame`]).
+    last_stage: String,
     samples: Vec<Sample>,
     done: bool,
     per_60: usize,
@@ -67,6 +73,7 @@ impl FrameBench {
             last_start: None,
             prepare_start: None,
             last_ui_ms: 0.0,
+            last_stage: String::new(),
             samples: Vec::new(),
             done: false,
             per_60,
@@ -85,7 +92,7 @@ impl FrameBench {
             && let Some(&(name, _)) = PHASES.get(self.phase)
         {
             let frame_ms = now.duration_since(t).as_secs_f64() * 1e3;
-            self.samples.push(Sample { phase: name, frame_ms, ui_ms: self.last_ui_ms });
+            self.samples.push(Sample { phase: name, frame_ms, ui_ms: self.last_ui_ms, stage: None });
             self.frame += 1;
             if self.frame >= frames_of(self.phase, self.per_60) {
                 self.phase += 1;
@@ -123,14 +130,19 @@ impl FrameBench {
 
     /// Called each frame while the graph is loaded but the view still prepares (sorting, density
     /// build): those frames are recorded as the phase "prepare", so their stalls show too.
-    pub fn prepare_frame(&mut self, ctx: &egui::Context) {
+    /// `stage` says what this frame waits on; it is logged with the frame's time, taken at the
+    /// next call.
+    pub fn prepare_frame(&mut self, ctx: &egui::Context, stage: &str) {
         if self.last_start.is_some() {
             return;
         }
         let now = Instant::now();
         if let Some(t) = self.prepare_start {
             let frame_ms = now.duration_since(t).as_secs_f64() * 1e3;
-            self.samples.push(Sample { phase: "prepare", frame_ms, ui_ms: self.last_ui_ms });
+            let stage = Some(std::mem::replace(&mut self.last_stage, stage.to_string()));
+            self.samples.push(Sample { phase: "prepare", frame_ms, ui_ms: self.last_ui_ms, stage });
+        } else {
+            self.last_stage = stage.to_string();
         }
         self.prepare_start = Some(now);
         ctx.request_repaint();
@@ -192,7 +204,8 @@ mod tests {
 
     #[test]
     fn summary_percentiles() {
-        let samples: Vec<Sample> = (1..=100).map(|i| Sample { phase: "pan", frame_ms: i as f64, ui_ms: 0.0 }).collect();
+        let samples: Vec<Sample> =
+            (1..=100).map(|i| Sample { phase: "pan", frame_ms: i as f64, ui_ms: 0.0, stage: None }).collect();
         let s = summarize("pan", &samples);
         assert_eq!((s.frames, s.p50_ms, s.max_ms), (100, 51.0, 100.0));
         assert!((s.mean_ms - 50.5).abs() < 1e-9);

@@ -234,6 +234,12 @@ impl GraphView {
         self.stats
     }
 
+    /// What the GPU view is preparing, e.g. "GPU view: uploading the graph, 12 MiB to go"
+    /// (frame logs); `None` when it draws.
+    pub fn gpu_note(&self) -> Option<&str> {
+        self.gpu.note.as_deref()
+    }
+
     /// True when no background work (layout, cell order, the GPU view's sorting, uploads and
     /// tiles) is pending, so the next frame looks like this one (useful for snapshot tests).
     pub fn is_idle(&self) -> bool {

@@ -164,7 +164,7 @@ fn headless_frame_bench() {
         kit.run_steps(1);
         let ui_ms = t.elapsed().as_secs_f64() * 1e3;
         parts.push(present(&rs, &kit.ctx, kit.output(), &target, size));
-        frames.push(Sample { phase, frame_ms: t.elapsed().as_secs_f64() * 1e3, ui_ms });
+        frames.push(Sample { phase, frame_ms: t.elapsed().as_secs_f64() * 1e3, ui_ms, stage: None });
     };
     let t_prep = Instant::now();
     kit.run_steps(1);

@@ -253,6 +253,8 @@ pub struct GpuView {
     init_left: usize,
     /// The build budgets' scale on software adapters (see `staging::Pace`).
     pace: staging::Pace,
+    /// How many first touches a preparing frame runs (see `staging::Pace::steps`).
+    init_pace: staging::Pace,
     /// How a large graph's preparation is staged.
     pub stages: staging::Stages,
     /// How the last frame drew arcs and vertices ([`layer_name`]), for tests and logs.
@@ -301,6 +303,7 @@ impl Default for GpuView {
             total_pairs: 0,
             init_left: 0,
             pace: staging::Pace::default(),
+            init_pace: staging::Pace::default(),
             stages: staging::Stages::default(),
             pending: true,
             last: ("nothing", "nothing"),
@@ -518,6 +521,7 @@ impl GpuView {
             self.words_ready = false;
             self.first_fill = None;
             self.pace = staging::Pace::default();
+            self.init_pace = staging::Pace::default();
             if n > self.stages.min_n {
                 ctx.request_repaint();
                 self.last = ("nothing", "nothing");
@@ -528,11 +532,15 @@ impl GpuView {
             }
         }
         let Some(view) = res.views.get_mut(&self.id) else { return Err("no view buffers".into()) };
-        if let Some(op) = view.init.pop_front() {
+        if !view.init.is_empty() {
+            // A resting frame (one in sixteen) touches nothing: its time is the floor.
+            let steps = if self.init_pace.frame(true) { self.init_pace.steps() } else { 0 };
+            for op in view.init.drain(..steps.min(view.init.len())) {
+                guarded(&rs.device, "uploading the graph", || {
+                    staging::run(op, &rs.device, &rs.queue, &view.pos, &buckets.pos, &view.agg)
+                })?;
+            }
             let left = view.init.len();
-            guarded(&rs.device, "uploading the graph", || {
-                staging::run(op, &rs.device, &rs.queue, &view.pos, &buckets.pos, &view.agg)
-            })?;
             self.init_left = left;
             self.note = Some(format!(
                 "GPU view: uploading the graph, {} MiB to go",
@@ -605,7 +613,8 @@ impl GpuView {
                     self.words_path = WordsPath::ZeroCopy;
                 }
                 _ if !self.words_ready && n > self.stages.min_n => {
-                    if !self.fill_slice(&rs.queue, &view.words, &buckets, f, frontier) {
+                    let steps = if self.init_pace.frame(true) { self.init_pace.steps() } else { 0 };
+                    if !self.fill_slice(&rs.queue, &view.words, &buckets, f, frontier, steps) {
                         let done = self.first_fill.map_or(0, |(_, d, _)| d);
                         self.note =
                             Some(format!("GPU view: colouring the vertices, {:.0} %", 100.0 * done as f64 / n as f64));
@@ -726,10 +735,10 @@ fn upload(
             wgpu::BindGroupEntry { binding: 4, resource: agg.status.as_entire_binding() },
         ],
     });
-    // Large grids (NY's status grids pass 16 MiB each) are first touched over frames too; small
-    // graphs with small grids draw in their first frame (a force layout re-uploads every few
-    // frames and must never blank the view).
-    let big_grids = agg.status_grid(false).size() > stages.op_bytes;
+    // Large grids (NY's status grids) are first touched over frames too; small graphs with
+    // small grids draw in their first frame (a force layout re-uploads every few frames and
+    // must never blank the view). Tests shrink the ops, and the threshold with them.
+    let big_grids = agg.status_grid(false).size() > staging::STAGED_GRID_BYTES.min(4 * stages.op_bytes);
     let init = if staged || big_grids {
         staging::init_ops(if staged { n } else { 0 }, &agg, stages.op_bytes)
     } else {

@@ -1,6 +1,6 @@
 //! Keeping a large graph's preparation under the frame-time limit on software adapters: the
-//! first touches of its buffers spread over frames ([`InitOp`]), and the per-frame build
-//! budgets follow the measured frame time ([`Pace`]).
+//! first touches of its buffers spread over frames ([`InitOp`]), and how much a frame first
+//! touches or builds follows the measured frame time ([`Pace`]).
 //!
 //! Why: lavapipe pays for memory a buffer touches first (page faults and zeroing) on the frame
 //! that touches it. The 16.8 M-vertex grid's buffers are ~450 MB (positions 134 MB, colour
@@ -18,9 +18,10 @@ pub struct Stages {
     /// Graphs of more vertices than this are staged; smaller ones go up in one frame (a force
     /// layout re-uploads every few frames and must never blank the view).
     pub min_n: usize,
-    /// Most bytes one [`InitOp`] touches.
+    /// Most bytes one [`InitOp`] touches. A frame runs 1 to 8 of them ([`Pace::steps`]).
     pub op_bytes: u64,
-    /// Vertices packed and written per frame by the first fill of the colour words.
+    /// Vertices packed and written per step by the first fill of the colour words (a frame
+    /// runs 1 to 8 steps, like the ops).
     pub fill_slice: usize,
 }
 
@@ -41,8 +42,12 @@ pub enum InitOp {
     ClearDensity(u32, u32),
 }
 
-/// The default of [`Stages::op_bytes`] (about 30 ms on lavapipe, two cores).
-pub const OP_BYTES: u64 = 16 << 20;
+/// The default of [`Stages::op_bytes`] (about 12 ms on lavapipe, two cores): fine enough that
+/// the app, whose frames cost about 65 ms there before any touch, stays under 100 ms.
+pub const OP_BYTES: u64 = 4 << 20;
+
+/// Grids larger than this are first touched over frames (NY's status grids pass 16 MiB each).
+pub const STAGED_GRID_BYTES: u64 = 16 << 20;
 
 /// The first touches of a view whose grids are `agg`, in the order the view needs them: the
 /// positions of `n` vertices (0 when they went up with their buffer), the status grids, the
@@ -167,6 +172,12 @@ impl Pace {
         }
     }
 
+    /// How many first-touch steps ([`InitOp`]s or colour-word slices) a frame runs: 1 at the
+    /// slow start, up to 8 where frames stay short (a hardware adapter's).
+    pub fn steps(&self) -> usize {
+        self.apply(4)
+    }
+
     /// `budget` scaled, at least 1 (`usize::MAX`, a hardware adapter's, stays).
     pub fn apply(&self, budget: usize) -> usize {
         if budget == usize::MAX { budget } else { ((budget as f64 * self.scale) as usize).max(1) }
@@ -191,6 +202,10 @@ mod tests {
         assert_eq!(p.apply(usize::MAX), usize::MAX);
         p.scale = 1e-9;
         assert_eq!(p.apply(250_000), 1);
+        assert_eq!(p.steps(), 1);
+        assert_eq!(Pace::default().steps(), 1);
+        p.scale = 2.0;
+        assert_eq!(p.steps(), 8);
     }
 
     #[test]

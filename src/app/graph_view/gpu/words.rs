@@ -69,7 +69,8 @@ impl GpuView {
         self.words_at = f.trace.map(|t| (t.id(), t.pos()));
     }
 
-    /// The first fill of a large graph's word buffer, `stages.fill_slice` vertices per call: packing
+    /// The first fill of a large graph's word buffer, `steps` × `stages.fill_slice` vertices per
+    /// call (0 on a resting frame of `staging::Pace`): packing
     /// and writing all 16.8 M words of the grid at once took 258 ms of one frame on lavapipe,
     /// and drawing before the buffer is whole would make wgpu zero the rest in that frame. A
     /// change of state restarts the fill. Returns whether it is complete (the words are then
@@ -81,6 +82,7 @@ impl GpuView {
         buckets: &Buckets,
         f: &Frame<'_>,
         frontier: &mut Vec<VertexId>,
+        steps: usize,
     ) -> bool {
         let n = buckets.order.len();
         // The state is the same for every slice of one fill: the distance ramp's top (a scan of
@@ -95,7 +97,11 @@ impl GpuView {
                 (0, Shader::new(f.trace, f.color_mode, distance_ramp()))
             }
         };
-        let to = (from + self.stages.fill_slice.max(1)).min(n);
+        let to = (from + self.stages.fill_slice.max(1) * steps).min(n);
+        if to == from && from < n {
+            self.first_fill = Some((f.words_key, from, shader.max_dist));
+            return false;
+        }
         pack::words_into(&buckets.order[from..to], &shader, &mut self.words[from..to]);
         if to < n {
             queue.write_buffer(buf, from as u64 * 4, bytemuck::cast_slice(&self.words[from..to]));
