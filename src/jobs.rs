@@ -34,7 +34,8 @@ static WORKER_NICE: AtomicI32 = AtomicI32::new(0);
 
 /// Makes job threads started from now on run at nice value `nice` (Linux: 1..=19 yield, 0 leaves
 /// them as their owner; other systems ignore it). Threads they start inherit it; rayon's global
-/// pool does not, as the UI thread also packs the view's colour words on it.
+/// pool does not (the app makes it first, at the UI's priority, as the UI packs the view's
+/// colour words on it).
 ///
 /// Why: the app calls it once, so that a generator or a solver on a worker leaves the cores to
 /// the UI thread and, on a software adapter, to lavapipe's threads. On two cores a worker at the

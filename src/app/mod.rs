@@ -72,6 +72,10 @@ pub fn run(mut startup: Startup) -> anyhow::Result<()> {
         startup.file = Some(PathBuf::from(path));
         startup.generator = None;
     }
+    // rayon's global pool is made now, at the UI's priority: made later, it would inherit the
+    // nice value of whichever job used rayon first, and the UI packs colour words on it. An
+    // error means a pool exists already, which is as good.
+    let _ = rayon::ThreadPoolBuilder::new().build_global();
     // Loading, generating and solving to the end yield the cores to the UI and the rasterizer.
     crate::jobs::set_worker_nice(10);
     let script = std::env::var("SSSP_LAB_DEMO").map(|s| script::parse(&s)).unwrap_or_else(|_| Ok(Vec::new()));

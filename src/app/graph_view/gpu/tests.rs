@@ -396,7 +396,8 @@ fn staged_preparation_draws_what_one_frame_would() {
     let at_once = settled_picture(&mut kit);
 
     let mut staged = GraphView::new();
-    staged.gpu.stages = super::staging::Stages { min_n: 0, op_bytes: 4096, fill_slice: 250 }; // 8 steps stay under n: the fill takes frames
+    // 8 steps of 250 vertices stay under n: the colour words' fill takes several frames.
+    staged.gpu.stages = super::staging::Stages { min_n: 0, op_bytes: 4096, fill_slice: 250 };
     staged.set_graph(g.clone());
     kit.state_mut().view = staged;
     kit.state_mut().version += 1;
