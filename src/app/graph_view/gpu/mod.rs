@@ -534,7 +534,7 @@ impl GpuView {
         let Some(view) = res.views.get_mut(&self.id) else { return Err("no view buffers".into()) };
         if !view.init.is_empty() {
             // A resting frame (one in sixteen) touches nothing: its time is the floor.
-            let steps = if self.init_pace.frame(true) { self.init_pace.steps() } else { 0 };
+            let steps = self.init_pace.touch_frame();
             for op in view.init.drain(..steps.min(view.init.len())) {
                 guarded(&rs.device, "uploading the graph", || {
                     staging::run(op, &rs.device, &rs.queue, &view.pos, &buckets.pos, &view.agg)
@@ -613,7 +613,7 @@ impl GpuView {
                     self.words_path = WordsPath::ZeroCopy;
                 }
                 _ if !self.words_ready && n > self.stages.min_n => {
-                    let steps = if self.init_pace.frame(true) { self.init_pace.steps() } else { 0 };
+                    let steps = self.init_pace.touch_frame();
                     if !self.fill_slice(&rs.queue, &view.words, &buckets, f, frontier, steps) {
                         let done = self.first_fill.map_or(0, |(_, d, _)| d);
                         self.note =

@@ -178,6 +178,11 @@ impl Pace {
         self.apply(4)
     }
 
+    /// [`Pace::frame`] for a frame with first touches to do: its steps, 0 on a resting frame.
+    pub fn touch_frame(&mut self) -> usize {
+        if self.frame(true) { self.steps() } else { 0 }
+    }
+
     /// `budget` scaled, at least 1 (`usize::MAX`, a hardware adapter's, stays).
     pub fn apply(&self, budget: usize) -> usize {
         if budget == usize::MAX { budget } else { ((budget as f64 * self.scale) as usize).max(1) }
@@ -227,5 +232,9 @@ mod tests {
         // A frame with nothing to build neither builds nor is timed as a build.
         assert!(!p.frame(false));
         assert_eq!(p.last_did, Did::Nothing);
+        // First touches rest the same way: no steps on the resting frame.
+        let mut q = Pace::default();
+        let steps: Vec<usize> = (0..16).map(|_| q.touch_frame()).collect();
+        assert_eq!(steps.iter().filter(|&&s| s == 0).count(), 1, "{steps:?}");
     }
 }

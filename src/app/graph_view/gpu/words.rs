@@ -70,9 +70,9 @@ impl GpuView {
     }
 
     /// The first fill of a large graph's word buffer, `steps` × `stages.fill_slice` vertices per
-    /// call (0 on a resting frame of `staging::Pace`): packing
-    /// and writing all 16.8 M words of the grid at once took 258 ms of one frame on lavapipe,
-    /// and drawing before the buffer is whole would make wgpu zero the rest in that frame. A
+    /// call (`steps` is 0 on a resting frame of `staging::Pace`): packing and writing all
+    /// 16.8 M words of the grid at once took 258 ms of one frame on lavapipe, and drawing
+    /// before the buffer is whole would make wgpu zero the rest in that frame. A
     /// change of state restarts the fill. Returns whether it is complete (the words are then
     /// as [`GpuView::host_words`] would have made them, `frontier` filled).
     pub(super) fn fill_slice(
@@ -98,16 +98,15 @@ impl GpuView {
             }
         };
         let to = (from + self.stages.fill_slice.max(1) * steps).min(n);
-        if to == from && from < n {
-            self.first_fill = Some((f.words_key, from, shader.max_dist));
-            return false;
-        }
-        pack::words_into(&buckets.order[from..to], &shader, &mut self.words[from..to]);
         if to < n {
-            queue.write_buffer(buf, from as u64 * 4, bytemuck::cast_slice(&self.words[from..to]));
+            if to > from {
+                pack::words_into(&buckets.order[from..to], &shader, &mut self.words[from..to]);
+                queue.write_buffer(buf, from as u64 * 4, bytemuck::cast_slice(&self.words[from..to]));
+            }
             self.first_fill = Some((f.words_key, to, shader.max_dist));
             return false;
         }
+        pack::words_into(&buckets.order[from..to], &shader, &mut self.words[from..to]);
         *frontier = pack::frontier_of(&buckets.order, &self.words);
         let wrong = pack::mark_wrong(&buckets.slot, f.wrong, &mut self.words);
         queue.write_buffer(buf, from as u64 * 4, bytemuck::cast_slice(&self.words[from..to]));
