@@ -86,7 +86,7 @@ pub fn dijkstra_distances(graph: &Graph, source: VertexId) -> Vec<Distance> {
 
 /// True when every tentative distance of a sequential solve fits a `u32` below its ∞: a
 /// relaxation value is a settled distance (a simple path, ≤ [`Graph::path_bound`]) plus one arc.
-fn fits_u32(graph: &Graph) -> bool {
+pub(crate) fn fits_u32(graph: &Graph) -> bool {
     graph.path_bound() + (graph.max_weight().max(0) as u128) < u128::from(u32::MAX)
 }
 

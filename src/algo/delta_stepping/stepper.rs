@@ -94,6 +94,8 @@ pub struct DeltaSteppingStepper {
     lanes: LaneCounter,
     iteration: u32,
     done: bool,
+    /// Per-thread busy and barrier time of the fast path ([`super::fast::FastRun::threads`]).
+    fast_threads: Vec<crate::algo::ThreadTime>,
 }
 
 impl DeltaSteppingStepper {
@@ -146,6 +148,7 @@ impl DeltaSteppingStepper {
             delta,
             iteration: 0,
             done: false,
+            fast_threads: Vec::new(),
             graph,
         };
         st.open(0, vec![source]);
@@ -374,6 +377,10 @@ impl Stepper for DeltaSteppingStepper {
         Ok(Some(Step { record, delta: self.opts.record_deltas.then_some(delta) }))
     }
 
+    fn thread_times(&self) -> Vec<crate::algo::ThreadTime> {
+        self.fast_threads.clone()
+    }
+
     fn distances(&mut self) -> Result<Vec<Distance>, SolveError> {
         Ok(self.dist.iter().map(|d| d.load(Relaxed)).collect())
     }
@@ -387,6 +394,7 @@ impl Stepper for DeltaSteppingStepper {
             let total_ms = start.elapsed().as_secs_f64() * 1e3;
             self.done = true;
             self.iteration = fast.rounds;
+            self.fast_threads = fast.threads.iter().map(|t| t.time()).collect();
             self.reached = self.dist.iter().filter(|d| d.load(Relaxed) != INF).count() as u64;
             self.settled = self.reached;
             progress(self.settled);

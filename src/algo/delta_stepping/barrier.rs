@@ -1,0 +1,163 @@
+//! A barrier for rounds that last microseconds: it spins first (a futex wake-up costs tens of
+//! µs, longer than a round of Δ-stepping on a road network) and sleeps on a futex after a
+//! while, so a thread descheduled by the OS, or more threads than cores, does not keep the
+//! others burning cores in `yield` loops. OpenMP's barrier, which GAP meets twice per round,
+//! does the same (libgomp spins `GOMP_SPINCOUNT` times, then sleeps on a futex).
+
+use std::sync::atomic::{AtomicU32, Ordering::*};
+use std::time::{Duration, Instant};
+
+/// How long a waiting thread spins before it sleeps while every thread has a core: long
+/// against a round and against the imbalance of bin fusion (a road round on 16 threads lasts
+/// tens to hundreds of µs), so the threads rarely pay a futex wake-up (and a core's way out of a
+/// sleep state) per round — libgomp, GAP's barrier, spins for milliseconds by default too.
+const SPIN: Duration = Duration::from_millis(2);
+/// The same with more threads than cores, where a spinning thread takes the core of one that
+/// still has work (the tests run 8 threads on 2 cores).
+const SPIN_OVERSUBSCRIBED: Duration = Duration::from_micros(50);
+
+/// The machine's cores, read once (`available_parallelism` reads cgroup files on Linux).
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get))
+}
+
+/// A reusable barrier for `threads` threads (spin, then futex).
+pub struct FutexBarrier {
+    threads: u32,
+    spin: Duration,
+    arrived: AtomicU32,
+    /// Bumped by the last arrival; sleepers wait on it changing.
+    generation: AtomicU32,
+    /// Threads asleep (or about to sleep) on `generation`: the last arrival wakes only if any.
+    sleepers: AtomicU32,
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    fallback: (std::sync::Mutex<()>, std::sync::Condvar),
+}
+
+impl FutexBarrier {
+    /// A barrier for `threads` threads (at least 1).
+    pub fn new(threads: usize) -> FutexBarrier {
+        FutexBarrier {
+            threads: threads.clamp(1, u32::MAX as usize) as u32,
+            spin: if threads <= cores() { SPIN } else { SPIN_OVERSUBSCRIBED },
+            arrived: AtomicU32::new(0),
+            generation: AtomicU32::new(0),
+            sleepers: AtomicU32::new(0),
+            #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+            fallback: Default::default(),
+        }
+    }
+
+    /// Waits until all threads have called `wait`; every write made before it by any thread is
+    /// visible after it. Returns the time this thread waited (0 for the last arrival).
+    pub fn wait(&self) -> Duration {
+        if self.threads == 1 {
+            return Duration::ZERO;
+        }
+        let generation = self.generation.load(Acquire);
+        if self.arrived.fetch_add(1, AcqRel) + 1 == self.threads {
+            self.arrived.store(0, Relaxed);
+            self.generation.fetch_add(1, Release);
+            if self.sleepers.load(SeqCst) > 0 {
+                self.wake();
+            }
+            return Duration::ZERO;
+        }
+        let start = Instant::now();
+        let mut spins = 0u32;
+        while self.generation.load(Acquire) == generation {
+            spins += 1;
+            if spins % 256 != 0 || start.elapsed() < self.spin {
+                std::hint::spin_loop();
+                continue;
+            }
+            // SeqCst pairs with the last arrival's check of `sleepers`: either it sees this
+            // thread counted, or this thread sees the new generation before it sleeps.
+            self.sleepers.fetch_add(1, SeqCst);
+            if self.generation.load(SeqCst) == generation {
+                self.sleep(generation);
+            }
+            self.sleepers.fetch_sub(1, SeqCst);
+        }
+        start.elapsed()
+    }
+
+    /// Sleeps while `generation` still equals `seen` (or until a spurious wake-up).
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    fn sleep(&self, seen: u32) {
+        // SAFETY: FUTEX_WAIT reads the u32 behind the pointer, which lives as long as `self`;
+        // it returns at once when the value differs from `seen`.
+        unsafe {
+            libc::syscall(
+                libc::SYS_futex,
+                self.generation.as_ptr(),
+                libc::FUTEX_WAIT | libc::FUTEX_PRIVATE_FLAG,
+                seen,
+                std::ptr::null::<libc::timespec>(),
+            );
+        }
+    }
+
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    fn wake(&self) {
+        // SAFETY: FUTEX_WAKE only uses the address as a key.
+        unsafe {
+            libc::syscall(
+                libc::SYS_futex,
+                self.generation.as_ptr(),
+                libc::FUTEX_WAKE | libc::FUTEX_PRIVATE_FLAG,
+                i32::MAX,
+            );
+        }
+    }
+
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    fn sleep(&self, seen: u32) {
+        let (m, cv) = &self.fallback;
+        let mut g = m.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        while self.generation.load(SeqCst) == seen {
+            g = cv.wait(g).unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    fn wake(&self) {
+        let (m, cv) = &self.fallback;
+        // Taking the lock orders the wake-up after a sleeper's check of the generation.
+        drop(m.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        cv.notify_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    /// Every thread sees every other thread's increment of the round before it leaves the
+    /// barrier, through rounds long enough for the waiters to fall asleep.
+    #[test]
+    fn no_thread_leaves_a_round_early() {
+        let threads = 4;
+        let b = FutexBarrier::new(threads);
+        let count = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for t in 0..threads {
+                let (b, count) = (&b, &count);
+                s.spawn(move || {
+                    for round in 0..50 {
+                        count.fetch_add(1, Relaxed);
+                        if t == 0 && round % 10 == 0 {
+                            std::thread::sleep(Duration::from_millis(1));
+                        }
+                        b.wait();
+                        assert!(count.load(Relaxed) >= (round + 1) * threads);
+                        b.wait();
+                    }
+                });
+            }
+        });
+        assert_eq!(count.load(Relaxed), 50 * threads);
+    }
+}
