@@ -81,8 +81,9 @@ pub struct AlgorithmSpec {
 }
 
 /// Every algorithm, in menu order. Adding an algorithm: one line here (see docs/architecture.md).
-pub static ALGORITHMS: [Algorithm; 10] = [
+pub static ALGORITHMS: [Algorithm; 11] = [
     super::dijkstra::DIJKSTRA,
+    super::seed001::DIJKSTRA_BHEAP,
     super::seed001::CGS_LOCK,
     super::seed001::FGS_LOCK,
     super::seed001::HELPER,

@@ -28,19 +28,24 @@
 //! still progress) — the nearest a real machine gets to the paper's zero-latency "perfbar". Every thread records its time in barriers, waiting for locks and working;
 //! the records carry the shares, so the plots show where the time goes.
 
+mod baseline;
 mod heap;
+mod scheme;
+mod sync;
 
 use super::{
-    Algorithm, AlgorithmSpec, Family, IterationRecord, Phase, PhaseTimes, PlotGroup, RunRecord, SeriesSpec, SeriesUnit,
+    Algorithm, AlgorithmSpec, Family, IterationRecord, PhaseTimes, PlotGroup, RunRecord, SeriesSpec, SeriesUnit,
     SolveError, SolveOptions, Step, StepDelta, Stepper, Values, dist_value,
 };
 use crate::graph::{Distance, Graph, INF, VertexId};
 use heap::{IndexedHeap, PairLockedHeap, Waits, lock};
-use std::sync::atomic::AtomicUsize;
+pub use baseline::{BinaryHeapStepper, DIJKSTRA_BHEAP};
+use scheme::{Scheme, code};
+use sync::{Meet, ThreadStats};
 use std::sync::atomic::{
     AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering::Acquire, Ordering::Relaxed, Ordering::Release,
 };
-use std::sync::{Arc, Barrier, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -111,48 +116,6 @@ static PARAMS: [super::ParamSpec; 1] = [super::ParamSpec {
     kind: super::ParamKind::Choice { values: &["spin", "sleep"], default: "spin" },
 }];
 
-/// A barrier of either kind (`barrier=spin|sleep`).
-enum Meet {
-    Spin { n: usize, count: AtomicUsize, generation: AtomicUsize },
-    Sleep(Barrier),
-}
-
-impl Meet {
-    fn new(n: usize, spin: bool) -> Meet {
-        if spin {
-            Meet::Spin { n, count: AtomicUsize::new(0), generation: AtomicUsize::new(0) }
-        } else {
-            Meet::Sleep(Barrier::new(n))
-        }
-    }
-
-    fn wait(&self) {
-        use std::sync::atomic::Ordering::{AcqRel, Acquire, Release};
-        match self {
-            Meet::Sleep(b) => {
-                b.wait();
-            }
-            Meet::Spin { n, count, generation } => {
-                let g = generation.load(Acquire);
-                if count.fetch_add(1, AcqRel) + 1 == *n {
-                    count.store(0, Relaxed);
-                    generation.fetch_add(1, Release);
-                    return;
-                }
-                let mut spins = 0u32;
-                while generation.load(Acquire) == g {
-                    if spins < 256 {
-                        spins += 1;
-                        std::hint::spin_loop();
-                    } else {
-                        std::thread::yield_now();
-                    }
-                }
-            }
-        }
-    }
-}
-
 macro_rules! seed001_spec {
     ($name:ident, $id:literal, $display:literal, $summary:literal, $reference:literal, $scheme:expr) => {
         #[doc = $summary]
@@ -199,77 +162,6 @@ seed001_spec!(
     "[seed001] §2.4 Alg. 4-5 (helper threads; locks instead of TM)",
     Scheme::Helper
 );
-
-/// How the threads share an iteration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Scheme {
-    Cgs,
-    Fgs,
-    Helper,
-}
-
-fn code(scheme: Scheme) -> Vec<super::CodeLine> {
-    let mut lines = vec![(Phase::Init, "δ(s) ← 0; δ(v) ← ∞ (v ≠ s); Q ← ∅; u ← s"), (Phase::Loop, "while u ≠ none do")];
-    match scheme {
-        Scheme::Cgs | Scheme::Fgs => {
-            lines.push((Phase::Relax, "  barrier; for (u,v,w), arc k by thread k mod T:"));
-            lines.push(if scheme == Scheme::Cgs {
-                (Phase::Relax, "    lock(Q); if δ(u)+w < δ(v): DecreaseKey(Q,v); unlock")
-            } else {
-                (Phase::Relax, "    if δ(u)+w < atomicMin(δ(v)): DecreaseKey (node-pair locks)")
-            });
-            lines.push((Phase::Minimum, "  barrier; thread 0: u ← ExtractMin(Q) (none if empty)"));
-        }
-        Scheme::Helper => {
-            lines.push((Phase::Relax, "  thread 0: epoch++; relax (u,v,w) under lock(Q); done ← 1"));
-            lines.push((Phase::Relax, "  helper k: await epoch; x ← ReadMin(Q,k); relax x's arcs until done"));
-            lines.push((Phase::Minimum, "  thread 0: u ← ExtractMin(Q) (none if empty)"));
-        }
-    }
-    lines.push((Phase::Update, "  u is settled"));
-    lines
-}
-
-/// What one thread measured, summed since the stepper started (ns and counts).
-#[derive(Clone, Copy, Debug, Default)]
-struct ThreadStats {
-    busy_ns: u64,
-    barrier_ns: u64,
-    lock_ns: u64,
-    contended: u64,
-    scanned: u64,
-    attempted: u64,
-    lowered: u64,
-    helper_lowered: u64,
-    helper_wasted: u64,
-}
-
-impl ThreadStats {
-    fn minus(mut self, o: &ThreadStats) -> ThreadStats {
-        self.busy_ns -= o.busy_ns;
-        self.barrier_ns -= o.barrier_ns;
-        self.lock_ns -= o.lock_ns;
-        self.contended -= o.contended;
-        self.scanned -= o.scanned;
-        self.attempted -= o.attempted;
-        self.lowered -= o.lowered;
-        self.helper_lowered -= o.helper_lowered;
-        self.helper_wasted -= o.helper_wasted;
-        self
-    }
-
-    fn add(&mut self, o: &ThreadStats) {
-        self.busy_ns += o.busy_ns;
-        self.barrier_ns += o.barrier_ns;
-        self.lock_ns += o.lock_ns;
-        self.contended += o.contended;
-        self.scanned += o.scanned;
-        self.attempted += o.attempted;
-        self.lowered += o.lowered;
-        self.helper_lowered += o.helper_lowered;
-        self.helper_wasted += o.helper_wasted;
-    }
-}
 
 /// State every thread of a run shares.
 struct Shared {
