@@ -12,6 +12,7 @@ mod graph;
 mod plots;
 mod run;
 mod status;
+mod thread_timeline;
 
 use super::bench_view::BenchView;
 use super::command::Command;

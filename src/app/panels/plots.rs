@@ -143,6 +143,9 @@ pub fn plots(ui: &mut egui::Ui, state: &AppState, series: &mut PlotSeries, cmds:
     }
     if threads {
         thread_bars(ui, &state.thread_times, bars_h);
+        ui.collapsing(egui::RichText::new("Per-thread timeline").small(), |ui| {
+            super::thread_timeline::timeline(ui, state.run_id, &state.thread_times, bars_h);
+        });
     }
 }
 

@@ -55,7 +55,12 @@ fn wasted_at(rows: &[LabResult], graph: &str, algorithm: &str, threads: u32) -> 
     (lowered > 0).then(|| wasted as f64 / lowered as f64 * 100.0)
 }
 
-/// Writes the section (nothing when no algorithm ran with two thread counts or more).
+/// The sequential baselines a speedup table is written against when they ran: the project's
+/// radix-heap `dijkstra` and seed 001's binary-heap baseline (the paper's divisor).
+pub const BASELINES: [&str; 2] = ["dijkstra @ cpu", "dijkstra-bheap @ cpu"];
+
+/// Writes the section (nothing when no algorithm ran with two thread counts or more): one
+/// table over the experiment's baseline, and one over each other of [`BASELINES`] that ran.
 pub fn section(s: &mut String, rows: &[LabResult], graphs: &[String], base_series: Option<&str>) {
     let algos = threaded_algorithms(rows);
     let Some(base) = base_series.filter(|_| !algos.is_empty()) else { return };
@@ -63,6 +68,14 @@ pub fn section(s: &mut String, rows: &[LabResult], graphs: &[String], base_serie
     counts.sort_unstable();
     counts.dedup();
     let _ = writeln!(s, "## Speedup vs threads (seed 001 Figs. 4–6 layout)\n");
+    let others = BASELINES.iter().filter(|b| **b != base && rows.iter().any(|r| r.is_measured() && r.series() == **b));
+    for b in std::iter::once(base).chain(others.copied()) {
+        table(s, rows, graphs, b, &algos, &counts);
+    }
+}
+
+/// One table of the section: speedups over `base` with each thread count.
+fn table(s: &mut String, rows: &[LabResult], graphs: &[String], base: &str, algos: &[(String, Vec<u32>)], counts: &[u32]) {
     let _ = writeln!(
         s,
         "Speedup over `{base}` with T threads; in brackets the share of the threads' summed time spent \
@@ -77,7 +90,7 @@ pub fn section(s: &mut String, rows: &[LabResult], graphs: &[String], base_serie
         "---:|".repeat(counts.len())
     );
     for g in graphs {
-        for (a, _) in &algos {
+        for (a, _) in algos {
             let cells: Vec<String> = counts
                 .iter()
                 .map(|&t| {
