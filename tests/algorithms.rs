@@ -573,3 +573,20 @@ fn delta_stepping_one_thread_and_three_record_the_same_phases() {
         }
     }
 }
+
+/// Δ-stepping's fast path (one parallel region, futex barrier) reports one busy / barrier split
+/// per thread, more threads than cores included, and still equals petgraph.
+#[test]
+fn delta_stepping_fast_path_reports_each_threads_time() {
+    use sssp_lab::algo::{DELTA_STEPPING, DeltaSteppingStepper, Stepper};
+    let g = Arc::new(GeneratorSpec::Fanout { n: 3000, d: 4, max_weight: 100, seed: 3 }.generate().expect("gen"));
+    for threads in [1, 4, 9] {
+        let mut st =
+            DeltaSteppingStepper::new(Arc::clone(&g), DELTA_STEPPING, 5, threads, SolveOptions::default()).expect("stepper");
+        st.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("solve");
+        let t = st.thread_times();
+        assert_eq!(t.len(), threads);
+        assert!(t.iter().all(|t| t.work_ms >= 0.0 && t.barrier_ms >= 0.0 && t.lock_ms == 0.0));
+        assert_eq!(st.distances().expect("distances"), petgraph_distances(&g, 5), "{threads} threads");
+    }
+}

@@ -163,3 +163,24 @@ proptest! {
         }
     }
 }
+
+/// Seed 001's baseline (`dijkstra-bheap`, binary heap with DecreaseKey) equals petgraph, run to
+/// the end or stepped: one settled vertex per step, as `dijkstra`.
+#[test]
+fn the_binary_heap_baseline_equals_petgraph_run_or_stepped() {
+    use sssp_lab::algo::DIJKSTRA_BHEAP;
+    let spec = GeneratorSpec::Ssca2(Ssca2 { n: 1500, ..Ssca2::table2(20, 0.5) });
+    let g = Arc::new(spec.generate().unwrap_or_else(|e| panic!("{spec}: {e}")));
+    for s in [0, 7, 1499] {
+        let want = petgraph_distances(&g, s);
+        assert_eq!(solve(&g, DIJKSTRA_BHEAP, s, 1), want, "run from {s}");
+        let mut st = stepper(&g, DIJKSTRA_BHEAP, s, 1);
+        let mut steps = 0u64;
+        while let Some(step) = st.step().unwrap_or_else(|e| panic!("{e}")) {
+            steps += 1;
+            assert_eq!(step.record.frontier, 1);
+        }
+        assert_eq!(st.distances().unwrap_or_else(|e| panic!("{e}")), want, "stepped from {s}");
+        assert_eq!(steps, want.iter().filter(|&&d| d != sssp_lab::graph::INF).count() as u64);
+    }
+}
