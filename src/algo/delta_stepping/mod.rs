@@ -31,6 +31,7 @@
 //! per-phase records — the speed the issue measures against GAP. `launch=per-phase` runs the
 //! recorded phases to the end instead.
 
+mod barrier;
 mod fast;
 mod stepper;
 
@@ -48,8 +49,8 @@ static PARAMS: [ParamSpec; 2] = [
     ParamSpec {
         key: "delta",
         label: "Bucket width Δ",
-        help: "Δ-stepping's bucket width; arcs with w ≤ Δ are light. 0 = auto: ⌈w_max / mean out-degree⌉ \
-([meyer-sanders]' Θ(1/d) for uniform weights)",
+        help: "Δ-stepping's bucket width; arcs with w ≤ Δ are light. 0 = auto: ⌈w_max / (d̄ · max(1, d̄/4))⌉ with d̄ the \
+mean out-degree ([meyer-sanders]' Θ(1/d) for uniform weights, divided again on graphs denser than roads)",
         kind: ParamKind::Int { min: 0, max: 1 << 53, default: 0, tests: &[1, 100_000] },
     },
     ParamSpec {
@@ -152,20 +153,25 @@ fn code(_: &Params) -> Vec<CodeLine> {
     ]
 }
 
-/// Δ when the parameter is 0: ⌈w_max · n / m⌉ = ⌈w_max / d̄⌉ with d̄ the mean out-degree, at
-/// least 1 (1 for a graph without arcs or with only zero weights).
+/// Δ when the parameter is 0: ⌈w_max / (d̄ · max(1, d̄ / 4))⌉ with d̄ = m / n the mean
+/// out-degree, at least 1 (1 for a graph without arcs or with only zero weights).
 ///
 /// [meyer-sanders] prove O(n + m) work for Δ = Θ(1/d) on weights uniform in [0, 1] and maximum
 /// degree d; with weights up to w_max that is w_max / d. The mean degree stands in for d so one
-/// hub does not shrink Δ for the whole graph. On roads (NY: w_max = 36 946, d̄ = 2.8) it gives
-/// Δ ≈ 13 300, about ten mean arcs: buckets span several hops, hundreds of vertices per phase.
-/// GAP tunes NY by hand to 50 000, the same order. On R-MAT with weights 1..255 and degree 16
-/// it gives 16: small buckets, since each vertex already has many arcs to spread. GAP's
-/// Kronecker runs use 2 at degree 32; `experiments/delta-stepping.json` sweeps multiples.
+/// hub does not shrink Δ for the whole graph. On roads (d̄ < 4; NY: w_max = 36 946, d̄ = 2.8)
+/// that is the whole rule: Δ ≈ 13 300, about ten mean arcs, buckets spanning several hops
+/// (GAP tunes NY by hand to 25 000–50 000, the same order). Where d̄ > 4 the number of vertices
+/// within a distance grows like d̄ per hop, so a bucket of width w_max / d̄ already holds far
+/// more vertices than the threads need and relaxes many of them again: the rule divides once
+/// more by d̄ / 4. On GAP's Kronecker and uniform random graphs (weights 1..255, d̄ ≈ 30–32)
+/// it gives 2 and 1, GAP's hand-tuned values; w_max / d̄ alone gave 9, 25–30 % slower on 16
+/// cores (`bench/results/cpu-peers-2026-11-26/`). The factor 4 is fitted on those four graphs.
 pub fn auto_delta(graph: &Graph) -> Distance {
-    let (n, m, w_max) = (graph.n() as u128, graph.m() as u128, graph.max_weight() as u128);
+    let (n, m, w_max) = (graph.n() as u128, graph.m() as u128, graph.max_weight().max(0) as u128);
     if m == 0 {
         return 1;
     }
-    (w_max * n).div_ceil(m).clamp(1, 1 << 53) as Distance
+    // In integers: ⌈w_max · n / m⌉ up to d̄ = 4, then ⌈4 · w_max · n² / m²⌉.
+    let delta = if m <= 4 * n { (w_max * n).div_ceil(m) } else { (4 * w_max * n * n).div_ceil(m * m) };
+    delta.clamp(1, 1 << 53) as Distance
 }
