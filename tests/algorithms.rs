@@ -581,8 +581,8 @@ fn delta_stepping_fast_path_reports_each_threads_time() {
     use sssp_lab::algo::{DELTA_STEPPING, DeltaSteppingStepper, Stepper};
     let g = Arc::new(GeneratorSpec::Fanout { n: 3000, d: 4, max_weight: 100, seed: 3 }.generate().expect("gen"));
     for threads in [1, 4, 9] {
-        let mut st =
-            DeltaSteppingStepper::new(Arc::clone(&g), DELTA_STEPPING, 5, threads, SolveOptions::default()).expect("stepper");
+        let mut st = DeltaSteppingStepper::new(Arc::clone(&g), DELTA_STEPPING, 5, threads, SolveOptions::default())
+            .expect("stepper");
         st.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("solve");
         let t = st.thread_times();
         assert_eq!(t.len(), threads);

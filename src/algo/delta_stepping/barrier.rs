@@ -68,7 +68,7 @@ impl FutexBarrier {
         let mut spins = 0u32;
         while self.generation.load(Acquire) == generation {
             spins += 1;
-            if spins % 256 != 0 || start.elapsed() < self.spin {
+            if !spins.is_multiple_of(256) || start.elapsed() < self.spin {
                 std::hint::spin_loop();
                 continue;
             }

@@ -10,8 +10,8 @@
 
 use super::heap::IndexedHeap;
 use crate::algo::{
-    Algorithm, AlgorithmSpec, Family, IterationRecord, Phase, PhaseTimes, PlotGroup, RunRecord, SeriesSpec,
-    SeriesUnit, SolveError, SolveOptions, Step, StepDelta, Stepper, Values, dist_value,
+    Algorithm, AlgorithmSpec, Family, IterationRecord, Phase, PhaseTimes, PlotGroup, RunRecord, SeriesSpec, SeriesUnit,
+    SolveError, SolveOptions, Step, StepDelta, Stepper, Values, dist_value,
 };
 use crate::graph::{Distance, Graph, INF, VertexId};
 use std::sync::Arc;

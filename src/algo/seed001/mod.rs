@@ -38,16 +38,16 @@ use super::{
     SolveError, SolveOptions, Step, StepDelta, Stepper, Values, dist_value,
 };
 use crate::graph::{Distance, Graph, INF, VertexId};
-use heap::{IndexedHeap, PairLockedHeap, Waits, lock};
 pub use baseline::{BinaryHeapStepper, DIJKSTRA_BHEAP};
+use heap::{IndexedHeap, PairLockedHeap, Waits, lock};
 use scheme::{Scheme, code};
-use sync::{Meet, ThreadStats};
 use std::sync::atomic::{
     AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering::Acquire, Ordering::Relaxed, Ordering::Release,
 };
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
+use sync::{Meet, ThreadStats};
 
 /// Coarse-grain locking (`[seed001]` §2.2).
 pub const CGS_LOCK: Algorithm = Algorithm(&CGS_LOCK_SPEC);

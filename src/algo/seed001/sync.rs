@@ -46,7 +46,6 @@ impl Meet {
     }
 }
 
-
 /// What one thread measured, summed since the stepper started (ns and counts).
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct ThreadStats {
@@ -87,4 +86,3 @@ impl ThreadStats {
         self.helper_wasted += o.helper_wasted;
     }
 }
-

@@ -28,7 +28,10 @@ impl History {
     /// totals went back (steps undone and redone keep the machine's time, so they only grow).
     fn observe(&mut self, run: u64, now: &[ThreadTime]) {
         let restart = self.run != run
-            || self.ends.last().is_some_and(|l| l.len() != now.len() || l.iter().zip(now).any(|(a, b)| b.total_ms() < a.total_ms()));
+            || self
+                .ends
+                .last()
+                .is_some_and(|l| l.len() != now.len() || l.iter().zip(now).any(|(a, b)| b.total_ms() < a.total_ms()));
         if restart {
             self.run = run;
             self.ends.clear();
@@ -78,7 +81,7 @@ impl History {
 /// Draws the timeline of `times` (the solver's per-thread totals after its last step) for run
 /// `run`, `height` points tall.
 pub fn timeline(ui: &mut egui::Ui, run: u64, times: &[ThreadTime], height: f32) {
-    let id = ui.id().with("thread-timeline");
+    let id = ui.scope_id().with("thread-timeline");
     let spans = ui.data_mut(|d| {
         let h = d.get_temp_mut_or_default::<History>(id);
         h.observe(run, times);

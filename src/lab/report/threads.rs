@@ -75,7 +75,14 @@ pub fn section(s: &mut String, rows: &[LabResult], graphs: &[String], base_serie
 }
 
 /// One table of the section: speedups over `base` with each thread count.
-fn table(s: &mut String, rows: &[LabResult], graphs: &[String], base: &str, algos: &[(String, Vec<u32>)], counts: &[u32]) {
+fn table(
+    s: &mut String,
+    rows: &[LabResult],
+    graphs: &[String],
+    base: &str,
+    algos: &[(String, Vec<u32>)],
+    counts: &[u32],
+) {
     let _ = writeln!(
         s,
         "Speedup over `{base}` with T threads; in brackets the share of the threads' summed time spent \
