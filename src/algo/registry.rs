@@ -450,7 +450,8 @@ impl fmt::Display for AlgoChoice {
 
 impl FromStr for AlgoChoice {
     type Err = String;
-    /// `id`, `id:key=value,…` or an alias; parameters are validated.
+    /// `id`, `id:key=value,…` or an alias; parameters are validated, and a key written twice is
+    /// refused (an alias's own parameters may be overridden once).
     fn from_str(s: &str) -> Result<Self, String> {
         let s = s.trim();
         let (head, rest) = s.split_once(':').unwrap_or((s, ""));
@@ -461,9 +462,16 @@ impl FromStr for AlgoChoice {
             },
             None => AlgoChoice::new(head.parse()?),
         };
+        let mut written: Vec<&str> = Vec::new();
         for kv in rest.split(',').filter(|kv| !kv.trim().is_empty()) {
             let (k, v) = kv.split_once('=').ok_or_else(|| format!("`{kv}` in `{s}`: write parameters as key=value"))?;
-            choice.params.set(k.trim(), v.trim());
+            let k = k.trim();
+            // `relax=atomic,relax=non-atomic` silently taking the last value hid typos.
+            if written.contains(&k) {
+                return Err(format!("`{k}` is given twice in `{s}`: give each parameter once"));
+            }
+            written.push(k);
+            choice.params.set(k, v.trim());
         }
         choice.algorithm.validate(&choice.params)?;
         Ok(choice)
@@ -515,5 +523,16 @@ mod tests {
         assert!(e.contains("no parameters"), "{e}");
         let e = "bogus".parse::<AlgoChoice>().unwrap_err();
         assert!(e.contains("crauser-pred") && e.contains("racy"), "{e}");
+    }
+
+    #[test]
+    fn a_parameter_given_twice_is_refused() {
+        let e = "martin-succ:relax=atomic,relax=non-atomic".parse::<AlgoChoice>().unwrap_err();
+        assert!(e.contains("`relax` is given twice"), "{e}");
+        let e = "martin-succ:relax=atomic, relax =atomic".parse::<AlgoChoice>().unwrap_err();
+        assert!(e.contains("given twice"), "{e}");
+        // An alias's own parameter may still be overridden once.
+        let c: AlgoChoice = "racy:relax=atomic".parse().unwrap();
+        assert_eq!(c.to_string(), "martin-succ");
     }
 }
