@@ -492,7 +492,11 @@ fn a_rectangular_matrix_extra_columns_and_64_bit_ids_load_with_a_warning() {
     let g = from_bytes("%%MatrixMarket matrix coordinate pattern general\n2 5 2\n1 5\n2 4\n", "r.mtx", None)
         .expect("rectangular matrix");
     assert_eq!(g.n(), 5);
-    assert!(g.warnings.iter().any(|w| w.starts_with("r.mtx:2:") && w.contains("2 × 5, not square")), "{:?}", g.warnings);
+    assert!(
+        g.warnings.iter().any(|w| w.starts_with("r.mtx:2:") && w.contains("2 × 5, not square")),
+        "{:?}",
+        g.warnings
+    );
 
     let g = from_bytes("0 1 -1 1234\n1 2\n2 0 1 99\n", "signed.el", None).expect("extra columns");
     assert_eq!(g.m(), 3);
@@ -522,7 +526,9 @@ fn headers_announcing_absurd_graphs_are_refused_with_the_estimate_before_allocat
 
 #[test]
 fn the_explicit_formats_parse_by_name_and_no_extension_means_them() {
-    for (s, f) in [("dimacs-arcs", Format::DimacsArcs), ("arcs", Format::DimacsArcs), ("el-count", Format::CountedEdgeList)] {
+    for (s, f) in
+        [("dimacs-arcs", Format::DimacsArcs), ("arcs", Format::DimacsArcs), ("el-count", Format::CountedEdgeList)]
+    {
         assert_eq!(s.parse::<Format>(), Ok(f));
         assert_eq!(f.id().parse::<Format>(), Ok(f));
         assert!(f.extensions().is_empty());
@@ -530,4 +536,19 @@ fn the_explicit_formats_parse_by_name_and_no_extension_means_them() {
     assert!(Format::EVERY.iter().all(|f| f.id().parse::<Format>() == Ok(*f)));
     let e = "nope".parse::<Format>().unwrap_err();
     assert!(e.contains("dimacs-arcs") && e.contains("el-count"), "{e}");
+}
+
+#[test]
+fn a_gzip_bomb_is_refused_past_its_first_megabytes() {
+    use std::io::Write;
+    // 64 MiB of `0 1` lines compress ~1000×: a 1 MB file of this kind would be 52 M arcs.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let chunk = b"0 1\n".repeat(1 << 18);
+    for _ in 0..64 {
+        gz.write_all(&chunk).expect("compress");
+    }
+    let bomb = gz.finish().expect("compress");
+    let e = load_bytes(&bomb, "bomb.el.gz", &LoadOptions::default()).map(|_| ()).unwrap_err().to_string();
+    assert!(e.contains("bomb.el.gz:") && e.contains(&format!("inflates more than {MAX_GZIP_RATIO}×")), "{e}");
+    // Real files inflate 3-4×: NY (14 MB of text) loads, tested above.
 }

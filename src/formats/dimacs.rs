@@ -122,11 +122,7 @@ pub(super) fn read(input: Input<'_>, opts: &LoadOptions, progress: &mut Progress
 
 /// Reads a `.co` file for a graph of `n` vertices: `p aux sp co N` with N = n, then one
 /// `v ID X Y` line per vertex (each id once).
-pub(super) fn read_coords(
-    input: Input<'_>,
-    n: usize,
-    progress: &mut Progress<'_>,
-) -> Result<Vec<[f32; 2]>, LoadError> {
+pub(super) fn read_coords(input: Input<'_>, n: usize, progress: &mut Progress<'_>) -> Result<Vec<[f32; 2]>, LoadError> {
     let mut lines = Lines::open(input, progress)?;
     let p = lines.path().to_string();
     let mut coords = vec![[0f32; 2]; n];

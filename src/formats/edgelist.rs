@@ -168,11 +168,7 @@ pub(super) fn read(
             return Err(parse_error(
                 &p,
                 ln,
-                format!(
-                    "id {} out of range 0..{n} (the vertex count of line {n_line}) in `{}`",
-                    u.max(v),
-                    show(line)
-                ),
+                format!("id {} out of range 0..{n} (the vertex count of line {n_line}) in `{}`", u.max(v), show(line)),
             ));
         }
         if u.max(v) > u64::from(u32::MAX) && wide_id.is_none() {

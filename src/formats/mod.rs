@@ -15,7 +15,8 @@
 //! Every file may be gzip-compressed (`.gz` suffix, or detected by its magic bytes). Unweighted
 //! inputs get weights by the [`WeightRule`] of [`LoadOptions`].
 //!
-//! Hostile input is refused up front: no line is buffered beyond [`MAX_LINE_BYTES`], and a
+//! Hostile input is refused up front: no line is buffered beyond [`MAX_LINE_BYTES`], no gzip
+//! stream inflates beyond [`MAX_GZIP_RATIO`] (past its first 16 MiB), and a
 //! header announcing a graph beyond [`memory_budget`] is refused with the estimate before
 //! anything is allocated. What a reader accepts but the user should know (a rectangular matrix,
 //! ignored columns, ids beyond 32 bits) lands in [`Graph::warnings`]. [`load_bytes`] reads from
@@ -36,7 +37,7 @@ mod write;
 pub use write::write_dimacs;
 
 use crate::graph::{Graph, WeightRule};
-pub use input::{MAX_LINE_BYTES, graph_bytes_estimate, memory_budget, set_memory_budget};
+pub use input::{MAX_GZIP_RATIO, MAX_LINE_BYTES, graph_bytes_estimate, memory_budget, set_memory_budget};
 
 use input::{Input, Parsed, Progress, find_sibling, invalid};
 use std::fmt;
@@ -275,7 +276,12 @@ pub fn load_with_progress(
 }
 
 /// Runs the reader of `format` on `input`.
-fn parse(input: Input<'_>, format: Format, opts: &LoadOptions, progress: &mut Progress<'_>) -> Result<Parsed, LoadError> {
+fn parse(
+    input: Input<'_>,
+    format: Format,
+    opts: &LoadOptions,
+    progress: &mut Progress<'_>,
+) -> Result<Parsed, LoadError> {
     match format {
         Format::Dimacs => dimacs::read(input, opts, progress),
         Format::Metis => metis::read(input, opts, progress),

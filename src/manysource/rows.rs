@@ -133,7 +133,9 @@ impl<'r> RowReader<'r> {
         if n > MAX_ROW_LEN {
             return Err(bad(
                 path,
-                format!("rows of {n} distances: beyond the {MAX_ROW_LEN} vertices 32-bit ids number (a corrupt header?)"),
+                format!(
+                    "rows of {n} distances: beyond the {MAX_ROW_LEN} vertices 32-bit ids number (a corrupt header?)"
+                ),
             ));
         }
         Ok(RowReader { input, path: path.to_owned(), n: n as usize, row: 0 })

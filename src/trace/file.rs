@@ -47,13 +47,51 @@ pub const MAX_TRACE_VERTICES: usize = u32::MAX as usize;
 fn read_limited(reader: impl Read, gz: bool, limit: usize) -> Result<Vec<u8>> {
     let mut text = Vec::new();
     let take = limit as u64 + 1;
-    let read =
-        if gz { MultiGzDecoder::new(reader).take(take).read_to_end(&mut text) } else { reader.take(take).read_to_end(&mut text) };
-    read.context("cannot read")?;
+    if gz {
+        // Chunk by chunk, so a compression bomb stops at the ratio real traces never reach.
+        let compressed = std::rc::Rc::new(std::cell::Cell::new(0u64));
+        let counting = CountingReader { inner: reader, count: std::rc::Rc::clone(&compressed) };
+        let mut dec = MultiGzDecoder::new(counting).take(take);
+        let mut chunk = vec![0u8; 1 << 16];
+        loop {
+            let k = dec.read(&mut chunk).context("cannot read")?;
+            if k == 0 {
+                break;
+            }
+            text.extend_from_slice(&chunk[..k]);
+            let out = text.len() as u64;
+            if out > 16 << 20 && out > compressed.get().saturating_mul(crate::formats::MAX_GZIP_RATIO) {
+                bail!(
+                    "the gzip data inflates more than {}× ({} compressed bytes gave {out} so far): a compression bomb?",
+                    crate::formats::MAX_GZIP_RATIO,
+                    compressed.get()
+                );
+            }
+        }
+    } else {
+        reader.take(take).read_to_end(&mut text).context("cannot read")?;
+    }
     if text.len() > limit {
-        bail!("more than {} MiB of JSON: larger than any trace sssp-lab writes (an endless or a wrong file?)", limit >> 20);
+        bail!(
+            "more than {} MiB of JSON: larger than any trace sssp-lab writes (an endless or a wrong file?)",
+            limit >> 20
+        );
     }
     Ok(text)
+}
+
+/// Counts the compressed bytes a gzip decoder reads.
+struct CountingReader<R> {
+    inner: R,
+    count: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl<R: Read> Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let k = self.inner.read(buf)?;
+        self.count.set(self.count.get() + k as u64);
+        Ok(k)
+    }
 }
 
 /// Refuses a `version` this build does not read, with what it is: missing, not a whole number
@@ -235,13 +273,13 @@ impl TraceFile {
             if d.iter().any(|d| d.settled.iter().any(|&v| beyond(v)) || d.lowered.iter().any(|l| beyond(l.0))) {
                 return Err(format!("a delta names a vertex beyond n = {n}"));
             }
-            let negative_ok = self
-                .algorithm
-                .parse::<crate::algo::AlgoChoice>()
-                .is_ok_and(|a| a.algorithm.spec().negative_weights);
+            let negative_ok =
+                self.algorithm.parse::<crate::algo::AlgoChoice>().is_ok_and(|a| a.algorithm.spec().negative_weights);
             if !negative_ok
-                && let Some((i, l)) =
-                    d.iter().enumerate().find_map(|(i, d)| d.lowered.iter().find(|l| l.1 < 0 || l.2 < 0).map(|l| (i, l)))
+                && let Some((i, l)) = d
+                    .iter()
+                    .enumerate()
+                    .find_map(|(i, d)| d.lowered.iter().find(|l| l.1 < 0 || l.2 < 0).map(|l| (i, l)))
             {
                 return Err(format!(
                     "iteration {} lowers vertex {} from {} to {}: a negative distance, which `{}` never computes \
@@ -418,7 +456,8 @@ mod tests {
 
     fn trace_text() -> (Arc<Graph>, Trace, String) {
         let (g, t) = traced();
-        let file = TraceFile::new(&t, &g, None, None, RunInfo { algorithm: "crauser-succ".into(), ..Default::default() });
+        let file =
+            TraceFile::new(&t, &g, None, None, RunInfo { algorithm: "crauser-succ".into(), ..Default::default() });
         let text = serde_json::to_string(&file).unwrap_or_else(|e| panic!("{e}"));
         (g, t, text)
     }
@@ -485,5 +524,13 @@ mod tests {
         let e = read_limited(std::io::repeat(b' '), false, 2 << 20).err().map(|e| format!("{e:#}")).unwrap_or_default();
         assert!(e.contains("more than 2 MiB of JSON"), "{e}");
         assert_eq!(read_limited(&b"{}"[..], false, 2 << 20).ok(), Some(b"{}".to_vec()));
+        let mut gz = GzEncoder::new(Vec::new(), Compression::best());
+        let spaces = vec![b' '; 1 << 20];
+        for _ in 0..40 {
+            let _ = gz.write_all(&spaces);
+        }
+        let bomb = gz.finish().unwrap_or_default();
+        let e = read_limited(&bomb[..], true, MAX_TRACE_BYTES).err().map(|e| format!("{e:#}")).unwrap_or_default();
+        assert!(e.contains("inflates more than 32×"), "{e}");
     }
 }

@@ -2,8 +2,8 @@
 # RUSTC_WRAPPER for the fuzz build: libFuzzer's coverage instrumentation (what `cargo fuzz
 # --sanitizer none` adds) only for the crates under test — sssp_lab and the fuzz binary —
 # so the ~500 dependency crates the main build already compiled are reused as they are; the
-# binary is linked with libFuzzer (built by run.sh into fuzz/target/libfuzzer/).
-here=$(cd "$(dirname "$0")" && pwd)
+# binary is linked with libFuzzer (built by scripts/run.sh into fuzz/target/libfuzzer/).
+here=$(cd "$(dirname "$0")/.." && pwd)
 rustc="$1"
 shift
 case " $* " in
