@@ -128,7 +128,7 @@ pub const MAX_LINE_BYTES: usize = 64 << 20;
 /// parsing, so beyond 32× the reader stops and says so.
 pub const MAX_GZIP_RATIO: u64 = 32;
 /// Text read before [`MAX_GZIP_RATIO`] applies (a small file's header may compress well).
-const GZIP_FREE_BYTES: u64 = 16 << 20;
+const GZIP_FREE_BYTES: u64 = 4 << 20;
 
 /// Where a reader's bytes come from: a file, or bytes already in memory ([`super::load_bytes`]),
 /// with the name errors show and the byte count that progress and reservations use.

@@ -16,7 +16,7 @@
 //! inputs get weights by the [`WeightRule`] of [`LoadOptions`].
 //!
 //! Hostile input is refused up front: no line is buffered beyond [`MAX_LINE_BYTES`], no gzip
-//! stream inflates beyond [`MAX_GZIP_RATIO`] (past its first 16 MiB), and a
+//! stream inflates beyond [`MAX_GZIP_RATIO`] (past its first 4 MiB), and a
 //! header announcing a graph beyond [`memory_budget`] is refused with the estimate before
 //! anything is allocated. What a reader accepts but the user should know (a rectangular matrix,
 //! ignored columns, ids beyond 32 bits) lands in [`Graph::warnings`]. [`load_bytes`] reads from

@@ -60,7 +60,7 @@ fn read_limited(reader: impl Read, gz: bool, limit: usize) -> Result<Vec<u8>> {
             }
             text.extend_from_slice(&chunk[..k]);
             let out = text.len() as u64;
-            if out > 16 << 20 && out > compressed.get().saturating_mul(crate::formats::MAX_GZIP_RATIO) {
+            if out > 4 << 20 && out > compressed.get().saturating_mul(crate::formats::MAX_GZIP_RATIO) {
                 bail!(
                     "the gzip data inflates more than {}× ({} compressed bytes gave {out} so far): a compression bomb?",
                     crate::formats::MAX_GZIP_RATIO,
