@@ -446,3 +446,109 @@ fn write_dimacs_keeps_ny_coordinates_exactly() {
     assert_eq!(ny.successors().weights, back.successors().weights);
     assert_eq!(ny.coords(), back.coords());
 }
+
+// Issue 32 item 6, reader side: hostile input refused up front with the right reason, lenient
+// reads named or warned.
+
+fn from_bytes(text: &str, name: &str, format: Option<Format>) -> Result<Graph, String> {
+    load_bytes(text.as_bytes(), name, &LoadOptions { format, ..Default::default() }).map_err(|e| e.to_string())
+}
+
+#[test]
+fn an_endless_line_is_an_error_not_an_ever_growing_buffer() {
+    for name in ["zero.gr", "zero.graph", "zero.mtx", "zero.el", "zero.wel"] {
+        let e = load_reader(std::io::repeat(b'7'), 0, name, &LoadOptions::default()).map(|_| ()).unwrap_err();
+        let e = e.to_string();
+        assert!(e.contains(&format!("{name}:1:")) && e.contains("without a line break"), "{e}");
+    }
+}
+
+#[test]
+fn a_headerless_dimacs_arc_list_is_named_in_the_refusal_and_read_by_its_format() {
+    let text = "c OSM export\na 0 1 5\na 1 2 3\na 2 0 1\n";
+    let e = from_bytes(text, "osm.gr", None).unwrap_err();
+    assert!(e.contains("osm.gr:2:") && e.contains("--format dimacs-arcs"), "{e}");
+    let g = from_bytes(text, "osm.gr", Some("dimacs-arcs".parse().expect("format name"))).expect("dimacs-arcs");
+    assert_eq!((g.n(), g.m()), (3, 3));
+    assert_eq!(sorted_arcs(&g), vec![(0, 1, 5), (1, 2, 3), (2, 0, 1)]);
+    assert_eq!(g.labels().label(0), 0, "0-based ids kept");
+    let e = from_bytes("p sp 2 1\na 1 2 3\n", "x.txt", Some(Format::DimacsArcs)).unwrap_err();
+    assert!(e.contains("--format dimacs"), "a file with a `p` line is pointed back to dimacs: {e}");
+}
+
+#[test]
+fn a_snap_file_that_starts_with_a_bare_vertex_count_is_named_in_the_refusal_and_read_by_its_format() {
+    let text = "5\n0 1\n1 2\n";
+    let e = from_bytes(text, "count.txt", None).unwrap_err();
+    assert!(e.contains("count.txt:1:") && e.contains("--format el-count"), "{e}");
+    let g = from_bytes(text, "count.txt", Some("el-count".parse().expect("format name"))).expect("el-count");
+    assert_eq!((g.n(), g.m()), (5, 2), "n is the count, not the largest id + 1");
+    let e = from_bytes("2\n0 5\n", "c.txt", Some(Format::CountedEdgeList)).unwrap_err();
+    assert!(e.contains("c.txt:2:") && e.contains("out of range 0..2"), "{e}");
+}
+
+#[test]
+fn a_rectangular_matrix_extra_columns_and_64_bit_ids_load_with_a_warning() {
+    let g = from_bytes("%%MatrixMarket matrix coordinate pattern general\n2 5 2\n1 5\n2 4\n", "r.mtx", None)
+        .expect("rectangular matrix");
+    assert_eq!(g.n(), 5);
+    assert!(
+        g.warnings.iter().any(|w| w.starts_with("r.mtx:2:") && w.contains("2 × 5, not square")),
+        "{:?}",
+        g.warnings
+    );
+
+    let g = from_bytes("0 1 -1 1234\n1 2\n2 0 1 99\n", "signed.el", None).expect("extra columns");
+    assert_eq!(g.m(), 3);
+    assert!(g.warnings.iter().any(|w| w.starts_with("signed.el:1:") && w.contains("2 line(s)")), "{:?}", g.warnings);
+
+    let g = from_bytes("0 18446744073709551615\n18446744073709551615 1\n", "wide.el", None).expect("2^64 - 1 id");
+    assert_eq!(g.n(), 3);
+    assert!(g.warnings.iter().any(|w| w.contains("18446744073709551615") && w.contains("2⁶⁴ − 1")), "{:?}", g.warnings);
+
+    assert!(from_bytes("0 1\n1 2\n", "plain.el", None).expect("plain").warnings.is_empty());
+}
+
+#[test]
+fn headers_announcing_absurd_graphs_are_refused_with_the_estimate_before_allocating() {
+    let cases = [
+        ("huge.gr", "p sp 1000 1099511627776\na 1 2 1\n"),
+        ("huge.graph", "1000 1099511627776\n2\n1\n"),
+        ("huge.mtx", "%%MatrixMarket matrix coordinate pattern general\n1000 1000 1099511627776\n1 2\n"),
+    ];
+    for (name, text) in cases {
+        let e = from_bytes(text, name, None).unwrap_err();
+        assert!(e.contains("refused before allocating") && e.contains(" GB of memory"), "{name}: {e}");
+    }
+    let est = graph_bytes_estimate(1000, 1 << 40);
+    assert!(est > 1 << 44, "{est}");
+}
+
+#[test]
+fn the_explicit_formats_parse_by_name_and_no_extension_means_them() {
+    for (s, f) in
+        [("dimacs-arcs", Format::DimacsArcs), ("arcs", Format::DimacsArcs), ("el-count", Format::CountedEdgeList)]
+    {
+        assert_eq!(s.parse::<Format>(), Ok(f));
+        assert_eq!(f.id().parse::<Format>(), Ok(f));
+        assert!(f.extensions().is_empty());
+    }
+    assert!(Format::EVERY.iter().all(|f| f.id().parse::<Format>() == Ok(*f)));
+    let e = "nope".parse::<Format>().unwrap_err();
+    assert!(e.contains("dimacs-arcs") && e.contains("el-count"), "{e}");
+}
+
+#[test]
+fn a_gzip_bomb_is_refused_past_its_first_megabytes() {
+    use std::io::Write;
+    // 64 MiB of `0 1` lines compress ~1000×: a 1 MB file of this kind would be 52 M arcs.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let chunk = b"0 1\n".repeat(1 << 18);
+    for _ in 0..64 {
+        gz.write_all(&chunk).expect("compress");
+    }
+    let bomb = gz.finish().expect("compress");
+    let e = load_bytes(&bomb, "bomb.el.gz", &LoadOptions::default()).map(|_| ()).unwrap_err().to_string();
+    assert!(e.contains("bomb.el.gz:") && e.contains(&format!("inflates more than {MAX_GZIP_RATIO}×")), "{e}");
+    // Real files inflate 3-4×: NY (14 MB of text) loads, tested above.
+}

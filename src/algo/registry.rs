@@ -451,7 +451,8 @@ impl fmt::Display for AlgoChoice {
 
 impl FromStr for AlgoChoice {
     type Err = String;
-    /// `id`, `id:key=value,…` or an alias; parameters are validated.
+    /// `id`, `id:key=value,…` or an alias; parameters are validated, and a key written twice is
+    /// refused (an alias's own parameters may be overridden once).
     fn from_str(s: &str) -> Result<Self, String> {
         let s = s.trim();
         let (head, rest) = s.split_once(':').unwrap_or((s, ""));
@@ -462,11 +463,21 @@ impl FromStr for AlgoChoice {
             },
             None => AlgoChoice::new(head.parse()?),
         };
+        // A set, not a list: a spec of 10⁵ keys must not take 10¹⁰ comparisons (fuzzed).
+        let mut written = std::collections::BTreeSet::new();
         for kv in rest.split(',').filter(|kv| !kv.trim().is_empty()) {
             let (k, v) = kv.split_once('=').ok_or_else(|| format!("`{kv}` in `{s}`: write parameters as key=value"))?;
-            choice.params.set(k.trim(), v.trim());
+            let k = k.trim();
+            // `relax=atomic,relax=non-atomic` silently taking the last value hid typos.
+            if !written.insert(k) {
+                return Err(format!("`{k}` is given twice in `{s}`: give each parameter once"));
+            }
+            choice.params.set(k, v.trim());
         }
         choice.algorithm.validate(&choice.params)?;
+        // Defaults written out are dropped, so equal choices compare (and hash) equal:
+        // `martin-succ:relax=atomic` is `martin-succ` (found by the `algo` fuzz target).
+        choice.params = choice.params.normalized(choice.algorithm);
         Ok(choice)
     }
 }
@@ -516,5 +527,21 @@ mod tests {
         assert!(e.contains("no parameters"), "{e}");
         let e = "bogus".parse::<AlgoChoice>().unwrap_err();
         assert!(e.contains("crauser-pred") && e.contains("racy"), "{e}");
+    }
+
+    #[test]
+    fn a_parameter_given_twice_is_refused() {
+        let e = "martin-succ:relax=atomic,relax=non-atomic".parse::<AlgoChoice>().unwrap_err();
+        assert!(e.contains("`relax` is given twice"), "{e}");
+        let e = "martin-succ:relax=atomic, relax =atomic".parse::<AlgoChoice>().unwrap_err();
+        assert!(e.contains("given twice"), "{e}");
+        // An alias's own parameter may still be overridden once; a default written out is the
+        // same choice as none (fuzz/corpus/algo/crash-default-written-out).
+        assert_eq!("martin-succ:relax=atomic".parse::<AlgoChoice>(), "martin-succ".parse::<AlgoChoice>());
+        // 10⁵ keys are refused at once (a list made this quadratic: fuzz/scripts/hangcheck.sh).
+        let many: Vec<String> = (0..100_000).map(|i| format!("k{i}=v")).collect();
+        assert!(format!("martin-succ:{}", many.join(",")).parse::<AlgoChoice>().is_err());
+        let c: AlgoChoice = "racy:relax=atomic".parse().unwrap();
+        assert_eq!(c.to_string(), "martin-succ");
     }
 }

@@ -11,23 +11,20 @@
 //! the first arc and the number of arcs must equal M.
 
 use super::input::{
-    IdError, Lines, MAX_VERTICES, Progress, file_len, invalid, out_of_range, parse_error, parse_f32, parse_id1,
-    parse_u64, parse_weight, reserve_hint, show, tokens,
+    IdError, Input, Lines, MAX_VERTICES, Parsed, Progress, check_size, invalid, out_of_range, parse_error, parse_f32,
+    parse_id1, parse_u64, parse_weight, reserve_hint, show, tokens,
 };
 use super::{LoadError, LoadOptions};
-use crate::graph::{Graph, GraphBuilder, VertexLabels, WeightRule};
-use std::path::Path;
+use crate::graph::{GraphBuilder, VertexLabels, WeightRule};
 
-/// Reads a `.gr` file and, when `coords` is given, its `.co` sibling.
-pub(super) fn read(
-    path: &Path,
-    coords: Option<&Path>,
-    name: &str,
-    opts: &LoadOptions,
-    progress: &mut Progress<'_>,
-) -> Result<Graph, LoadError> {
-    let file_bytes = file_len(path)?;
-    let mut lines = Lines::open(path, progress)?;
+/// What the refusal of a headerless arc list suggests.
+const ARCS_HINT: &str = "a headerless arc list (0-based `a U V W` lines, as some OpenStreetMap exports write) \
+                         reads with `--format dimacs-arcs`";
+
+/// Reads a `.gr` file (its `.co` sibling is read by the caller once n is known).
+pub(super) fn read(input: Input<'_>, opts: &LoadOptions, progress: &mut Progress<'_>) -> Result<Parsed, LoadError> {
+    let file_bytes = input.bytes;
+    let mut lines = Lines::open(input, progress)?;
     let p = lines.path().to_string();
     let file_weights = opts.weights == WeightRule::File;
     // (n, m, line of the `p` line) once seen.
@@ -41,7 +38,11 @@ pub(super) fn read(
         match first {
             b"a" => {
                 let (Some(b), Some((n, _, _))) = (builder.as_mut(), header) else {
-                    return Err(parse_error(&p, ln, format!("arc `{}` before the `p sp N M` line", show(line))));
+                    return Err(parse_error(
+                        &p,
+                        ln,
+                        format!("arc `{}` before the `p sp N M` line; {ARCS_HINT}", show(line)),
+                    ));
                 };
                 let expected = || format!("expected `a U V W`, found `{}`", show(line));
                 let (Some(u), Some(v), Some(w), None) = (t.next(), t.next(), t.next(), t.next()) else {
@@ -82,6 +83,7 @@ pub(super) fn read(
                         format!("{n} vertices is more than sssp-lab can hold (at most {MAX_VERTICES})"),
                     ));
                 }
+                check_size(&p, ln, "the `p sp` line", n, m)?;
                 let n = n as usize;
                 let mut b = GraphBuilder::new(n, opts.weights);
                 b.set_decimals(opts.weight_decimals);
@@ -101,7 +103,7 @@ pub(super) fn read(
     }
     let last = lines.line();
     lines.finish();
-    let (Some(builder), Some((n, m, p_line))) = (builder, header) else {
+    let (Some(builder), Some((_, m, p_line))) = (builder, header) else {
         return Err(if last == 0 {
             invalid(&p, "empty file: expected a DIMACS `p sp N M` line and `a U V W` arcs")
         } else {
@@ -115,17 +117,13 @@ pub(super) fn read(
             format!("the `p` line (line {p_line}) announces {m} arcs, the file has {arcs}"),
         ));
     }
-    let coords = match coords {
-        Some(c) => Some(read_coords(c, n, progress)?),
-        None => None,
-    };
-    builder.build(name, coords, VertexLabels::Offset(1)).map_err(|msg| invalid(&p, msg))
+    Ok(Parsed { builder, labels: VertexLabels::Offset(1), shown: p, warnings: Vec::new() })
 }
 
 /// Reads a `.co` file for a graph of `n` vertices: `p aux sp co N` with N = n, then one
 /// `v ID X Y` line per vertex (each id once).
-fn read_coords(path: &Path, n: usize, progress: &mut Progress<'_>) -> Result<Vec<[f32; 2]>, LoadError> {
-    let mut lines = Lines::open(path, progress)?;
+pub(super) fn read_coords(input: Input<'_>, n: usize, progress: &mut Progress<'_>) -> Result<Vec<[f32; 2]>, LoadError> {
+    let mut lines = Lines::open(input, progress)?;
     let p = lines.path().to_string();
     let mut coords = vec![[0f32; 2]; n];
     let mut seen = vec![false; n];

@@ -1,10 +1,14 @@
-//! Edge lists: SNAP `.txt` and GAP `.el` (`U V` per line) and GAP `.wel` (`U V W` per line).
+//! Edge lists: SNAP `.txt` and GAP `.el` (`U V` per line) and GAP `.wel` (`U V W` per line),
+//! and two dialects only an explicit format reads: `dimacs-arcs` (`a U V W` lines without a
+//! `p sp` line, 0-based, as some OpenStreetMap exports write) and `el-count` (a first line
+//! holding only the vertex count N, then `U V` lines with ids in `0..N`).
 //!
 //! Sources: SNAP <https://snap.stanford.edu/data/> (`#` comments, a `# Nodes: N Edges: M`
 //! header, ids 0-based but possibly sparse); GAP Benchmark Suite `src/reader.h` (0-based,
 //! no header). Every line is one directed arc as written; `#` and `%` lines are comments.
 //! In `.el`/`.txt` files columns after the second are ignored (SNAP's signed and temporal
-//! lists); `.wel` lines must have exactly three. References: docs/references.md `[snap]`, `[gapbs]`.
+//! lists) with a warning; `.wel` lines must have exactly three. An id beyond 32 bits (2⁶⁴ − 1
+//! is −1 written unsigned) is read, renumbered, with a warning. References: docs/references.md `[snap]`, `[gapbs]`.
 //!
 //! # Vertex ids
 //! Let k be the number of distinct ids and `max` the largest. The ids are used as they are
@@ -16,11 +20,29 @@
 //!    vertices, as in GAP's `4.el`), and remapped when they are sparser than that.
 
 use super::input::{
-    Lines, MAX_VERTICES, Progress, invalid, parse_error, parse_u64, parse_weight, show, tokens, trim_start,
+    Input, Lines, MAX_VERTICES, Parsed, Progress, check_size, invalid, parse_error, parse_u64, parse_weight, show,
+    tokens, trim_start,
 };
 use super::{LoadError, LoadOptions};
-use crate::graph::{FileWeight, Graph, GraphBuilder, VertexLabels, WeightRule};
-use std::path::Path;
+use crate::graph::{FileWeight, GraphBuilder, VertexLabels, WeightRule};
+
+/// Which kind of edge list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Dialect {
+    /// `U V [ignored…]` (SNAP, GAP `.el`).
+    Plain,
+    /// `U V W` (GAP `.wel`).
+    Weighted,
+    /// DIMACS arcs without a `p sp` line: `a U V W`, `c` comments, ids 0-based (OpenStreetMap
+    /// exports). `--format dimacs-arcs`.
+    DimacsArcs,
+    /// A first line holding only the vertex count N, then `U V` lines with ids in `0..N`.
+    /// `--format el-count`.
+    Counted,
+}
+
+/// What the plain reader's refusal of a bare count suggests.
+const COUNT_HINT: &str = "a first line holding only the vertex count reads with `--format el-count`";
 
 /// The `N` of a SNAP `# Nodes: N Edges: M` comment.
 fn snap_nodes(comment: &[u8]) -> Option<u64> {
@@ -33,41 +55,98 @@ fn snap_nodes(comment: &[u8]) -> Option<u64> {
     None
 }
 
-/// Reads an edge list; `weighted` for `.wel`.
+/// Reads an edge list of `dialect`.
 pub(super) fn read(
-    path: &Path,
-    name: &str,
-    weighted: bool,
+    input: Input<'_>,
+    dialect: Dialect,
     opts: &LoadOptions,
     progress: &mut Progress<'_>,
-) -> Result<Graph, LoadError> {
-    let mut lines = Lines::open(path, progress)?;
+) -> Result<Parsed, LoadError> {
+    let mut lines = Lines::open(input, progress)?;
     let p = lines.path().to_string();
+    let weighted = matches!(dialect, Dialect::Weighted | Dialect::DimacsArcs);
     let read_weights = weighted && opts.weights == WeightRule::File;
-    let form = if weighted { "`U V W`" } else { "`U V`" };
+    let form = match dialect {
+        Dialect::Plain | Dialect::Counted => "`U V`",
+        Dialect::Weighted => "`U V W`",
+        Dialect::DimacsArcs => "`a U V W`",
+    };
     let mut ends: Vec<[u64; 2]> = Vec::new();
     let mut weights: Vec<FileWeight> = Vec::new();
     let mut header_nodes: Option<u64> = None;
+    // el-count: (N, its line) once read.
+    let mut count: Option<(u64, usize)> = None;
     let mut max_id: u64 = 0;
+    // The line of the first id beyond 32 bits, for the warning.
+    let mut wide_id: Option<(u64, usize)> = None;
+    // Lines with columns after `U V` (plain lists): how many, and the first.
+    let mut extra_columns: (u64, usize) = (0, 0);
 
     while let Some((ln, line)) = lines.next_line()? {
         let body = trim_start(line);
-        match body.first() {
-            None => continue,
-            Some(b'#' | b'%') => {
+        let mut t = tokens(body);
+        match (dialect, body.first()) {
+            (_, None) => continue,
+            (Dialect::DimacsArcs, Some(b'c')) => continue,
+            (Dialect::DimacsArcs, _) => match t.next() {
+                Some(b"a") => {}
+                Some(b"p") => {
+                    return Err(parse_error(
+                        &p,
+                        ln,
+                        format!(
+                            "`{}`: this file has a DIMACS `p` line, so its ids are 1-based: read it with \
+                             `--format dimacs`",
+                            show(line)
+                        ),
+                    ));
+                }
+                _ => {
+                    return Err(parse_error(
+                        &p,
+                        ln,
+                        format!("expected a `c` comment or an `a U V W` arc, found `{}`", show(line)),
+                    ));
+                }
+            },
+            (_, Some(b'#' | b'%')) => {
                 if header_nodes.is_none() {
                     header_nodes = snap_nodes(body);
                 }
                 continue;
             }
-            Some(_) => {}
+            (Dialect::Counted, Some(_)) if count.is_none() => {
+                let (Some(n), None) = (t.next().and_then(parse_u64), t.next()) else {
+                    return Err(parse_error(
+                        &p,
+                        ln,
+                        format!("expected the vertex count N alone on the first line, found `{}`", show(line)),
+                    ));
+                };
+                if n == 0 {
+                    return Err(parse_error(&p, ln, "the first line announces 0 vertices: the graph has no vertices"));
+                }
+                if n > MAX_VERTICES {
+                    return Err(parse_error(
+                        &p,
+                        ln,
+                        format!("{n} vertices is more than sssp-lab can hold (at most {MAX_VERTICES})"),
+                    ));
+                }
+                check_size(&p, ln, "the first line", n, 0)?;
+                count = Some((n, ln));
+                continue;
+            }
+            _ => {}
         }
         let expected = || format!("expected {form} (non-negative integer ids), found `{}`", show(line));
-        let mut t = tokens(body);
-        let (Some(u), Some(v)) = (t.next(), t.next()) else {
+        let (Some(u_tok), Some(v_tok)) = (t.next(), t.next()) else {
+            if dialect == Dialect::Plain && ends.is_empty() && parse_u64(body.trim_ascii_end()).is_some() {
+                return Err(parse_error(&p, ln, format!("{}; {COUNT_HINT}", expected())));
+            }
             return Err(parse_error(&p, ln, expected()));
         };
-        let (Some(u), Some(v)) = (parse_u64(u), parse_u64(v)) else {
+        let (Some(u), Some(v)) = (parse_u64(u_tok), parse_u64(v_tok)) else {
             return Err(parse_error(&p, ln, expected()));
         };
         if weighted {
@@ -77,6 +156,23 @@ pub(super) fn read(
             if read_weights {
                 weights.push(parse_weight(w).map_err(|e| parse_error(&p, ln, e.message(w, line)))?);
             }
+        } else if t.next().is_some() {
+            if extra_columns.0 == 0 {
+                extra_columns.1 = ln;
+            }
+            extra_columns.0 += 1;
+        }
+        if let Some((n, n_line)) = count
+            && u.max(v) >= n
+        {
+            return Err(parse_error(
+                &p,
+                ln,
+                format!("id {} out of range 0..{n} (the vertex count of line {n_line}) in `{}`", u.max(v), show(line)),
+            ));
+        }
+        if u.max(v) > u64::from(u32::MAX) && wide_id.is_none() {
+            wide_id = Some((u.max(v), ln));
         }
         max_id = max_id.max(u).max(v);
         ends.push([u, v]);
@@ -91,15 +187,32 @@ pub(super) fn read(
         });
     }
 
+    let mut warnings = Vec::new();
+    if extra_columns.0 > 0 {
+        warnings.push(format!(
+            "{p}:{}: {} line(s) have columns after `U V` (first here); they were ignored (SNAP's signed and \
+             temporal lists keep signs and times there)",
+            extra_columns.1, extra_columns.0
+        ));
+    }
+    if let Some((id, ln)) = wide_id {
+        let why = if id == u64::MAX { " (2⁶⁴ − 1 is often −1 written unsigned)" } else { "" };
+        warnings.push(format!(
+            "{p}:{ln}: id {id} does not fit 32 bits{why}; the ids were renumbered 0..k in increasing order, \
+             the vertex labels keep the file's ids"
+        ));
+    }
+
     let ids = Ids::collect(&ends, max_id);
     let distinct = ids.distinct() as u64;
-    let as_is = match header_nodes {
-        Some(h) if h == max_id.saturating_add(1) => true,
-        Some(h) if h == distinct => false,
+    let as_is = match (count, header_nodes) {
+        (Some(_), _) => true,
+        (None, Some(h)) if h == max_id.saturating_add(1) => true,
+        (None, Some(h)) if h == distinct => false,
         _ => max_id.saturating_add(1) <= distinct.saturating_mul(2),
     };
     let (n, labels, map) = if as_is {
-        let n = max_id.saturating_add(1);
+        let n = count.map_or(max_id.saturating_add(1), |c| c.0);
         if n > MAX_VERTICES {
             return Err(invalid(
                 &p,
@@ -111,6 +224,7 @@ pub(super) fn read(
         let (labels, map) = ids.remap();
         (distinct as usize, VertexLabels::Explicit(labels), Some(map))
     };
+    check_size(&p, last, "the file", n as u64, ends.len() as u64)?;
 
     let mut builder = GraphBuilder::new(n, opts.weights);
     builder.set_decimals(opts.weight_decimals);
@@ -127,7 +241,7 @@ pub(super) fn read(
         builder.push_file(u, v, w);
     }
     drop(ends);
-    builder.build(name, None, labels).map_err(|msg| invalid(&p, msg))
+    Ok(Parsed { builder, labels, shown: p, warnings })
 }
 
 /// The set of ids of an edge list.

@@ -3,13 +3,14 @@
 //! say what was found.
 
 use super::LoadError;
-use crate::graph::{FileWeight, Weight};
+use crate::graph::{FileWeight, GraphBuilder, VertexLabels, Weight};
 use flate2::bufread::MultiGzDecoder;
 use std::cell::Cell;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Progress is reported after every this many (compressed) bytes.
 const PROGRESS_STEP: u64 = 64 << 10;
@@ -116,32 +117,75 @@ pub(crate) fn has_gz_suffix(path: &Path) -> bool {
     path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.to_ascii_lowercase().ends_with(".gz"))
 }
 
-/// Reads a text file line by line into one reused buffer, decompressing gzip on the fly.
+/// Longest line a reader buffers. METIS lists a vertex's neighbours on one line, so a hub of a
+/// social graph with millions of neighbours needs megabytes; 64 MiB is far beyond any real file
+/// and still a bounded buffer when a file is one endless line (`/dev/zero`, a binary file).
+pub const MAX_LINE_BYTES: usize = 64 << 20;
+
+/// Most a gzip stream may inflate, text bytes per compressed byte, once past
+/// [`GZIP_FREE_BYTES`]. Real graph files inflate 2.6–3.9× (every `.gz` in `tests/data` and
+/// NY); a 1 MB compression bomb of `0 1` lines inflates 1000× to 52 M arcs and seconds of
+/// parsing, so beyond 32× the reader stops and says so.
+pub const MAX_GZIP_RATIO: u64 = 32;
+/// Text read before [`MAX_GZIP_RATIO`] applies (a small file's header may compress well).
+const GZIP_FREE_BYTES: u64 = 4 << 20;
+
+/// Where a reader's bytes come from: a file, or bytes already in memory ([`super::load_bytes`]),
+/// with the name errors show and the byte count that progress and reservations use.
+pub(crate) struct Input<'r> {
+    reader: Box<dyn Read + 'r>,
+    /// As errors show it (`file:line`).
+    shown: String,
+    /// Bytes of (compressed) input, 0 when unknown.
+    pub(crate) bytes: u64,
+    /// The name ends in `.gz`: decompress even without the magic bytes (and so fail clearly
+    /// when the data is not gzip).
+    gz_name: bool,
+}
+
+impl<'r> Input<'r> {
+    /// Opens a file.
+    pub(crate) fn file(path: &Path) -> Result<Input<'r>, LoadError> {
+        let bytes = file_len(path)?;
+        let f = File::open(path).map_err(io_error(path))?;
+        Ok(Input { reader: Box::new(f), shown: path.display().to_string(), bytes, gz_name: has_gz_suffix(path) })
+    }
+
+    /// Any reader, shown as `name` (a `.gz` suffix forces gzip, as for files).
+    pub(crate) fn reader(reader: impl Read + 'r, name: &str, bytes: u64) -> Input<'r> {
+        Input { reader: Box::new(reader), shown: name.to_string(), bytes, gz_name: has_gz_suffix(Path::new(name)) }
+    }
+}
+
+/// Reads a text input line by line into one reused buffer, decompressing gzip on the fly.
 ///
 /// Line numbers are 1-based and count every line (comments and blank lines included), so they
-/// match what an editor shows for the uncompressed text.
-pub(crate) struct Lines<'p, 'a> {
-    reader: Box<dyn BufRead>,
+/// match what an editor shows for the uncompressed text. A line longer than
+/// [`MAX_LINE_BYTES`] is an error, not an ever-growing buffer.
+pub(crate) struct Lines<'p, 'a, 'r> {
+    reader: Box<dyn BufRead + 'r>,
     buf: Vec<u8>,
     line: usize,
     count: Rc<Cell<u64>>,
     file_failed: Rc<Cell<bool>>,
     compressed: bool,
+    /// Decompressed bytes returned so far (for [`MAX_GZIP_RATIO`]).
+    text_bytes: u64,
     path: String,
     progress: &'p mut Progress<'a>,
 }
 
-impl<'p, 'a> Lines<'p, 'a> {
-    /// Opens `path`. Gzip is recognised by a `.gz` suffix or by the gzip magic bytes.
-    pub(crate) fn open(path: &Path, progress: &'p mut Progress<'a>) -> Result<Lines<'p, 'a>, LoadError> {
-        let file = File::open(path).map_err(io_error(path))?;
+impl<'p, 'a, 'r> Lines<'p, 'a, 'r> {
+    /// Opens `input`. Gzip is recognised by a `.gz` suffix or by the gzip magic bytes.
+    pub(crate) fn open(input: Input<'r>, progress: &'p mut Progress<'a>) -> Result<Lines<'p, 'a, 'r>, LoadError> {
+        let Input { reader, shown, gz_name, .. } = input;
         let count = Rc::new(Cell::new(0));
         let file_failed = Rc::new(Cell::new(false));
-        let counting = Counting { inner: file, count: Rc::clone(&count), failed: Rc::clone(&file_failed) };
+        let counting = Counting { inner: reader, count: Rc::clone(&count), failed: Rc::clone(&file_failed) };
         let mut raw = BufReader::with_capacity(BUF_BYTES, counting);
-        let head = raw.fill_buf().map_err(io_error(path))?;
-        let compressed = head.starts_with(&[0x1f, 0x8b]) || has_gz_suffix(path);
-        let reader: Box<dyn BufRead> = if compressed {
+        let head = raw.fill_buf().map_err(|source| LoadError::Io { path: shown.clone(), source })?;
+        let compressed = head.starts_with(&[0x1f, 0x8b]) || gz_name;
+        let reader: Box<dyn BufRead + 'r> = if compressed {
             Box::new(BufReader::with_capacity(BUF_BYTES, MultiGzDecoder::new(raw)))
         } else {
             Box::new(raw)
@@ -153,7 +197,8 @@ impl<'p, 'a> Lines<'p, 'a> {
             count,
             file_failed,
             compressed,
-            path: path.display().to_string(),
+            text_bytes: 0,
+            path: shown,
             progress,
         })
     }
@@ -172,13 +217,42 @@ impl<'p, 'a> Lines<'p, 'a> {
     /// `None` at the end of the file.
     ///
     /// Errors: a read error of the file ([`LoadError::Io`]); corrupt or truncated gzip data
-    /// ([`LoadError::Parse`] at the line being read); cancellation through the progress callback.
+    /// ([`LoadError::Parse`] at the line being read); a line longer than [`MAX_LINE_BYTES`];
+    /// cancellation through the progress callback.
     pub(crate) fn next_line(&mut self) -> Result<Option<(usize, &[u8])>, LoadError> {
         self.buf.clear();
-        match self.reader.read_until(b'\n', &mut self.buf) {
+        let limit = MAX_LINE_BYTES as u64 + 1;
+        match (&mut self.reader).take(limit).read_until(b'\n', &mut self.buf) {
             Ok(0) => Ok(None),
             Ok(_) => {
                 self.line += 1;
+                if self.buf.len() > MAX_LINE_BYTES {
+                    return Err(parse_error(
+                        &self.path,
+                        self.line,
+                        format!(
+                            "line longer than {} MiB without a line break: not a text graph file (a binary file, \
+                             or an endless one such as /dev/zero?)",
+                            MAX_LINE_BYTES >> 20
+                        ),
+                    ));
+                }
+                self.text_bytes += self.buf.len() as u64;
+                if self.compressed
+                    && self.text_bytes > GZIP_FREE_BYTES
+                    && self.text_bytes > self.count.get().saturating_mul(MAX_GZIP_RATIO)
+                {
+                    return Err(parse_error(
+                        &self.path,
+                        self.line,
+                        format!(
+                            "the gzip data inflates more than {MAX_GZIP_RATIO}× ({} compressed bytes gave {} of text \
+                             so far; graph files inflate 3–4×): a compression bomb? Decompress it yourself to load it",
+                            self.count.get(),
+                            self.text_bytes
+                        ),
+                    ));
+                }
                 self.progress.tick(self.count.get())?;
                 let mut s: &[u8] = &self.buf;
                 if let Some(rest) = s.strip_suffix(b"\n") {
@@ -212,6 +286,75 @@ impl<'p, 'a> Lines<'p, 'a> {
     }
 }
 
+/// Host bytes a graph of `n` vertices and `m` arcs needs while it is built and solved: the
+/// builder's 12 bytes an arc, both CSRs (8 bytes an arc each, 4 a vertex), ω and the build's
+/// per-vertex scratch (~24 bytes a vertex). An estimate to refuse absurd headers with, not an
+/// accounting.
+pub fn graph_bytes_estimate(n: u64, m: u64) -> u64 {
+    n.saturating_mul(32).saturating_add(m.saturating_mul(28))
+}
+
+/// 0 = no override: the machine's available memory.
+static MEMORY_BUDGET: AtomicU64 = AtomicU64::new(0);
+
+/// Caps the memory a header may announce before a reader refuses it (`None`: the machine's
+/// available memory, the default). Fuzz targets set their allocation bound here.
+pub fn set_memory_budget(bytes: Option<u64>) {
+    MEMORY_BUDGET.store(bytes.unwrap_or(0), Ordering::Relaxed);
+}
+
+/// Bytes a load may plan to allocate: the override of [`set_memory_budget`], else
+/// `MemAvailable` of `/proc/meminfo`, else (no such file) unbounded.
+pub fn memory_budget() -> u64 {
+    match MEMORY_BUDGET.load(Ordering::Relaxed) {
+        0 => available_memory().unwrap_or(u64::MAX),
+        b => b,
+    }
+}
+
+/// `MemAvailable` in bytes (Linux).
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
+/// `1.5 GB`.
+pub(crate) fn human_bytes(b: u64) -> String {
+    if b >= 1 << 30 { format!("{:.1} GB", b as f64 / 1e9) } else { format!("{:.1} MB", b as f64 / 1e6) }
+}
+
+/// Refuses a header announcing `n` vertices and `m` arcs when the graph would not fit
+/// [`memory_budget`]: the message gives the estimate and the budget. `what` names the header
+/// (`the `p sp` line`).
+pub(crate) fn check_size(p: &str, ln: usize, what: &str, n: u64, m: u64) -> Result<(), LoadError> {
+    let need = graph_bytes_estimate(n, m);
+    let budget = memory_budget();
+    if need > budget {
+        return Err(parse_error(
+            p,
+            ln,
+            format!(
+                "{what} announces {n} vertices and {m} arcs, about {} of memory; only {} is available: \
+                 refused before allocating",
+                human_bytes(need),
+                human_bytes(budget)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// What a graph reader hands back: the arcs, how vertices are numbered, the name errors use
+/// and what the user should know about how the file was read.
+pub(crate) struct Parsed {
+    pub(crate) builder: GraphBuilder,
+    pub(crate) labels: VertexLabels,
+    pub(crate) shown: String,
+    pub(crate) warnings: Vec<String>,
+}
+
 /// A [`LoadError::Parse`].
 pub(crate) fn parse_error(path: &str, line: usize, msg: impl Into<String>) -> LoadError {
     LoadError::Parse { path: path.to_string(), line, msg: msg.into() }
@@ -243,7 +386,8 @@ pub(crate) fn is_blank(line: &[u8]) -> bool {
 
 /// A line (or token) for an error message: lossy UTF-8, trimmed, at most 80 characters.
 pub(crate) fn show(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
+    // Only the head: a line may be megabytes long.
+    let text = String::from_utf8_lossy(bytes.get(..bytes.len().min(400)).unwrap_or(bytes));
     let text = text.trim();
     if text.chars().count() > 80 {
         let cut: String = text.chars().take(77).collect();

@@ -15,12 +15,11 @@
 //! becomes one arc and the file must list 2·M neighbours in all.
 
 use super::input::{
-    IdError, Lines, MAX_VERTICES, Progress, file_len, invalid, is_blank, out_of_range, parse_error, parse_f32,
-    parse_id1, parse_u64, parse_weight, reserve_hint, show, tokens, trim_start,
+    IdError, Input, Lines, MAX_VERTICES, Parsed, Progress, check_size, invalid, is_blank, out_of_range, parse_error,
+    parse_f32, parse_id1, parse_u64, parse_weight, reserve_hint, show, tokens, trim_start,
 };
 use super::{LoadError, LoadOptions};
-use crate::graph::{Graph, GraphBuilder, VertexLabels, WeightRule};
-use std::path::Path;
+use crate::graph::{GraphBuilder, VertexLabels, WeightRule};
 
 /// `%` comment line (possibly indented).
 fn is_comment(line: &[u8]) -> bool {
@@ -87,20 +86,15 @@ fn parse_header(p: &str, ln: usize, line: &[u8]) -> Result<Header, LoadError> {
             format!("{n} vertices is more than sssp-lab can hold (at most {MAX_VERTICES})"),
         ));
     }
+    check_size(p, ln, "the METIS header", n, m.saturating_mul(2))?;
     let skip = usize::from(sizes) + if vertex_weights { ncon } else { 0 };
     Ok(Header { n: n as usize, m, skip, edge_weights, line: ln })
 }
 
-/// Reads a `.graph` file and, when `coords` is given, its `.xyz` sibling.
-pub(super) fn read(
-    path: &Path,
-    coords: Option<&Path>,
-    name: &str,
-    opts: &LoadOptions,
-    progress: &mut Progress<'_>,
-) -> Result<Graph, LoadError> {
-    let file_bytes = file_len(path)?;
-    let mut lines = Lines::open(path, progress)?;
+/// Reads a `.graph` file (its `.xyz` sibling is read by the caller once n is known).
+pub(super) fn read(input: Input<'_>, opts: &LoadOptions, progress: &mut Progress<'_>) -> Result<Parsed, LoadError> {
+    let file_bytes = input.bytes;
+    let mut lines = Lines::open(input, progress)?;
     let p = lines.path().to_string();
     let file_weights = opts.weights == WeightRule::File;
 
@@ -220,19 +214,15 @@ pub(super) fn read(
             ),
         ));
     }
-    let coords = match coords {
-        Some(c) => Some(read_xyz(c, n, progress)?),
-        None => None,
-    };
-    builder.build(name, coords, VertexLabels::Offset(1)).map_err(|msg| invalid(&p, msg))
+    Ok(Parsed { builder, labels: VertexLabels::Offset(1), shown: p, warnings: Vec::new() })
 }
 
 /// Reads an `.xyz` file: one `x y [z]` line per vertex (z ignored); blank and `%`/`#` comment
 /// lines are skipped.
-fn read_xyz(path: &Path, n: usize, progress: &mut Progress<'_>) -> Result<Vec<[f32; 2]>, LoadError> {
-    let mut lines = Lines::open(path, progress)?;
+pub(super) fn read_xyz(input: Input<'_>, n: usize, progress: &mut Progress<'_>) -> Result<Vec<[f32; 2]>, LoadError> {
+    let mut lines = Lines::open(input, progress)?;
     let p = lines.path().to_string();
-    let mut coords = Vec::with_capacity(n);
+    let mut coords = Vec::with_capacity(n.min(1 << 20));
     while let Some((ln, line)) = lines.next_line()? {
         let first = trim_start(line).first();
         if first.is_none() || first == Some(&b'%') || first == Some(&b'#') {

@@ -14,6 +14,13 @@
 //!
 //! Every file may be gzip-compressed (`.gz` suffix, or detected by its magic bytes). Unweighted
 //! inputs get weights by the [`WeightRule`] of [`LoadOptions`].
+//!
+//! Hostile input is refused up front: no line is buffered beyond [`MAX_LINE_BYTES`], no gzip
+//! stream inflates beyond [`MAX_GZIP_RATIO`] (past its first 4 MiB), and a
+//! header announcing a graph beyond [`memory_budget`] is refused with the estimate before
+//! anything is allocated. What a reader accepts but the user should know (a rectangular matrix,
+//! ignored columns, ids beyond 32 bits) lands in [`Graph::warnings`]. [`load_bytes`] reads from
+//! memory; the fuzz targets (`fuzz/`) and `tests/fuzz_corpus.rs` call it.
 
 /// The bundled default graph: DIMACS USA-road-d.NY (the `.co.gz` beside it gives coordinates).
 pub fn bundled_graph_path() -> std::path::PathBuf {
@@ -30,8 +37,11 @@ mod write;
 pub use write::write_dimacs;
 
 use crate::graph::{Graph, WeightRule};
-use input::{Progress, file_len, find_sibling, invalid};
+pub use input::{MAX_GZIP_RATIO, MAX_LINE_BYTES, graph_bytes_estimate, memory_budget, set_memory_budget};
+
+use input::{Input, Parsed, Progress, find_sibling, invalid};
 use std::fmt;
+use std::io::Read;
 use std::path::Path;
 use std::str::FromStr;
 
@@ -57,12 +67,33 @@ pub enum Format {
     /// Weighted edge list, one `U V W` arc per line (GAP `.wel`).
     #[serde(rename = "wel")]
     WeightedEdgeList,
+    /// DIMACS arcs without the `p sp N M` line: `a U V W` lines (`c` comments), ids 0-based and
+    /// n = largest id + 1 (sparse ids renumbered, as for edge lists), as some OpenStreetMap
+    /// exports write. Only by name (`--format dimacs-arcs`): no extension means it.
+    #[serde(rename = "dimacs-arcs")]
+    DimacsArcs,
+    /// An edge list whose first line holds only the vertex count N, then `U V` lines with ids in
+    /// `0..N`. Only by name (`--format el-count`).
+    #[serde(rename = "el-count")]
+    CountedEdgeList,
 }
 
 impl Format {
-    /// Every format, in the order of [`Format::id`]'s documentation.
+    /// Every format a file extension names, in the order of [`Format::id`]'s documentation
+    /// (file dialogs filter by these).
     pub const ALL: [Format; 5] =
         [Format::Dimacs, Format::Metis, Format::MatrixMarket, Format::EdgeList, Format::WeightedEdgeList];
+
+    /// Every format, those only read by name (`--format`) last.
+    pub const EVERY: [Format; 7] = [
+        Format::Dimacs,
+        Format::Metis,
+        Format::MatrixMarket,
+        Format::EdgeList,
+        Format::WeightedEdgeList,
+        Format::DimacsArcs,
+        Format::CountedEdgeList,
+    ];
 
     /// The format of a file by its extension, ignoring a trailing `.gz` (case-insensitive):
     /// `.gr` → Dimacs, `.graph` → Metis, `.mtx` → MatrixMarket, `.el`/`.txt` → EdgeList,
@@ -82,7 +113,7 @@ impl Format {
     }
 
     /// Short name used on the command line and in saved settings: `dimacs`, `metis`, `mtx`,
-    /// `el`, `wel`.
+    /// `el`, `wel`, `dimacs-arcs`, `el-count`.
     pub fn id(self) -> &'static str {
         match self {
             Format::Dimacs => "dimacs",
@@ -90,6 +121,8 @@ impl Format {
             Format::MatrixMarket => "mtx",
             Format::EdgeList => "el",
             Format::WeightedEdgeList => "wel",
+            Format::DimacsArcs => "dimacs-arcs",
+            Format::CountedEdgeList => "el-count",
         }
     }
 
@@ -101,10 +134,13 @@ impl Format {
             Format::MatrixMarket => "MatrixMarket (.mtx)",
             Format::EdgeList => "edge list (.el, .txt)",
             Format::WeightedEdgeList => "weighted edge list (.wel)",
+            Format::DimacsArcs => "headerless DIMACS arcs, 0-based",
+            Format::CountedEdgeList => "edge list after a vertex count",
         }
     }
 
-    /// File extensions (without dot and without `.gz`) recognised by [`Format::from_path`].
+    /// File extensions (without dot and without `.gz`) recognised by [`Format::from_path`]
+    /// (none for the formats read only by name).
     pub fn extensions(self) -> &'static [&'static str] {
         match self {
             Format::Dimacs => &["gr"],
@@ -112,6 +148,7 @@ impl Format {
             Format::MatrixMarket => &["mtx"],
             Format::EdgeList => &["el", "txt"],
             Format::WeightedEdgeList => &["wel"],
+            Format::DimacsArcs | Format::CountedEdgeList => &[],
         }
     }
 }
@@ -119,8 +156,8 @@ impl Format {
 impl FromStr for Format {
     type Err = String;
 
-    /// Parses an [`id`](Format::id) or an alias (`gr`, `graph`, `matrixmarket`, `snap`, `txt`),
-    /// case-insensitive. The error lists the accepted names.
+    /// Parses an [`id`](Format::id) or an alias (`gr`, `graph`, `matrixmarket`, `snap`, `txt`,
+    /// `arcs`, `snap-count`), case-insensitive. The error lists the accepted names.
     fn from_str(s: &str) -> Result<Format, String> {
         match s.trim().to_ascii_lowercase().as_str() {
             "dimacs" | "gr" => Ok(Format::Dimacs),
@@ -128,9 +165,11 @@ impl FromStr for Format {
             "mtx" | "matrixmarket" => Ok(Format::MatrixMarket),
             "el" | "snap" | "txt" => Ok(Format::EdgeList),
             "wel" => Ok(Format::WeightedEdgeList),
+            "dimacs-arcs" | "arcs" => Ok(Format::DimacsArcs),
+            "el-count" | "snap-count" => Ok(Format::CountedEdgeList),
             _ => Err(format!(
                 "unknown graph format `{s}`: expected one of dimacs (gr), metis (graph), mtx (matrixmarket), \
-                 el (snap, txt), wel"
+                 el (snap, txt), wel, dimacs-arcs (arcs), el-count (snap-count)"
             )),
         }
     }
@@ -219,19 +258,83 @@ pub fn load_with_progress(
         Format::Metis => find_sibling(path, "xyz"),
         _ => None,
     };
-    let mut total = file_len(path)?;
+    let mut total = input::file_len(path)?;
     if let Some(s) = &sibling {
-        total += file_len(s)?;
+        total += input::file_len(s)?;
     }
     let mut progress = Progress::new(progress, total);
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| shown.clone());
-    let graph = match format {
-        Format::Dimacs => dimacs::read(path, sibling.as_deref(), &name, opts, &mut progress)?,
-        Format::Metis => metis::read(path, sibling.as_deref(), &name, opts, &mut progress)?,
-        Format::MatrixMarket => mtx::read(path, &name, opts, &mut progress)?,
-        Format::EdgeList => edgelist::read(path, &name, false, opts, &mut progress)?,
-        Format::WeightedEdgeList => edgelist::read(path, &name, true, opts, &mut progress)?,
+    let parsed = parse(Input::file(path)?, format, opts, &mut progress)?;
+    let coords = match (&sibling, format) {
+        (Some(s), Format::Dimacs) => Some(dimacs::read_coords(Input::file(s)?, parsed.builder.n(), &mut progress)?),
+        (Some(s), Format::Metis) => Some(metis::read_xyz(Input::file(s)?, parsed.builder.n(), &mut progress)?),
+        _ => None,
     };
+    let graph = build(parsed, &name, coords)?;
     progress.finish()?;
     Ok(graph)
+}
+
+/// Runs the reader of `format` on `input`.
+fn parse(
+    input: Input<'_>,
+    format: Format,
+    opts: &LoadOptions,
+    progress: &mut Progress<'_>,
+) -> Result<Parsed, LoadError> {
+    match format {
+        Format::Dimacs => dimacs::read(input, opts, progress),
+        Format::Metis => metis::read(input, opts, progress),
+        Format::MatrixMarket => mtx::read(input, opts, progress),
+        Format::EdgeList => edgelist::read(input, edgelist::Dialect::Plain, opts, progress),
+        Format::WeightedEdgeList => edgelist::read(input, edgelist::Dialect::Weighted, opts, progress),
+        Format::DimacsArcs => edgelist::read(input, edgelist::Dialect::DimacsArcs, opts, progress),
+        Format::CountedEdgeList => edgelist::read(input, edgelist::Dialect::Counted, opts, progress),
+    }
+}
+
+/// The graph of a reader's output, with its warnings.
+fn build(parsed: Parsed, name: &str, coords: Option<Vec<[f32; 2]>>) -> Result<Graph, LoadError> {
+    let Parsed { builder, labels, shown, warnings } = parsed;
+    let mut graph = builder.build(name, coords, labels).map_err(|msg| invalid(&shown, msg))?;
+    graph.warnings = warnings;
+    Ok(graph)
+}
+
+/// Reads a graph from bytes in memory, as [`load`] reads a file: `name` stands for the file name
+/// (in errors, as the graph's name, for the format when `opts.format` is `None`, and a `.gz`
+/// suffix forces gzip; gzip is also recognised by its magic bytes). No coordinate sibling is read
+/// ([`load_coordinates`] reads one).
+///
+/// Errors: as [`load_with_progress`] (the [`LoadError::Io`] of a reader that fails).
+pub fn load_bytes(bytes: &[u8], name: &str, opts: &LoadOptions) -> Result<Graph, LoadError> {
+    load_reader(bytes, bytes.len() as u64, name, opts)
+}
+
+/// [`load_bytes`] for any reader of `len` bytes (0 when unknown; only progress and the arcs
+/// reserved up front use it).
+pub fn load_reader(reader: impl Read, len: u64, name: &str, opts: &LoadOptions) -> Result<Graph, LoadError> {
+    let format = match opts.format.or_else(|| Format::from_path(Path::new(name))) {
+        Some(f) => f,
+        None => return Err(invalid(name, "cannot tell the format from the name: name the format")),
+    };
+    let mut callback = |_| true;
+    let mut progress = Progress::new(&mut callback, len);
+    let parsed = parse(Input::reader(reader, name, len), format, opts, &mut progress)?;
+    build(parsed, name, None)
+}
+
+/// Reads the coordinates of a graph of `n` vertices from bytes in memory: a DIMACS `.co`
+/// (`format` [`Format::Dimacs`]) or a METIS `.xyz` ([`Format::Metis`]); `name` as for
+/// [`load_bytes`]. Errors: as the sibling files of [`load`]; any other format is
+/// [`LoadError::Invalid`].
+pub fn load_coordinates(bytes: &[u8], name: &str, format: Format, n: usize) -> Result<Vec<[f32; 2]>, LoadError> {
+    let mut callback = |_| true;
+    let mut progress = Progress::new(&mut callback, bytes.len() as u64);
+    let input = Input::reader(bytes, name, bytes.len() as u64);
+    match format {
+        Format::Dimacs => dimacs::read_coords(input, n, &mut progress),
+        Format::Metis => metis::read_xyz(input, n, &mut progress),
+        other => Err(invalid(name, format!("{other} files have no coordinate sibling"))),
+    }
 }

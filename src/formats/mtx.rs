@@ -16,12 +16,11 @@
 //! files, `complex`, `hermitian` and `skew-symmetric` matrices are refused.
 
 use super::input::{
-    IdError, Lines, MAX_VERTICES, Progress, file_len, invalid, out_of_range, parse_error, parse_id1, parse_u64,
-    parse_weight, reserve_hint, show, tokens, trim_start,
+    IdError, Input, Lines, MAX_VERTICES, Parsed, Progress, check_size, invalid, out_of_range, parse_error, parse_id1,
+    parse_u64, parse_weight, reserve_hint, show, tokens, trim_start,
 };
 use super::{LoadError, LoadOptions};
-use crate::graph::{Graph, GraphBuilder, VertexLabels, WeightRule};
-use std::path::Path;
+use crate::graph::{GraphBuilder, VertexLabels, WeightRule};
 
 const BANNER: &str = "%%MatrixMarket matrix coordinate (integer|real|pattern) (general|symmetric)";
 
@@ -91,14 +90,9 @@ fn is_comment_or_blank(line: &[u8]) -> bool {
 }
 
 /// Reads a `.mtx` file.
-pub(super) fn read(
-    path: &Path,
-    name: &str,
-    opts: &LoadOptions,
-    progress: &mut Progress<'_>,
-) -> Result<Graph, LoadError> {
-    let file_bytes = file_len(path)?;
-    let mut lines = Lines::open(path, progress)?;
+pub(super) fn read(input: Input<'_>, opts: &LoadOptions, progress: &mut Progress<'_>) -> Result<Parsed, LoadError> {
+    let file_bytes = input.bytes;
+    let mut lines = Lines::open(input, progress)?;
     let p = lines.path().to_string();
 
     let banner = match lines.next_line()? {
@@ -106,6 +100,7 @@ pub(super) fn read(
         None => return Err(invalid(&p, format!("empty file: expected the banner `{BANNER}`"))),
     };
     let size_line;
+    let mut warnings = Vec::new();
     let (rows, cols, nnz) = loop {
         let Some((ln, line)) = lines.next_line()? else {
             return Err(parse_error(&p, lines.line(), "end of file before the size line `R C NNZ`"));
@@ -134,6 +129,16 @@ pub(super) fn read(
         }
         if banner.symmetric && r != c {
             return Err(parse_error(&p, ln, format!("a symmetric matrix must be square, found {r} × {c}")));
+        }
+        let arcs = if banner.symmetric { k.saturating_mul(2) } else { k };
+        check_size(&p, ln, "the size line", n, arcs)?;
+        if r != c {
+            warnings.push(format!(
+                "{p}:{ln}: the matrix is {r} × {c}, not square: read as a graph of max({r}, {c}) = {n} vertices \
+                 (row i and column i are the same vertex; the extra {} have no {} arcs)",
+                if r < c { "columns" } else { "rows" },
+                if r < c { "outgoing" } else { "incoming" }
+            ));
         }
         size_line = ln;
         break (r as usize, c as usize, k);
@@ -193,5 +198,5 @@ pub(super) fn read(
             format!("the size line (line {size_line}) announces {nnz} entries, the file has {entries}"),
         ));
     }
-    builder.build(name, None, VertexLabels::Offset(1)).map_err(|msg| invalid(&p, msg))
+    Ok(Parsed { builder, labels: VertexLabels::Offset(1), shown: p, warnings })
 }

@@ -163,6 +163,9 @@ pub struct Graph {
     /// How real-valued file weights were scaled to integers; `None` when the weights are the
     /// file's integers (or a weight rule's).
     pub weight_scale: Option<WeightScale>,
+    /// What the reader accepted but the user should know (`file:line: …`): a rectangular
+    /// matrix, ignored columns, ids beyond 32 bits. Empty for generated graphs.
+    pub warnings: Vec<String>,
     succ: Csr,
     pred: OnceLock<Csr>,
     omega: Vec<Distance>,
@@ -204,6 +207,7 @@ impl Graph {
             name,
             weight_origin,
             weight_scale: None,
+            warnings: Vec::new(),
             succ,
             pred: OnceLock::new(),
             omega,

@@ -47,6 +47,14 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
+/// Largest experiment file read (bytes): the biggest in `experiments/` is a few KiB.
+pub const MAX_EXPERIMENT_BYTES: usize = 16 << 20;
+
+/// Most graphs an experiment may expand to (`sizes` × `degrees`, summed over entries), and most
+/// block configurations: a sweep beyond this is a typo, and expanding it would take minutes
+/// and gigabytes before the first cell.
+pub const MAX_EXPANSION: usize = 10_000;
+
 /// What the report summarises.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -353,9 +361,29 @@ impl Experiment {
     /// Errors: unreadable file, JSON that does not match the schema (with line and column),
     /// and everything [`Experiment::validate`] refuses.
     pub fn load(path: &Path) -> Result<Experiment> {
-        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let exp: Experiment = serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
-        exp.validate().with_context(|| format!("checking {}", path.display()))?;
+        use std::io::Read;
+        let f = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+        let mut bytes = Vec::new();
+        f.take(MAX_EXPERIMENT_BYTES as u64 + 1)
+            .read_to_end(&mut bytes)
+            .with_context(|| format!("reading {}", path.display()))?;
+        Experiment::from_json(&bytes).with_context(|| format!("{}", path.display()))
+    }
+
+    /// Parses and validates the JSON of an experiment file ([`Experiment::load`] without the
+    /// file). Errors: more than [`MAX_EXPERIMENT_BYTES`], not UTF-8, JSON that does not match
+    /// the schema (with line and column, under "parsing"), and everything
+    /// [`Experiment::validate`] refuses (under "checking").
+    pub fn from_json(bytes: &[u8]) -> Result<Experiment> {
+        if bytes.len() > MAX_EXPERIMENT_BYTES {
+            bail!(
+                "more than {} MiB: larger than any experiment file (an endless or a wrong file?)",
+                MAX_EXPERIMENT_BYTES >> 20
+            );
+        }
+        let text = std::str::from_utf8(bytes).context("reading: not UTF-8 text")?;
+        let exp: Experiment = serde_json::from_str(text).context("parsing")?;
+        exp.validate().context("checking")?;
         Ok(exp)
     }
 
@@ -392,6 +420,14 @@ impl Experiment {
         {
             bail!("cell_budget_s must be a positive number of seconds, not {b}");
         }
+        let lists = [&self.block.relax, &self.block.minimum, &self.block.update];
+        let product = lists.iter().fold(1usize, |p, l| p.saturating_mul(l.len().max(1)));
+        if product.saturating_add(self.block.all.len()) > MAX_EXPANSION {
+            bail!(
+                "`block` gives {} configurations (relax × minimum × update plus all): more than {MAX_EXPANSION}",
+                product.saturating_add(self.block.all.len())
+            );
+        }
         for b in self.block.configs() {
             for (k, v) in [("relax", b.relax), ("minimum", b.minimum), ("update", b.update)] {
                 if !(1..=1024).contains(&v) {
@@ -410,7 +446,12 @@ impl Experiment {
             }
         }
         let mut names = Vec::new();
+        let mut plans = 0usize;
         for (i, g) in self.graphs.iter().enumerate() {
+            plans = plans.saturating_add(g.sizes.len().max(1).saturating_mul(g.degrees.len().max(1)));
+            if plans > MAX_EXPANSION {
+                bail!("graph entry {}: the graphs expand to more than {MAX_EXPANSION} (sizes × degrees)", i + 1);
+            }
             for p in graphs::expand(g).with_context(|| format!("graph entry {}", i + 1))? {
                 let label = if p.degree_label.is_empty() { p.size_label } else { p.size_label + " " + &p.degree_label };
                 names.extend([format!("{label}.gz"), label, p.group]);
@@ -544,5 +585,36 @@ impl PaperFigure {
             bail!("paper figure `{}`: best-block needs `kernel`: relax, min or update", self.figure);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(json: &str) -> String {
+        Experiment::from_json(json.as_bytes()).err().map(|e| format!("{e:#}")).unwrap_or_default()
+    }
+
+    #[test]
+    fn expansions_beyond_the_bound_are_refused_before_expanding() {
+        let sizes: Vec<String> = (1..=200).map(|k| (k * 100).to_string()).collect();
+        let json = format!(
+            r#"{{"name": "x", "graphs": [{{"generate": {{"family": "fanout", "n": 100, "d": 2, "max_weight": 10, "seed": 1}},
+               "sizes": [{s}], "degrees": [{s}]}}], "algorithms": ["dijkstra"], "devices": ["cpu"]}}"#,
+            s = sizes.join(",")
+        );
+        let e = err(&json);
+        assert!(e.contains("more than 10000"), "{e}");
+        let blocks: Vec<String> = (1..=30).map(|k| (k * 32).to_string()).collect();
+        let json = format!(
+            r#"{{"name": "x", "graphs": [{{"file": "a.gr"}}], "algorithms": ["dijkstra"], "devices": ["cpu"],
+               "block": {{"relax": [{b}], "minimum": [{b}], "update": [{b}]}}}}"#,
+            b = blocks.join(",")
+        );
+        let e = err(&json);
+        assert!(e.contains("27000 configurations"), "{e}");
+        assert!(err("{").contains("parsing"), "{}", err("{"));
+        assert!(Experiment::from_json(&[0xff, 0xfe]).is_err_and(|e| format!("{e:#}").contains("not UTF-8")));
     }
 }

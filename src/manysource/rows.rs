@@ -93,21 +93,31 @@ impl RowWriter {
     }
 }
 
+/// Most distances a row may hold: vertex ids are 32 bits.
+pub const MAX_ROW_LEN: u64 = u32::MAX as u64;
+
 /// Reads a rows file one row at a time (an iterator of `(source, row)`).
-pub struct RowReader {
-    input: Box<dyn Read>,
+pub struct RowReader<'r> {
+    input: Box<dyn Read + 'r>,
     path: PathBuf,
     n: usize,
     row: u64,
 }
 
-impl RowReader {
+impl RowReader<'static> {
     /// Opens `path` (gzip when it ends in `.gz`) and checks the header. Errors: I/O, a wrong
-    /// magic, an unknown version (the message names both).
-    pub fn open(path: &Path) -> io::Result<RowReader> {
+    /// magic, an unknown version (the message names both), a row length beyond
+    /// [`MAX_ROW_LEN`].
+    pub fn open(path: &Path) -> io::Result<RowReader<'static>> {
         let f = BufReader::with_capacity(1 << 20, File::open(path)?);
-        let mut input: Box<dyn Read> =
-            if path.extension().is_some_and(|e| e == "gz") { Box::new(MultiGzDecoder::new(f)) } else { Box::new(f) };
+        RowReader::from_reader(f, path, path.extension().is_some_and(|e| e == "gz"))
+    }
+}
+
+impl<'r> RowReader<'r> {
+    /// [`RowReader::open`] on any reader (`gz`: gzip-compressed); `path` names it in errors.
+    pub fn from_reader(reader: impl Read + 'r, path: &Path, gz: bool) -> io::Result<RowReader<'r>> {
+        let mut input: Box<dyn Read + 'r> = if gz { Box::new(MultiGzDecoder::new(reader)) } else { Box::new(reader) };
         let mut head = [0u8; 24];
         input.read_exact(&mut head).map_err(|e| bad(path, format!("no complete header ({e})")))?;
         if &head[..8] != MAGIC {
@@ -119,8 +129,16 @@ impl RowReader {
         }
         let mut n8 = [0u8; 8];
         n8.copy_from_slice(&head[16..24]);
-        let n = usize::try_from(u64::from_le_bytes(n8)).map_err(|_| bad(path, "row length too large".into()))?;
-        Ok(RowReader { input, path: path.to_owned(), n, row: 0 })
+        let n = u64::from_le_bytes(n8);
+        if n > MAX_ROW_LEN {
+            return Err(bad(
+                path,
+                format!(
+                    "rows of {n} distances: beyond the {MAX_ROW_LEN} vertices 32-bit ids number (a corrupt header?)"
+                ),
+            ));
+        }
+        Ok(RowReader { input, path: path.to_owned(), n: n as usize, row: 0 })
     }
 
     /// Distances per row (the graph's vertex count).
@@ -133,7 +151,7 @@ fn bad(path: &Path, what: String) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, format!("{}: {what}", path.display()))
 }
 
-impl Iterator for RowReader {
+impl Iterator for RowReader<'_> {
     type Item = io::Result<(u64, Vec<Distance>)>;
 
     fn next(&mut self) -> Option<Self::Item> {
@@ -145,9 +163,18 @@ impl Iterator for RowReader {
             Err(e) => return Some(Err(e)),
         }
         let row = self.row;
-        let mut rest = vec![0u8; 7 + 8 * self.n];
-        if let Err(e) = self.input.read_exact(&mut rest) {
-            return Some(Err(bad(&self.path, format!("row {row} is cut short ({e})"))));
+        // The row is read as it arrives, not allocated from the header's n: a corrupt header
+        // on a short file costs what the file holds, not 8·n bytes.
+        let want = 7 + 8 * self.n as u64;
+        let mut rest = Vec::with_capacity((want as usize).min(1 << 20));
+        if let Err(e) = (&mut self.input).take(want).read_to_end(&mut rest) {
+            return Some(Err(bad(&self.path, format!("row {row} cannot be read ({e})"))));
+        }
+        if (rest.len() as u64) < want {
+            return Some(Err(bad(
+                &self.path,
+                format!("row {row} is cut short ({} of its {} bytes)", rest.len() + 1, want + 1),
+            )));
         }
         word[1..].copy_from_slice(&rest[..7]);
         let source = u64::from_le_bytes(word);
@@ -188,5 +215,20 @@ mod tests {
         std::fs::write(&p, b"SSSPROWS\x02\0\0\0\0\0\0\0\x03\0\0\0\0\0\0\0")?;
         assert!(RowReader::open(&p).is_err_and(|e| e.to_string().contains("version 2")));
         std::fs::remove_dir_all(&dir)
+    }
+
+    #[test]
+    fn a_header_announcing_huge_rows_costs_what_the_file_holds() {
+        let mut head = b"SSSPROWS\x01\0\0\0\0\0\0\0".to_vec();
+        head.extend_from_slice(&(1u64 << 40).to_le_bytes());
+        let e = RowReader::from_reader(&head[..], Path::new("big.bin"), false).err().map(|e| e.to_string());
+        assert!(e.as_deref().is_some_and(|e| e.contains("big.bin") && e.contains("32-bit")), "{e:?}");
+        // n = 2³² − 1 is allowed; a row of it on a short file is "cut short", not 32 GiB.
+        let mut head = b"SSSPROWS\x01\0\0\0\0\0\0\0".to_vec();
+        head.extend_from_slice(&MAX_ROW_LEN.to_le_bytes());
+        head.extend_from_slice(&[1u8; 40]);
+        let r = RowReader::from_reader(&head[..], Path::new("short.bin"), false).unwrap_or_else(|e| panic!("{e}"));
+        let rows: Vec<_> = r.collect();
+        assert!(rows[0].as_ref().is_err_and(|e| e.to_string().contains("row 0 is cut short (40 of")), "{rows:?}");
     }
 }

@@ -36,6 +36,89 @@ pub const FORMAT: &str = "sssp-lab trace";
 pub const VERSION: u32 = 1;
 /// Graphs with more vertices are saved without deltas (records only).
 pub const MAX_DELTA_VERTICES: usize = 4_000_000;
+/// Most JSON a trace may hold (decompressed): far above what a run on a graph of
+/// [`MAX_DELTA_VERTICES`] writes, and a bound on what an endless or wrong file makes us buffer.
+pub const MAX_TRACE_BYTES: usize = 1 << 30;
+/// Most vertices a trace's graph may have: vertex ids are 32 bits.
+pub const MAX_TRACE_VERTICES: usize = u32::MAX as usize;
+
+/// Everything `reader` holds (decompressed when `gz`), refused beyond `limit` bytes after
+/// reading only `limit + 1`.
+fn read_limited(reader: impl Read, gz: bool, limit: usize) -> Result<Vec<u8>> {
+    let mut text = Vec::new();
+    let take = limit as u64 + 1;
+    if gz {
+        // Chunk by chunk, so a compression bomb stops at the ratio real traces never reach.
+        let compressed = std::rc::Rc::new(std::cell::Cell::new(0u64));
+        let counting = CountingReader { inner: reader, count: std::rc::Rc::clone(&compressed) };
+        let mut dec = MultiGzDecoder::new(counting).take(take);
+        let mut chunk = vec![0u8; 1 << 16];
+        loop {
+            let k = dec.read(&mut chunk).context("cannot read")?;
+            if k == 0 {
+                break;
+            }
+            text.extend_from_slice(&chunk[..k]);
+            let out = text.len() as u64;
+            if out > 4 << 20 && out > compressed.get().saturating_mul(crate::formats::MAX_GZIP_RATIO) {
+                bail!(
+                    "the gzip data inflates more than {}× ({} compressed bytes gave {out} so far): a compression bomb?",
+                    crate::formats::MAX_GZIP_RATIO,
+                    compressed.get()
+                );
+            }
+        }
+    } else {
+        reader.take(take).read_to_end(&mut text).context("cannot read")?;
+    }
+    if text.len() > limit {
+        bail!(
+            "more than {} MiB of JSON: larger than any trace sssp-lab writes (an endless or a wrong file?)",
+            limit >> 20
+        );
+    }
+    Ok(text)
+}
+
+/// Counts the compressed bytes a gzip decoder reads.
+struct CountingReader<R> {
+    inner: R,
+    count: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl<R: Read> Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let k = self.inner.read(buf)?;
+        self.count.set(self.count.get() + k as u64);
+        Ok(k)
+    }
+}
+
+/// Refuses a `version` this build does not read, with what it is: missing, not a whole number
+/// (a string, a fraction, a negative number, one beyond 64 bits), 0, or newer than [`VERSION`].
+fn check_version(v: Option<&serde_json::Value>) -> Result<()> {
+    let shown = v.map_or("nothing".to_string(), |v| v.to_string());
+    let Some(v) = v else { bail!("no `version`: this build reads trace versions 1 to {VERSION}") };
+    if let Some(k) = v.as_u64() {
+        return match k {
+            0 => bail!("trace format version 0 does not exist (versions start at 1); this build reads 1 to {VERSION}"),
+            k if k <= u64::from(VERSION) => Ok(()),
+            k if k <= u64::from(u32::MAX) => {
+                bail!("trace format version {k}, written by a newer sssp-lab; this build reads versions 1 to {VERSION}")
+            }
+            k => bail!("trace format version {k} is beyond any sssp-lab's (versions are 32-bit); not a trace it wrote"),
+        };
+    }
+    let what = match v {
+        serde_json::Value::String(_) => "a string, not a number",
+        serde_json::Value::Number(x) if x.as_i64().is_some() => "negative",
+        serde_json::Value::Number(x) if x.as_f64().is_some_and(|f| f.abs() >= 1.8e19) => "beyond 64 bits",
+        serde_json::Value::Number(x) if x.as_f64().is_some_and(|f| f.fract() == 0.0) => "written as a fraction",
+        serde_json::Value::Number(_) => "not a whole number",
+        _ => "not a number",
+    };
+    bail!("trace format version {shown} is {what}: versions are whole numbers 1 to {VERSION}")
+}
 
 /// The graph a trace ran on.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -141,36 +224,43 @@ impl TraceFile {
         result.with_context(|| format!("{}: write failed", path.display()))
     }
 
-    /// Reads a trace. Errors: I/O, not a trace, a newer version, a malformed or inconsistent
-    /// file (records and deltas of different lengths, a vertex beyond n) — each naming the file.
+    /// Reads a trace. Errors: I/O, not a trace, a version this build does not read (newer, or
+    /// not a version at all: each named as what it is), a malformed or inconsistent file (see
+    /// [`TraceFile::from_bytes`]) — each naming the file.
     pub fn load(path: &Path) -> Result<TraceFile> {
         let f = std::fs::File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
-        let mut text = String::new();
-        let read = if path.extension().is_some_and(|e| e == "gz") {
-            MultiGzDecoder::new(BufReader::new(f)).read_to_string(&mut text)
-        } else {
-            BufReader::new(f).read_to_string(&mut text)
-        };
-        read.with_context(|| format!("{}: cannot read", path.display()))?;
-        let value: serde_json::Value =
-            serde_json::from_str(&text).with_context(|| format!("{}: not a trace (not JSON)", path.display()))?;
+        let gz = path.extension().is_some_and(|e| e == "gz");
+        TraceFile::from_reader(BufReader::new(f), gz).map_err(|e| anyhow!("{}: {e:#}", path.display()))
+    }
+
+    /// [`TraceFile::load`] on a reader (`gz`: gzip-compressed); errors do not name a file.
+    /// Reads at most [`MAX_TRACE_BYTES`] of JSON.
+    pub fn from_reader(reader: impl Read, gz: bool) -> Result<TraceFile> {
+        TraceFile::from_bytes(&read_limited(reader, gz, MAX_TRACE_BYTES)?)
+    }
+
+    /// Parses and checks the JSON of a trace. Errors: not JSON, not a trace, a version this
+    /// build does not read, a malformed file, and inconsistencies: records and deltas of
+    /// different lengths, a source or a delta vertex beyond n, a graph beyond 32-bit vertex
+    /// ids, negative distances from an algorithm that never makes them.
+    pub fn from_bytes(bytes: &[u8]) -> Result<TraceFile> {
+        let value: serde_json::Value = serde_json::from_slice(bytes).context("not a trace (not JSON)")?;
         if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
-            bail!("{}: not a sssp-lab trace (no `\"format\": \"{FORMAT}\"`)", path.display());
+            bail!("not a sssp-lab trace (no `\"format\": \"{FORMAT}\"`)");
         }
-        let version = value.get("version").and_then(|v| v.as_u64()).unwrap_or(0);
-        if version == 0 || version > u64::from(VERSION) {
-            bail!(
-                "{}: trace format version {version}, written by a newer sssp-lab; this build reads versions 1 to {VERSION}",
-                path.display()
-            );
-        }
-        let t: TraceFile =
-            serde_json::from_value(value).with_context(|| format!("{}: malformed trace", path.display()))?;
-        t.check().map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        check_version(value.get("version"))?;
+        let t: TraceFile = serde_json::from_value(value).context("malformed trace")?;
+        t.check().map_err(|e| anyhow!("{e}"))?;
         Ok(t)
     }
 
     fn check(&self) -> Result<(), String> {
+        if self.graph.n > MAX_TRACE_VERTICES {
+            return Err(format!(
+                "its graph has n = {} vertices, beyond the {MAX_TRACE_VERTICES} that 32-bit vertex ids number",
+                self.graph.n
+            ));
+        }
         if self.source as usize >= self.graph.n {
             return Err(format!("source {} is not a vertex of a graph with {} vertices", self.source, self.graph.n));
         }
@@ -178,19 +268,62 @@ impl TraceFile {
             if d.len() != self.records.len() {
                 return Err(format!("{} records but {} deltas", self.records.len(), d.len()));
             }
-            let n = self.graph.n as VertexId;
-            if d.iter().any(|d| d.settled.iter().any(|&v| v >= n) || d.lowered.iter().any(|l| l.0 >= n)) {
+            let n = self.graph.n;
+            let beyond = |v: VertexId| v as usize >= n;
+            if d.iter().any(|d| d.settled.iter().any(|&v| beyond(v)) || d.lowered.iter().any(|l| beyond(l.0))) {
                 return Err(format!("a delta names a vertex beyond n = {n}"));
+            }
+            let negative_ok =
+                self.algorithm.parse::<crate::algo::AlgoChoice>().is_ok_and(|a| a.algorithm.spec().negative_weights);
+            if !negative_ok
+                && let Some((i, l)) = d
+                    .iter()
+                    .enumerate()
+                    .find_map(|(i, d)| d.lowered.iter().find(|l| l.1 < 0 || l.2 < 0).map(|l| (i, l)))
+            {
+                return Err(format!(
+                    "iteration {} lowers vertex {} from {} to {}: a negative distance, which `{}` never computes \
+                     (only algorithms for negative weights do)",
+                    i + 1,
+                    l.0,
+                    l.1,
+                    l.2,
+                    self.algorithm
+                ));
             }
         }
         Ok(())
     }
 
-    /// Whether `graph` is the one this trace ran on (n, m and checksum).
+    /// Whether `graph` is the one this trace ran on (see [`TraceFile::check_graph`]).
     pub fn matches(&self, graph: &Graph) -> bool {
-        graph.n() == self.graph.n
-            && graph.m() == self.graph.m
-            && format!("{:016x}", graph_checksum(graph)) == self.graph.checksum
+        self.check_graph(graph).is_ok()
+    }
+
+    /// Checks that `graph` is the one this trace ran on: n, m and checksum, and that the
+    /// source's number in the graph's file is the trace's `source_id`. Errors: what differs.
+    pub fn check_graph(&self, graph: &Graph) -> Result<(), String> {
+        if graph.n() != self.graph.n || graph.m() != self.graph.m {
+            return Err(format!(
+                "the graph has n = {}, m = {}; the trace ran on n = {}, m = {}",
+                graph.n(),
+                graph.m(),
+                self.graph.n,
+                self.graph.m
+            ));
+        }
+        let sum = format!("{:016x}", graph_checksum(graph));
+        if sum != self.graph.checksum {
+            return Err(format!("the graph's checksum is {sum}; the trace ran on {}", self.graph.checksum));
+        }
+        let label = graph.labels().label(self.source);
+        if label != self.source_id {
+            return Err(format!(
+                "the trace's source is vertex {} with `source_id` {}, but the graph numbers that vertex {label}",
+                self.source, self.source_id
+            ));
+        }
+        Ok(())
     }
 
     /// The trace, steppable, with the cursor at iteration 0. Without deltas the view stays at
@@ -312,5 +445,92 @@ mod tests {
         assert!(err(&cut.to_string()).contains("records but"));
         std::fs::remove_dir_all(&dir)?;
         Ok(())
+    }
+
+    fn with(text: &str, edit: impl FnOnce(&mut serde_json::Value)) -> String {
+        let mut v: serde_json::Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}"));
+        edit(&mut v);
+        let bytes = v.to_string();
+        TraceFile::from_bytes(bytes.as_bytes()).err().map(|e| format!("{e:#}")).unwrap_or_default()
+    }
+
+    fn trace_text() -> (Arc<Graph>, Trace, String) {
+        let (g, t) = traced();
+        let file =
+            TraceFile::new(&t, &g, None, None, RunInfo { algorithm: "crauser-succ".into(), ..Default::default() });
+        let text = serde_json::to_string(&file).unwrap_or_else(|e| panic!("{e}"));
+        (g, t, text)
+    }
+
+    #[test]
+    fn versions_that_are_not_versions_get_their_own_reason() {
+        let (_, _, text) = trace_text();
+        let version = |v: serde_json::Value| with(&text, |t| t["version"] = v);
+        let e = version(0.into());
+        assert!(e.contains("version 0 does not exist") && !e.contains("newer"), "{e}");
+        let e = version("1".into());
+        assert!(e.contains("\"1\" is a string") && !e.contains("newer"), "{e}");
+        let e = version((-1).into());
+        assert!(e.contains("-1 is negative") && !e.contains("newer"), "{e}");
+        let e = version(1.5.into());
+        assert!(e.contains("not a whole number"), "{e}");
+        let huge = text.replacen("\"version\":1", "\"version\":18446744073709551621", 1);
+        let e = TraceFile::from_bytes(huge.as_bytes()).err().map(|e| format!("{e:#}")).unwrap_or_default();
+        assert!(e.contains("beyond 64 bits") && !e.contains("newer"), "{e}");
+        let e = version(4_294_967_296u64.into());
+        assert!(e.contains("beyond any sssp-lab") && !e.contains("newer"), "{e}");
+        assert!(version(2.into()).contains("version 2, written by a newer sssp-lab"));
+        assert!(with(&text, |t| t.as_object_mut().map_or((), |o| drop(o.remove("version")))).contains("no `version`"));
+    }
+
+    #[test]
+    fn a_graph_beyond_32_bits_is_not_cut_to_32_bits() {
+        let (_, _, text) = trace_text();
+        let e = with(&text, |t| t["graph"]["n"] = (1u64 << 40).into());
+        assert!(e.contains("n = 1099511627776") && e.contains("32-bit"), "{e}");
+        assert!(!e.contains("n = 0"), "{e}");
+    }
+
+    #[test]
+    fn negative_distances_and_a_source_id_that_disagrees_are_refused() {
+        let (g, _, text) = trace_text();
+        let e = with(&text, |t| {
+            if let Some(l) = t["deltas"][1]["lowered"][0].as_array_mut() {
+                l[2] = (-3).into();
+            }
+        });
+        assert!(e.contains("iteration 2 lowers vertex") && e.contains("negative distance"), "{e}");
+        // Bellman-Ford computes negative distances on graphs with negative weights: allowed.
+        let bf = with(&text, |t| {
+            t["algorithm"] = "bellman-ford".into();
+            if let Some(l) = t["deltas"][1]["lowered"][0].as_array_mut() {
+                l[2] = (-3).into();
+            }
+        });
+        assert_eq!(bf, "", "bellman-ford may lower below 0");
+
+        let good = TraceFile::from_bytes(text.as_bytes()).unwrap_or_else(|e| panic!("{e:#}"));
+        assert_eq!(good.check_graph(&g), Ok(()));
+        let mut wrong = good.clone();
+        wrong.source_id += 1;
+        let e = wrong.check_graph(&g).unwrap_err();
+        assert!(e.contains("source_id") && e.contains("numbers that vertex"), "{e}");
+        assert!(!wrong.matches(&g), "a trace whose source_id disagrees is not installed");
+    }
+
+    #[test]
+    fn an_endless_trace_is_refused_without_buffering_it_all() {
+        // Only the limit plus one byte is read from an endless input; the refusal says why.
+        let e = read_limited(std::io::repeat(b' '), false, 2 << 20).err().map(|e| format!("{e:#}")).unwrap_or_default();
+        assert!(e.contains("more than 2 MiB of JSON"), "{e}");
+        assert_eq!(read_limited(&b"{}"[..], false, 2 << 20).ok(), Some(b"{}".to_vec()));
+        let mut gz = GzEncoder::new(Vec::new(), Compression::best());
+        let spaces = vec![b' '; 1 << 20];
+        for _ in 0..40 {
+            let _ = gz.write_all(&spaces);
+        }
+        let bomb = gz.finish().unwrap_or_default();
+        let e = read_limited(&bomb[..], true, MAX_TRACE_BYTES).err().map(|e| format!("{e:#}")).unwrap_or_default();
+        assert!(e.contains("inflates more than 32×"), "{e}");
     }
 }
