@@ -31,7 +31,7 @@ fn by_level_the_lanes_settle_the_same_distances_and_crauser_needs_fewer_iteratio
     for _ in 0..5 {
         c.step();
         wait(&mut c);
-        let (a, b) = (c.lanes[0].level, c.lanes[1].level);
+        let (a, b) = (c.lanes[0].level(), c.lanes[1].level());
         assert!(a.min(b) > 0, "levels move: {a} {b}");
     }
     let pos = c.positions();
