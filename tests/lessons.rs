@@ -91,7 +91,7 @@ fn settled(c: &CompareView, i: usize, v: VertexId) -> bool {
 }
 
 /// Stepped by settled level: every lane has settled every vertex up to the common level, and
-/// only vertices past it are marked as differing. Returns the common level.
+/// (no race here) nothing is marked as differing. Returns the common level.
 fn check_level_lockstep(c: &CompareView, truth: &[Distance], what: &str) -> Distance {
     let level = c.lanes.iter().map(|l| l.level()).min().unwrap_or(0);
     for (i, l) in c.lanes.iter().enumerate() {
@@ -104,13 +104,7 @@ fn check_level_lockstep(c: &CompareView, truth: &[Distance], what: &str) -> Dist
                 );
             }
         }
-        for &v in &l.differs {
-            assert!(
-                truth[v as usize] > level,
-                "{what}: lane {i} differs at {v} (d {}) ≤ level {level}",
-                truth[v as usize]
-            );
-        }
+        assert!(l.differs.is_empty(), "{what}: lane {i} marks {} vertices as differing", l.differs.len());
     }
     level
 }
@@ -132,8 +126,8 @@ fn martin_vs_crauser_by_level_agree_up_to_the_common_level_and_crauser_needs_few
         let pos = c.positions();
         assert!(pos[1] <= pos[0], "step {k}: Crauser's iteration counter ({}) is behind Martin's ({})", pos[1], pos[0]);
         let done: usize = (0..truth.len() as VertexId).filter(|&v| settled(&c, 0, v)).count();
-        let few = c.lanes[1].differs.len();
-        assert!(few <= 10.max(done / 5), "step {k}: few vertices past the level differ ({few} of {done} settled)");
+        let few = (0..truth.len() as VertexId).filter(|&v| settled(&c, 0, v) != settled(&c, 1, v)).count();
+        assert!(few <= 10.max(done / 5), "step {k}: a handful settled in one lane only ({few} of {done} settled)");
         worst = worst.max((few, done));
     }
     eprintln!("NY after 300 level steps: level {last}, positions {:?}, most differing {worst:?}", c.positions());
@@ -226,10 +220,14 @@ fn delta_stepping_lanes_agree_by_level_and_trade_iterations_for_relaxations() {
     let mut c = open(l, None);
     let g = graph(&c);
     let truth = common::petgraph_distances(&g, c.source());
+    let mut ahead = false;
     for _ in 0..30 {
         step(&mut c);
         check_level_lockstep(&c, &truth, "delta");
+        let count = |i| (0..truth.len() as VertexId).filter(|&v| settled(&c, i, v)).count();
+        ahead |= count(2) > 10 * count(0);
     }
+    assert!(ahead, "the wide bucket (lane C) settles far past the common level at once");
     to_end(&mut c);
     let it: Vec<usize> = (0..3).map(|i| iterations(&c, i)).collect();
     let rx: Vec<u64> = (0..3).map(|i| total(&c, i, |r| r.relax_attempted)).collect();

@@ -193,8 +193,9 @@ pub static LESSONS: [Lesson; 6] = [
         text: "Both settle, in each iteration, every vertex whose tentative distance is at most a threshold. \
                Martin's threshold is the smallest tentative distance left; Crauser's adds each vertex's lightest \
                out-arc, so it settles more per iteration. Stepped by settled level, every lane is moved until all \
-               vertices up to the same distance are settled (column \"settled up to d\"): the lanes agree there, \
-               and the handful of vertices past it that one lane settled early are marked as differing. Crauser's \
+               vertices up to the same distance are settled (column \"settled up to d\"): the lanes agree there \
+               (nothing is marked as differing); past it one lane may have settled a handful of vertices early, \
+               shown in its own colours. Crauser's \
                iteration counter falls behind Martin's.",
         graph: LessonGraph::BundledNy,
         source: 1,
@@ -236,8 +237,9 @@ pub static LESSONS: [Lesson; 6] = [
         title: "Delta-stepping: the bucket width",
         text: "Delta-stepping settles a bucket of width delta at a time, relaxing light arcs again until the \
                bucket is empty. A small delta is Dijkstra-like (many buckets, little extra work); a large one is \
-               Bellman-Ford-like (few buckets, many wasted relaxations). Stepped by settled level, the lanes have \
-               settled the same region; compare the iterations and relaxations columns (plots on a log axis).",
+               Bellman-Ford-like (few buckets, many wasted relaxations). Stepped by settled level, every lane has \
+               settled all vertices up to the same distance, and a wide bucket settles far past it at once (lane \
+               C's blue region). Compare the iterations and relaxations columns (plots on a log axis).",
         graph: LessonGraph::Generate(GeneratorSpec::Grid { width: 120, height: 90, max_weight: 100, seed: 1 }),
         source: 0,
         lanes: &[

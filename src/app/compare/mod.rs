@@ -8,7 +8,10 @@
 //! [`Trace`], so a slow device or a long run never blocks the UI. Forward actions are recorded
 //! as cursor positions, so stepping back (and forward again) replays the traces without the
 //! solvers. The graph views mark the vertices that *differ* from lane A's: settled in one lane
-//! and not in the other, or settled in both with different δ (a race's wrong distance).
+//! and not in the other, or settled in both with different δ (a race's wrong distance). Stepped
+//! by level, the first part counts only up to the common level: past it a lane may have settled
+//! far ahead (a wide Δ-stepping bucket settles thousands of vertices at once), which its own
+//! colours show; marking all of them would hide them.
 //!
 //! The settled level of a lane is a distance L such that every vertex whose true distance is
 //! ≤ L is settled (the true distances come from a Dijkstra the lane's worker runs first). Stepped
@@ -71,8 +74,9 @@ enum LaneCmd {
 
 /// What a lane's worker sends back.
 enum LaneEvent {
-    /// The solver's device and the settled level before the first step.
-    Built(String, Distance),
+    /// The solver's device, the settled level before the first step and the true distances
+    /// (none on graphs with negative weights).
+    Built(String, Distance, Option<Arc<Vec<Distance>>>),
     /// Steps, the settled level after each, and whether the run is finished.
     Steps(Vec<Step>, Vec<Distance>, bool),
     Failed(String),
@@ -95,10 +99,15 @@ pub struct Lane {
     pub version: u64,
     /// Vertices that differ from lane A's at the cursor (see the module docs).
     pub differs: Vec<VertexId>,
+    /// True distances from the source (Dijkstra on the lane's worker), once built.
+    pub truth: Option<Arc<Vec<Distance>>>,
     job: Option<Job<(), LaneEvent>>,
     tx: Option<Sender<LaneCmd>>,
     busy: bool,
 }
+
+/// A lesson's graph on its worker, the source's file id, and the context to start the lanes with.
+type PendingLesson = (Job<Result<Arc<Graph>, String>>, u64, egui::Context);
 
 /// The compare tab's state.
 pub struct CompareView {
@@ -115,7 +124,7 @@ pub struct CompareView {
     graph: Option<Arc<Graph>>,
     source: VertexId,
     /// A lesson's graph being loaded or generated, and the source (file id) to start from.
-    pending: Option<(Job<Result<Arc<Graph>, String>>, u64, egui::Context)>,
+    pending: Option<PendingLesson>,
     /// Zoom and pan shared by the lanes' graph views and by the plots' x axes.
     pub linked: bool,
     /// The camera the linked views last shared (see [`super::graph_view::GraphView::camera`]).
@@ -293,13 +302,27 @@ impl CompareView {
 
     /// Each lane's vertices that differ from lane A's: settled in one and not the other, or
     /// settled in both with different δ.
-    fn mark_differences(&mut self) {
+    pub(super) fn mark_differences(&mut self) {
+        // Stepped by level, status differences count up to the common level only.
+        let common = self.lanes.iter().filter(|l| l.error.is_none()).map(Lane::level).min().unwrap_or(0);
+        let truth = match self.lockstep {
+            Lockstep::Level => self.lanes.iter().find_map(|l| l.truth.clone()),
+            Lockstep::Iteration => None,
+        };
         let Some((first, rest)) = self.lanes.split_first_mut() else { return };
         let Some(a) = &first.trace else { return };
         let n = self.graph.as_ref().map_or(0, |g| g.n()) as VertexId;
         for l in rest {
             l.differs = match &l.trace {
-                Some(b) => (0..n).filter(|&v| differs(a, b, v)).collect(),
+                Some(b) => (0..n)
+                    .filter(|&v| match &truth {
+                        Some(t) if t[v as usize] > common => {
+                            let (sa, sb) = (settledness(a.status(v)), settledness(b.status(v)));
+                            sa && sb && a.distances()[v as usize] != b.distances()[v as usize]
+                        }
+                        _ => differs(a, b, v),
+                    })
+                    .collect(),
                 None => Vec::new(),
             };
         }
@@ -354,8 +377,9 @@ impl Lane {
         let any = !events.is_empty();
         for ev in events {
             match ev {
-                LaneEvent::Built(name, level) => {
+                LaneEvent::Built(name, level, truth) => {
                     self.device_name = name;
+                    self.truth = truth;
                     self.levels = vec![level];
                 }
                 LaneEvent::Steps(steps, levels, done) => {
@@ -398,6 +422,7 @@ fn start_lane(spec: LaneSpec, graph: &Arc<Graph>, source: VertexId, ctx: &egui::
         error: None,
         version: 1,
         differs: Vec::new(),
+        truth: None,
         job: None,
         tx: None,
         busy: true,
@@ -445,7 +470,8 @@ fn serve(
         }
     };
     let mut level = Levels::new(g, source);
-    jc.send(LaneEvent::Built(st.device(), level.level()));
+    let truth = level.order.is_some().then(|| Arc::new(level.dist.clone()));
+    jc.send(LaneEvent::Built(st.device(), level.level(), truth));
     jc.send(LaneEvent::Idle);
     let mut done = false;
     loop {

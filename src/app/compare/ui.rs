@@ -29,7 +29,9 @@ pub const LANE_COLORS: [Color32; MAX_LANES] = [
 const MAX_POINTS: usize = 2000;
 /// What "differs" means, for the legend's hover text.
 const DIFFERS: &str = "settled in this lane and not in lane A (or the other way round), or settled in both \
-                       with a different δ. Stepped by settled level, only vertices past the common level can differ.";
+                       with a different δ. Stepped by settled level, the first part counts only up to the common \
+                       level (past it a lane may have settled far ahead, shown in its own colours); a different δ \
+                       always counts.";
 
 /// The plots: per-iteration counts, each on a log₁₀ axis so lanes orders of magnitude apart
 /// stay readable.
@@ -201,6 +203,7 @@ impl CompareView {
                 self.run_to_end();
             }
             ui.separator();
+            let before = self.lockstep;
             ui.label("lockstep:");
             ui.selectable_value(&mut self.lockstep, Lockstep::Iteration, "by iteration")
                 .on_hover_text("every lane one iteration per step");
@@ -208,6 +211,9 @@ impl CompareView {
                 "the lane with the lowest settled level one iteration, the others until every vertex up to that \
                  distance is settled in them too",
             );
+            if self.lockstep != before {
+                self.mark_differences();
+            }
             ui.separator();
             ui.checkbox(&mut self.linked, "link zoom and pan")
                 .on_hover_text("the graph views and the plots' iteration axes move together");
@@ -346,7 +352,9 @@ impl CompareView {
                                     [f64::from(recs[j].iteration), (1.0 + y).log10()]
                                 })
                                 .collect();
-                            p.line(Line::new(NAMES[i], pts).color(LANE_COLORS[i]));
+                            // Earlier lanes wider, so a lane drawn over an equal one leaves its edges.
+                            let width = 1.5 + 1.5 * (self.lanes.len() - 1 - i) as f32;
+                            p.line(Line::new(NAMES[i], pts).color(LANE_COLORS[i]).width(width));
                             p.vline(VLine::new(format!("{} cursor", NAMES[i]), t.pos() as f64).color(LANE_COLORS[i]));
                         }
                     });
