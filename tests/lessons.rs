@@ -228,6 +228,11 @@ fn delta_stepping_lanes_agree_by_level_and_trade_iterations_for_relaxations() {
         ahead |= count(2) > 10 * count(0);
     }
     assert!(ahead, "the wide bucket (lane C) settles far past the common level at once");
+    // Lane C: many iterations relaxing its first bucket, then all of it settled in one.
+    let c_recs = records(&c, 2);
+    let first = c_recs.iter().position(|r| r.settled > 1).unwrap_or(usize::MAX);
+    assert!((10..c_recs.len()).contains(&first), "lane C settles nothing for many iterations ({first})");
+    assert!(c_recs[first].settled > 1000, "then thousands at once: {}", c_recs[first].settled);
     to_end(&mut c);
     let it: Vec<usize> = (0..3).map(|i| iterations(&c, i)).collect();
     let rx: Vec<u64> = (0..3).map(|i| total(&c, i, |r| r.relax_attempted)).collect();

@@ -238,8 +238,9 @@ pub static LESSONS: [Lesson; 6] = [
         text: "Delta-stepping settles a bucket of width delta at a time, relaxing light arcs again until the \
                bucket is empty. A small delta is Dijkstra-like (many buckets, little extra work); a large one is \
                Bellman-Ford-like (few buckets, many wasted relaxations). Stepped by settled level, every lane has \
-               settled all vertices up to the same distance, and a wide bucket settles far past it at once (lane \
-               C's blue region). Compare the iterations and relaxations columns (plots on a log axis).",
+               settled all vertices up to the same distance, and a wide bucket settles far past it at once: lane C \
+               relaxes its first bucket for many iterations, then settles all of it in one (the orange block, its \
+               frontier). Compare the iterations and relaxations columns (plots on a log axis).",
         graph: LessonGraph::Generate(GeneratorSpec::Grid { width: 120, height: 90, max_weight: 100, seed: 1 }),
         source: 0,
         lanes: &[

@@ -164,6 +164,8 @@ impl CompareView {
             if start.clicked()
                 && let Some(g) = graph
             {
+                // The lesson's text speaks of its own graph and lanes, not of these.
+                self.lesson = None;
                 self.start(g, source, ui.ctx());
             }
             if let Some(g) = graph {
@@ -213,6 +215,13 @@ impl CompareView {
             );
             if self.lockstep != before {
                 self.mark_differences();
+            }
+            if self.lockstep == Lockstep::Level {
+                let common = self.lanes.iter().filter(|l| l.error.is_none()).map(super::Lane::level).min();
+                if let Some(d) = common {
+                    let d = if d == INF { "all".to_string() } else { d.to_string() };
+                    ui.label(format!("every lane has settled every vertex up to d = {d}"));
+                }
             }
             ui.separator();
             ui.checkbox(&mut self.linked, "link zoom and pan")
@@ -292,8 +301,11 @@ impl CompareView {
                 });
                 ui.label(upto.iter().map(|r| r.relax_attempted).sum::<u64>().to_string());
                 ui.label(upto.iter().map(|r| r.relax_improved).sum::<u64>().to_string());
-                let (ratio, warps) = thread_totals(upto);
-                ui.label(ratio.map_or("-".into(), |r| format!("{:.1} %", 100.0 * r)));
+                let (threads, warps) = thread_totals(upto);
+                ui.label(threads.map_or("-".into(), |[launched, working]| {
+                    let ratio = if launched == 0 { 0.0 } else { 1.0 - working as f64 / launched as f64 };
+                    format!("{:.2} % ({working} of {launched} work)", 100.0 * ratio)
+                }));
                 ui.label(warps.map_or("-".into(), |[d, m, f]| format!("{d} / {m} / {f}")));
                 let ms: f64 = upto.iter().map(|r| r.times.kernels_ms()).sum();
                 ui.label(if upto.is_empty() { "-".into() } else { format!("{:.2}", ms.max(0.0)) });
@@ -399,9 +411,9 @@ fn log_label(v: f64) -> String {
     }
 }
 
-/// Dummy-thread ratio and warp classes [no work, mixed, all work] summed over `recs`; `None`
-/// when the lane's algorithm launches no kernel threads (sequential Dijkstra).
-fn thread_totals(recs: &[IterationRecord]) -> (Option<f64>, Option<[u64; 3]>) {
+/// Relax threads [launched, working] and warp classes [no work, mixed, all work] summed over
+/// `recs`; `None` when the lane's algorithm launches no kernel threads (sequential Dijkstra).
+fn thread_totals(recs: &[IterationRecord]) -> (Option<[u64; 2]>, Option<[u64; 3]>) {
     let mut any = false;
     let (mut launched, mut working, mut warps) = (0u64, 0u64, [0u64; 3]);
     for t in recs.iter().filter_map(|r| r.threads) {
@@ -415,8 +427,7 @@ fn thread_totals(recs: &[IterationRecord]) -> (Option<f64>, Option<[u64; 3]>) {
     if !any {
         return (None, None);
     }
-    let ratio = if launched == 0 { 0.0 } else { 1.0 - working as f64 / launched as f64 };
-    (Some(ratio), Some(warps))
+    (Some([launched, working]), Some(warps))
 }
 
 /// Index of the lane algorithm's declared series `key`, if it has one.
