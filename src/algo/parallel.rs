@@ -4,7 +4,9 @@
 //! - relax (successors): frontier arcs in parallel, `AtomicI64::fetch_min` on δ — the CPU twin
 //!   of the GPU's atomicMin (seed 000 Alg. 2). `racy` replaces it with a plain load, compare
 //!   and store, so concurrent writers can lose the smaller value (seed 004 §4.3) on a
-//!   multi-core CPU as well as on a GPU.
+//!   multi-core CPU as well as on a GPU. On small frontiers the threads relax in lockstep
+//!   rounds, as a warp does ([`ParallelFrontierStepper::relax_racy_rounds`]), so the race shows
+//!   on seed 004's counterexample too, not only on frontiers big enough for the pool.
 //! - relax (predecessors): every unsettled vertex with a frontier in-neighbour pulls in
 //!   parallel; each δ has one writer, so no atomics are needed for the minimum.
 //! - minimum/update: a parallel reduction and partition over the *active* set (reached and
@@ -178,6 +180,62 @@ impl ParallelFrontierStepper {
         (lowered && self.stamp[u as usize].swap(self.iteration, Relaxed) != self.iteration).then_some(u)
     }
 
+    /// The `racy` successors relax of a small frontier, made to race as a GPU warp does: the
+    /// frontier's arcs into unsettled vertices are dealt round-robin to the T threads, and in
+    /// each round every thread reads its target's δ, all wait at a barrier (the window between
+    /// read and write that kernels/racy.cu widens with a spin), then each compares and writes
+    /// after a random pause of up to 5 µs. Two threads that lower the same vertex in a round
+    /// both pass the test on the same old δ and the later store wins, smaller or not: a lost
+    /// update. On seed 004's counterexample every middle vertex lowers the sink in iteration 2,
+    /// so the sink ends above its distance in about half the runs. Returns what
+    /// [`Self::relax`] returns.
+    fn relax_racy_rounds(&self) -> (u64, u64, Vec<VertexId>) {
+        let succ = self.graph.successors();
+        let mut scanned = 0u64;
+        let mut arcs: Vec<(VertexId, Distance)> = Vec::new();
+        for &f in &self.frontier {
+            let df = self.dist[f as usize].load(Relaxed);
+            for (u, w) in succ.arcs(f) {
+                scanned += 1;
+                if !self.settled(u) {
+                    arcs.push((u, df + w as Distance));
+                }
+            }
+        }
+        let threads = self.pool.current_num_threads();
+        let rounds = arcs.len().div_ceil(threads);
+        let barrier = std::sync::Barrier::new(threads);
+        let clock = Instant::now();
+        let lowered = self.pool.broadcast(|ctx| {
+            let me = ctx.index();
+            // xorshift seeded per thread and run: the pauses differ from run to run.
+            let mut rng = (clock.elapsed().as_nanos() as u64 ^ (me as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1;
+            let mut low = Vec::new();
+            for r in 0..rounds {
+                let arc = arcs.get(r * threads + me);
+                let seen = arc.map(|&(u, _)| self.dist[u as usize].load(Relaxed));
+                barrier.wait();
+                let (Some(&(u, d)), Some(seen)) = (arc, seen) else { continue };
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let pause = std::time::Duration::from_nanos(rng % 5000);
+                let t = Instant::now();
+                while t.elapsed() < pause {
+                    std::hint::spin_loop();
+                }
+                if d < seen {
+                    self.dist[u as usize].store(d, Relaxed);
+                    if self.stamp[u as usize].swap(self.iteration, Relaxed) != self.iteration {
+                        low.push(u);
+                    }
+                }
+            }
+            low
+        });
+        (scanned, arcs.len() as u64, lowered.into_iter().flatten().collect())
+    }
+
     /// Whether a phase with `work` units is worth a fork-join (never on a one-thread pool).
     fn par(&self, work: usize, cutoff: usize) -> bool {
         work >= cutoff && self.pool.current_num_threads() > 1
@@ -216,12 +274,14 @@ impl ParallelFrontierStepper {
         let par = self.par(arc_work(succ, &self.frontier, self.relax_cutoff), self.relax_cutoff);
         match self.variant {
             RelaxVariant::Successors => {
-                // `racy` races only in the parallel path, i.e. when F plus its arcs reach
-                // RELAX_CUTOFF: a smaller frontier is relaxed by one thread, where a
-                // read-compare-write cannot lose an update, so it takes the atomic minimum.
-                // Hence the race shows only on big frontiers (e.g. the counterexample from
-                // n = 2050: its second frontier is n − 2 vertices with one arc each, into the sink).
-                let racy = par && self.opts.params.get("relax") == Some("non-atomic");
+                // `racy` on a frontier too small for the pool still races, in lockstep rounds
+                // (one thread alone could not lose an update); on a big one the pool's threads
+                // race as they go.
+                let racy = self.opts.params.get("relax") == Some("non-atomic");
+                if racy && !par && self.pool.current_num_threads() > 1 && self.frontier.len() > 1 {
+                    return self.relax_racy_rounds();
+                }
+                let racy = racy && par;
                 self.fold(
                     par,
                     &self.frontier,

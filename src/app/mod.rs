@@ -137,8 +137,6 @@ pub struct SsspApp {
     many_pending: Option<(String, String)>,
     /// Whether eframe's storage is written on exit (see [`persist`]).
     persist: bool,
-    /// A lesson whose lanes start once its graph is loaded.
-    lesson_pending: Option<usize>,
     /// Compare steps still to take (one per idle frame).
     compare_steps: usize,
     /// `SSSP_LAB_FRAME_LOG`: the graph view's frame-time benchmark.
@@ -225,7 +223,6 @@ impl SsspApp {
             idle_frames: 0,
             many_pending: None,
             persist: false,
-            lesson_pending: None,
             compare_steps: 0,
             frame_bench: None,
         }
@@ -274,46 +271,14 @@ impl SsspApp {
         }
     }
 
-    /// Opens lesson `i`: its graph (unless loaded), its lanes in the compare tab, started once
-    /// the graph is in.
+    /// Opens lesson `i` in the compare tab, on a graph of its own: the *Step* tab's graph,
+    /// source and run stay as they are.
     fn open_lesson(&mut self, i: usize) {
         let Some(lesson) = compare::LESSONS.get(i) else { return };
-        let gpu = self.state.devices.and_then(|d| {
-            let ok = |want: fn(&crate::device::DeviceId) -> bool| {
-                d.iter().find(|x| want(&x.id) && x.status.is_ok()).map(|x| x.id)
-            };
-            ok(|id| matches!(id, crate::device::DeviceId::Cuda(_)))
-                .or_else(|| ok(|id| matches!(id, crate::device::DeviceId::Wgpu(_))))
-        });
-        let c = &mut self.panels.compare;
-        c.lesson = Some(lesson);
-        c.specs = lesson.lane_specs(gpu);
-        c.lockstep = lesson.lockstep;
-        c.lanes.clear();
+        let gpu = compare::lessons::lesson_gpu(self.state.devices);
+        let current = self.state.graph().cloned();
+        self.panels.compare.open_lesson(lesson, gpu, current.as_ref(), &self.state.egui);
         self.panels.tab = panels::Tab::Compare;
-        match &lesson.graph {
-            compare::lessons::LessonGraph::BundledNy => {
-                if !self.state.graph().is_some_and(|g| g.name.contains("USA-road-d.NY")) {
-                    self.state.apply(Command::Open(bundled_graph_path()));
-                }
-            }
-            compare::lessons::LessonGraph::Generate(spec) => self.state.apply(Command::Generate(spec.clone())),
-        }
-        self.lesson_pending = Some(i);
-    }
-
-    /// Starts the pending lesson's lanes once its graph is loaded.
-    fn start_lesson_pending(&mut self) {
-        let Some(i) = self.lesson_pending else { return };
-        if self.state.is_busy() || self.state.graph().is_none() {
-            return;
-        }
-        self.lesson_pending = None;
-        let Some(lesson) = compare::LESSONS.get(i) else { return };
-        self.state.apply(Command::SetSourceId(lesson.source.to_string()));
-        if let Some(g) = self.state.graph().cloned() {
-            self.panels.compare.start(&g, self.state.source, &self.state.egui);
-        }
     }
 
     /// True while a background job (load, generate, run to the end, oracle check) runs or a
@@ -325,7 +290,6 @@ impl SsspApp {
             || self.panels.many.is_running()
             || self.many_pending.is_some()
             || self.panels.compare.is_busy()
-            || self.lesson_pending.is_some()
             || self.compare_steps > 0
     }
 
@@ -359,7 +323,7 @@ impl SsspApp {
     }
 
     fn run_script(&mut self) {
-        let compare_busy = self.lesson_pending.is_some() || self.compare_steps > 0 || self.panels.compare.is_busy();
+        let compare_busy = self.compare_steps > 0 || self.panels.compare.is_busy();
         if self.script.is_empty() || self.state.is_busy() || self.state.jobs.dialog.is_some() || compare_busy {
             return;
         }
@@ -423,9 +387,8 @@ impl eframe::App for SsspApp {
         self.state.poll(dt);
         self.run_script();
         self.start_many_pending();
-        self.start_lesson_pending();
         self.panels.compare.poll();
-        if self.compare_steps > 0 && self.lesson_pending.is_none() && !self.panels.compare.is_busy() {
+        if self.compare_steps > 0 && !self.panels.compare.is_busy() {
             self.compare_steps -= 1;
             self.panels.compare.step();
             ctx.request_repaint();
@@ -459,6 +422,10 @@ impl eframe::App for SsspApp {
         }
 
         let mut cmds = command::keyboard_commands(&ctx);
+        if self.panels.tab == panels::Tab::Compare {
+            // The step keys step the compare lanes there, not the Step tab's hidden run.
+            cmds.retain(|c| !self.panels.compare.key(c));
+        }
         cmds.extend(command::dropped_file_command(&ctx));
         panels::show(ui, &mut self.state, &mut self.view, &mut self.panels, &mut cmds);
         for cmd in cmds {

@@ -1,9 +1,14 @@
 //! The *Lessons* menu: the classic demonstrations, each a graph, a set of lanes and a short
-//! explanation shown beside them.
+//! explanation shown beside them. A lesson makes its own graph (on a worker) and runs in the
+//! compare tab only: the *Step* tab's graph, source and run stay as the user left them.
+//! `tests/lessons.rs` runs every lesson and checks each claim its text makes.
 
-use super::{LaneSpec, Lockstep};
-use crate::device::DeviceId;
+use super::{CompareView, LaneSpec, Lockstep};
+use crate::app::jobs::{Job, repaint};
+use crate::device::{DeviceId, DeviceInfo};
 use crate::generate::GeneratorSpec;
+use crate::graph::Graph;
+use std::sync::Arc;
 
 /// Where a lesson's graph comes from.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,6 +24,8 @@ pub enum On {
     Cpu,
     /// The first usable GPU (CUDA, else wgpu), else the CPU.
     Gpu,
+    /// The first usable GPU; the lane is left out where there is none.
+    GpuOnly,
     /// The multi-core solver on this many threads.
     CpuPar(u32),
 }
@@ -38,20 +45,144 @@ pub struct Lesson {
 }
 
 impl Lesson {
-    /// The lanes with `gpu` as the device of GPU lanes (the CPU where there is none).
+    /// The lanes with `gpu` as the device of GPU lanes (the CPU where there is none; lanes
+    /// only for a GPU are then left out).
     pub fn lane_specs(&self, gpu: Option<DeviceId>) -> Vec<LaneSpec> {
         self.lanes
             .iter()
-            .map(|&(a, on, block)| LaneSpec {
-                algorithm: a.into(),
-                device: match on {
+            .filter_map(|&(a, on, block)| {
+                let device = match on {
                     On::Cpu => DeviceId::Cpu,
                     On::Gpu => gpu.unwrap_or(DeviceId::Cpu),
+                    On::GpuOnly => gpu?,
                     On::CpuPar(t) => DeviceId::CpuParallel(t),
-                },
-                block,
+                };
+                Some(LaneSpec { algorithm: a.into(), device, block })
             })
             .collect()
+    }
+
+    /// Whether the lesson is about the race of the non-atomic relax.
+    pub fn is_race(&self) -> bool {
+        self.lanes.iter().any(|l| l.0.contains("non-atomic"))
+    }
+}
+
+/// The GPU lessons run on: the first usable CUDA device, else the first usable wgpu adapter.
+pub fn lesson_gpu(devices: Option<&[DeviceInfo]>) -> Option<DeviceId> {
+    let d = devices?;
+    let ok = |want: fn(&DeviceId) -> bool| d.iter().find(|x| want(&x.id) && x.status.is_ok()).map(|x| x.id);
+    ok(|id| matches!(id, DeviceId::Cuda(_))).or_else(|| ok(|id| matches!(id, DeviceId::Wgpu(_))))
+}
+
+impl CompareView {
+    /// Opens `lesson`: its lanes (GPU lanes on `gpu`), its graph made on a worker — `current`
+    /// is reused when it already is the lesson's graph — and the lanes started once it is in.
+    /// Nothing outside the compare tab changes.
+    pub fn open_lesson(
+        &mut self,
+        lesson: &'static Lesson,
+        gpu: Option<DeviceId>,
+        current: Option<&Arc<Graph>>,
+        ctx: &egui::Context,
+    ) {
+        self.lesson = Some(lesson);
+        self.specs = lesson.lane_specs(gpu);
+        self.lockstep = lesson.lockstep;
+        self.lanes.clear();
+        self.messages.clear();
+        let reuse = match &lesson.graph {
+            LessonGraph::BundledNy => current.filter(|g| g.name.contains("USA-road-d.NY")),
+            LessonGraph::Generate(_) => None,
+        };
+        let spec = lesson.graph.clone();
+        let job = match reuse {
+            Some(g) => {
+                let g = Arc::clone(g);
+                Job::spawn("lesson graph", repaint(ctx), move |_| Ok(g))
+            }
+            None => Job::spawn(format!("lesson: {}", lesson.title), repaint(ctx), move |jc| match spec {
+                LessonGraph::BundledNy => {
+                    let path = crate::formats::bundled_graph_path();
+                    let opts = crate::formats::LoadOptions::default();
+                    crate::formats::load_with_progress(&path, &opts, &mut |f| {
+                        jc.set_progress(f);
+                        !jc.cancelled()
+                    })
+                    .map(Arc::new)
+                    .map_err(|e| e.to_string())
+                }
+                LessonGraph::Generate(s) => s.generate().map(Arc::new),
+            }),
+        };
+        self.pending = Some((job, lesson.source, ctx.clone()));
+    }
+
+    /// Starts the lanes once the pending lesson's graph is in (called by [`CompareView::poll`]).
+    pub(super) fn poll_pending(&mut self) {
+        let Some((job, _, _)) = &mut self.pending else { return };
+        let Some(out) = job.poll() else { return };
+        let Some((_, id, ctx)) = self.pending.take() else { return };
+        match out.and_then(|r| r) {
+            Ok(g) => {
+                let source = g.labels().index(id, g.n()).unwrap_or(0);
+                self.start(&g, source, &ctx);
+            }
+            Err(e) => self.messages.push(format!("the lesson's graph: {e}")),
+        }
+    }
+
+    /// Starts the lanes again on the compare tab's own graph and source (a lesson's, or the
+    /// one the last *Start* took); false when there is none yet.
+    pub fn restart(&mut self, ctx: &egui::Context) -> bool {
+        let Some(g) = self.graph.clone() else { return false };
+        self.start(&g, self.source, ctx);
+        true
+    }
+
+    /// For the race lesson: per racy lane that has finished, whether a lost update showed in
+    /// this run, on which device (vertices settled with a δ other than lane A's, the atomic one).
+    pub fn race_report(&self) -> Vec<String> {
+        if !self.lesson.is_some_and(Lesson::is_race) {
+            return Vec::new();
+        }
+        let names = ["A", "B", "C", "D"];
+        self.lanes
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.spec.algorithm.contains("non-atomic"))
+            .map(|(i, l)| {
+                let dev = l.device_name.split(" · ").next().unwrap_or_default();
+                let name = names.get(i).copied().unwrap_or("?");
+                let wrong = self.wrong_distances(i);
+                match (l.finished, wrong) {
+                    (false, _) => format!("{name} on {dev}: not finished yet"),
+                    (true, 0) => format!(
+                        "{name} on {dev}: no lost update showed in this run (every δ right); press Restart to race again"
+                    ),
+                    (true, k) => format!(
+                        "{name} on {dev}: the race showed: a lost update left {k} vertex(es) settled with a wrong δ (marked red)"
+                    ),
+                }
+            })
+            .collect()
+    }
+
+    /// Vertices whose δ at lane `i`'s cursor differs from lane A's, both settled.
+    pub fn wrong_distances(&self, i: usize) -> usize {
+        let (Some(a), Some(b)) =
+            (self.lanes.first().and_then(|l| l.trace.as_ref()), self.lanes.get(i).and_then(|l| l.trace.as_ref()))
+        else {
+            return 0;
+        };
+        (0..a.distances().len())
+            .filter(|&v| {
+                let v = v as crate::graph::VertexId;
+                super::settledness(a.status(v))
+                    && super::settledness(b.status(v))
+                    && a.distances()[v as usize] != b.distances()[v as usize]
+            })
+            .count()
     }
 }
 
@@ -61,8 +192,11 @@ pub static LESSONS: [Lesson; 6] = [
         title: "Martin vs Crauser on NY",
         text: "Both settle, in each iteration, every vertex whose tentative distance is at most a threshold. \
                Martin's threshold is the smallest tentative distance left; Crauser's adds each vertex's lightest \
-               out-arc, so it settles more per iteration. Stepped by settled level, the two lanes show the same \
-               distances settled while Crauser's iteration counter falls behind Martin's.",
+               out-arc, so it settles more per iteration. Stepped by settled level, every lane is moved until all \
+               vertices up to the same distance are settled (column \"settled up to d\"): the lanes agree there \
+               (nothing is marked as differing); past it one lane may have settled a handful of vertices early, \
+               shown in its own colours. Crauser's \
+               iteration counter falls behind Martin's.",
         graph: LessonGraph::BundledNy,
         source: 1,
         lanes: &[("martin-succ", On::Cpu, 256), ("crauser-succ", On::Cpu, 256)],
@@ -70,21 +204,30 @@ pub static LESSONS: [Lesson; 6] = [
     },
     Lesson {
         title: "Racy vs atomic relax (seed 004's counterexample)",
-        text: "Without an atomic minimum, two frontier threads that lower the same vertex race: the larger \
-               value can overwrite the smaller one and a vertex settles with a wrong distance. On a CUDA GPU the \
-               racy lane goes wrong on this graph (vertices marked where the lanes differ); the atomic one \
-               never does. A software adapter (lavapipe) runs few threads at once and rarely loses the race; \
-               one CPU thread never does.",
+        text: "Without an atomic minimum, frontier threads that lower the same vertex race: each reads delta, \
+               compares and writes, and a larger value can overwrite a smaller one, so a vertex settles with a \
+               wrong distance. Here, in iteration 2, all 62 middle vertices race to lower the sink (right \
+               distance 2). On the CPU the 2 threads of the racy lane relax in rounds, as a warp does: each reads \
+               its target's delta, they wait for each other, then each compares and writes (the window the CUDA \
+               kernel widens with a spin). The racy lanes lose an update in most runs (the sink is marked red); \
+               the atomic lanes never do. The lines below say on which device the race showed; Restart races again.",
         graph: LessonGraph::Generate(GeneratorSpec::Counterexample { n: 64 }),
         source: 0,
-        lanes: &[("martin-succ:relax=non-atomic", On::Gpu, 256), ("martin-succ", On::Gpu, 256)],
+        lanes: &[
+            ("martin-succ", On::CpuPar(2), 256),
+            ("martin-succ:relax=non-atomic", On::CpuPar(2), 256),
+            ("martin-succ", On::GpuOnly, 32),
+            ("martin-succ:relax=non-atomic", On::GpuOnly, 32),
+        ],
         lockstep: Lockstep::Iteration,
     },
     Lesson {
         title: "Dummy threads vs block size",
-        text: "A vertex-parallel kernel launches one thread per vertex and most of them find their vertex \
-               not in the frontier: dummy threads. Bigger blocks do not change how many threads work, only how \
-               many warps carry no work at all; compare the dummy-thread ratio and warps of 32 and 1024.",
+        text: "A vertex-parallel kernel launches one thread per vertex; a thread whose vertex is not in the \
+               frontier has no work: a dummy thread. Compare the columns \"dummy threads\" and \"warps\": the same \
+               threads work in both lanes (the block size does not change the frontier), and most threads are \
+               dummies in most iterations. A block of 1024 pads the launch to a multiple of 1024 (20 480 threads \
+               for 20 000 vertices): 15 more warps with no work in every iteration; a block of 32 pads nothing.",
         graph: LessonGraph::Generate(GeneratorSpec::Fanout { n: 20_000, d: 4, max_weight: 100, seed: 1 }),
         source: 0,
         lanes: &[("crauser-succ", On::Gpu, 32), ("crauser-succ", On::Gpu, 1024)],
@@ -94,7 +237,10 @@ pub static LESSONS: [Lesson; 6] = [
         title: "Delta-stepping: the bucket width",
         text: "Delta-stepping settles a bucket of width delta at a time, relaxing light arcs again until the \
                bucket is empty. A small delta is Dijkstra-like (many buckets, little extra work); a large one is \
-               Bellman-Ford-like (few buckets, many wasted relaxations). Compare iterations and relaxations.",
+               Bellman-Ford-like (few buckets, many wasted relaxations). Stepped by settled level, every lane has \
+               settled all vertices up to the same distance, and a wide bucket settles far past it at once: lane C \
+               relaxes its first bucket for many iterations, then settles all of it in one (the orange block, its \
+               frontier). Compare the iterations and relaxations columns (plots on a log axis).",
         graph: LessonGraph::Generate(GeneratorSpec::Grid { width: 120, height: 90, max_weight: 100, seed: 1 }),
         source: 0,
         lanes: &[
@@ -116,9 +262,12 @@ pub static LESSONS: [Lesson; 6] = [
     },
     Lesson {
         title: "Helper threads (seed 001)",
-        text: "Seed 001's helper threads relax the next vertices of the heap while thread 0 extracts the \
-               minimum; when the helpers lower a distance that is lowered again later, their work is wasted. \
-               Compare the helper scheme with sequential Dijkstra: the same iterations, more relaxations.",
+        text: "Seed 001's helper threads relax the arcs of the next vertices in the heap while thread 0 settles \
+               the minimum; a helper's write that is lowered again later was wasted. Compare the helper scheme \
+               with sequential Dijkstra: the same iterations (one per vertex) and the same distances; the column \
+               \"helper lowered / wasted\" counts the helpers' work (it varies from run to run: on a busy machine \
+               the helpers may not get to run at all; Restart). Compare \"delta lowered\", not \"relaxations\": \
+               seed 001's schemes count as relaxations only the arcs that lowered a distance.",
         graph: LessonGraph::Generate(GeneratorSpec::Grid { width: 60, height: 45, max_weight: 100, seed: 3 }),
         source: 0,
         lanes: &[("dijkstra", On::Cpu, 256), ("helper", On::CpuPar(4), 256)],

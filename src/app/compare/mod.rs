@@ -7,7 +7,18 @@
 //! n, step until a level, run to the end) and streams the steps back into the lane's
 //! [`Trace`], so a slow device or a long run never blocks the UI. Forward actions are recorded
 //! as cursor positions, so stepping back (and forward again) replays the traces without the
-//! solvers. The graph views mark the vertices whose status differs from lane A's.
+//! solvers. The graph views mark the vertices that *differ* from lane A's: settled in one lane
+//! and not in the other, or settled in both with different δ (a race's wrong distance). Stepped
+//! by level, the first part counts only up to the common level: past it a lane may have settled
+//! far ahead (a wide Δ-stepping bucket settles thousands of vertices at once), which its own
+//! colours show; marking all of them would hide them.
+//!
+//! The settled level of a lane is a distance L such that every vertex whose true distance is
+//! ≤ L is settled (the true distances come from a Dijkstra the lane's worker runs first). Stepped
+//! by level, all lanes are moved to the same L, so they agree on every vertex up to L; vertices
+//! past L that one lane happened to settle too are what "differs" marks. Crauser's settled set
+//! is not a prefix of the distance order, so no lockstep can make it equal Martín's at every
+//! step; this one makes the common part exact and shows the rest.
 
 pub mod lessons;
 mod ui;
@@ -33,7 +44,7 @@ pub enum Lockstep {
     #[default]
     Iteration,
     /// The lane with the lowest settled level one iteration, then every other lane until its
-    /// level reaches that one's: the lanes show the same distances settled.
+    /// level reaches that one's: every lane has settled every vertex up to the same distance.
     Level,
 }
 
@@ -63,9 +74,11 @@ enum LaneCmd {
 
 /// What a lane's worker sends back.
 enum LaneEvent {
-    Built(String),
-    /// Steps, the settled level after them, and whether the run is finished.
-    Steps(Vec<Step>, Distance, bool),
+    /// The solver's device, the settled level before the first step and the true distances
+    /// (none on graphs with negative weights).
+    Built(String, Distance, Option<Arc<Vec<Distance>>>),
+    /// Steps, the settled level after each, and whether the run is finished.
+    Steps(Vec<Step>, Vec<Distance>, bool),
     Failed(String),
     /// A command is done (its steps came before).
     Idle,
@@ -77,18 +90,24 @@ pub struct Lane {
     pub trace: Option<Trace>,
     /// Device as the solver describes it, once built.
     pub device_name: String,
-    /// Largest δ settled so far (the lockstep level; [`INF`] once finished).
-    pub level: Distance,
+    /// Settled level after each recorded iteration (index 0: before the first): every vertex
+    /// at true distance ≤ this is settled; [`INF`] once finished.
+    pub levels: Vec<Distance>,
     pub finished: bool,
     pub error: Option<String>,
     /// Changes when the trace's cursor or contents change (for the graph view).
     pub version: u64,
-    /// Vertices whose status differs from lane A's at the cursor.
+    /// Vertices that differ from lane A's at the cursor (see the module docs).
     pub differs: Vec<VertexId>,
+    /// True distances from the source (Dijkstra on the lane's worker), once built.
+    pub truth: Option<Arc<Vec<Distance>>>,
     job: Option<Job<(), LaneEvent>>,
     tx: Option<Sender<LaneCmd>>,
     busy: bool,
 }
+
+/// A lesson's graph on its worker, the source's file id, and the context to start the lanes with.
+type PendingLesson = (Job<Result<Arc<Graph>, String>>, u64, egui::Context);
 
 /// The compare tab's state.
 pub struct CompareView {
@@ -104,8 +123,15 @@ pub struct CompareView {
     level_wait: Option<usize>,
     graph: Option<Arc<Graph>>,
     source: VertexId,
+    /// A lesson's graph being loaded or generated, and the source (file id) to start from.
+    pending: Option<PendingLesson>,
+    /// Zoom and pan shared by the lanes' graph views and by the plots' x axes.
+    pub linked: bool,
+    /// The camera the linked views last shared (see [`super::graph_view::GraphView::camera`]).
+    link_camera: Option<([f64; 2], f64, bool)>,
     pub views: Vec<super::graph_view::GraphView>,
-    pub(crate) messages: Vec<String>,
+    /// Errors to show above the lanes (a lesson graph that failed, …).
+    pub messages: Vec<String>,
 }
 
 impl Default for CompareView {
@@ -120,6 +146,9 @@ impl Default for CompareView {
             level_wait: None,
             graph: None,
             source: 0,
+            pending: None,
+            linked: true,
+            link_camera: None,
             views: Vec::new(),
             messages: Vec::new(),
         }
@@ -149,9 +178,27 @@ impl CompareView {
         self.graph.as_ref()
     }
 
-    /// True while a lane's worker has a command in hand.
+    /// The source the lanes run from.
+    pub fn source(&self) -> VertexId {
+        self.source
+    }
+
+    /// True while a lane's worker has a command in hand or a lesson's graph is being made.
     pub fn is_busy(&self) -> bool {
-        self.lanes.iter().any(|l| l.busy) || self.level_wait.is_some()
+        self.lanes.iter().any(|l| l.busy) || self.level_wait.is_some() || self.pending.is_some()
+    }
+
+    /// The step keys on the compare tab: → and Space step all lanes, ← steps back, End runs
+    /// all to the end. True when `cmd` was one of them (and is used up here).
+    pub fn key(&mut self, cmd: &super::command::Command) -> bool {
+        use super::command::Command as C;
+        match cmd {
+            C::Step | C::TogglePlay => self.step(),
+            C::StepBack => self.step_back(),
+            C::RunToEnd => self.run_to_end(),
+            _ => return false,
+        }
+        true
     }
 
     /// Whether every lane has finished and shows its last iteration.
@@ -183,7 +230,7 @@ impl CompareView {
                     .iter()
                     .enumerate()
                     .filter(|(_, l)| l.runnable())
-                    .min_by_key(|(_, l)| l.level)
+                    .min_by_key(|(_, l)| l.last_level())
                     .map(|(i, _)| i);
                 if let Some(i) = laggard {
                     self.lanes[i].send(LaneCmd::Step(1));
@@ -214,6 +261,7 @@ impl CompareView {
 
     /// Takes in what the workers sent; records the positions once every lane is idle.
     pub fn poll(&mut self) {
+        self.poll_pending();
         let mut any = false;
         for l in &mut self.lanes {
             any |= l.poll();
@@ -222,9 +270,9 @@ impl CompareView {
             && !self.lanes[i].busy
         {
             self.level_wait = None;
-            let target = self.lanes[i].level;
+            let target = self.lanes[i].last_level();
             for (j, l) in self.lanes.iter_mut().enumerate() {
-                if j != i && l.runnable() && l.level < target {
+                if j != i && l.runnable() && l.last_level() < target {
                     l.send(LaneCmd::UntilLevel(target));
                 }
             }
@@ -252,14 +300,29 @@ impl CompareView {
         self.mark_differences();
     }
 
-    /// Each lane's vertices whose status differs from lane A's.
-    fn mark_differences(&mut self) {
+    /// Each lane's vertices that differ from lane A's: settled in one and not the other, or
+    /// settled in both with different δ.
+    pub(super) fn mark_differences(&mut self) {
+        // Stepped by level, status differences count up to the common level only.
+        let common = self.lanes.iter().filter(|l| l.error.is_none()).map(Lane::level).min().unwrap_or(0);
+        let truth = match self.lockstep {
+            Lockstep::Level => self.lanes.iter().find_map(|l| l.truth.clone()),
+            Lockstep::Iteration => None,
+        };
         let Some((first, rest)) = self.lanes.split_first_mut() else { return };
         let Some(a) = &first.trace else { return };
         let n = self.graph.as_ref().map_or(0, |g| g.n()) as VertexId;
         for l in rest {
             l.differs = match &l.trace {
-                Some(b) => (0..n).filter(|&v| settledness(a.status(v)) != settledness(b.status(v))).collect(),
+                Some(b) => (0..n)
+                    .filter(|&v| match &truth {
+                        Some(t) if t[v as usize] > common => {
+                            let (sa, sb) = (settledness(a.status(v)), settledness(b.status(v)));
+                            sa && sb && a.distances()[v as usize] != b.distances()[v as usize]
+                        }
+                        _ => differs(a, b, v),
+                    })
+                    .collect(),
                 None => Vec::new(),
             };
         }
@@ -271,12 +334,30 @@ impl CompareView {
     }
 }
 
-/// Settled (or frontier) vs not: what "differs" compares (frontier is settled-last-iteration).
+/// Settled (or frontier, i.e. settled by the last iteration) vs not.
 fn settledness(s: VertexStatus) -> bool {
     matches!(s, VertexStatus::Settled | VertexStatus::Frontier)
 }
 
+/// Whether `v` differs between the lanes' cursors: settled in one only, or settled in both
+/// with different δ.
+pub fn differs(a: &Trace, b: &Trace, v: VertexId) -> bool {
+    let (sa, sb) = (settledness(a.status(v)), settledness(b.status(v)));
+    sa != sb || (sa && a.distances()[v as usize] != b.distances()[v as usize])
+}
+
 impl Lane {
+    /// Settled level at the cursor (see [`Lane::levels`]).
+    pub fn level(&self) -> Distance {
+        let pos = self.trace.as_ref().map_or(0, Trace::pos);
+        self.levels.get(pos).or(self.levels.last()).copied().unwrap_or(0)
+    }
+
+    /// Settled level after the last recorded iteration.
+    fn last_level(&self) -> Distance {
+        self.levels.last().copied().unwrap_or(0)
+    }
+
     fn runnable(&self) -> bool {
         !self.finished && self.error.is_none() && self.tx.is_some()
     }
@@ -296,8 +377,12 @@ impl Lane {
         let any = !events.is_empty();
         for ev in events {
             match ev {
-                LaneEvent::Built(name) => self.device_name = name,
-                LaneEvent::Steps(steps, level, done) => {
+                LaneEvent::Built(name, level, truth) => {
+                    self.device_name = name;
+                    self.truth = truth;
+                    self.levels = vec![level];
+                }
+                LaneEvent::Steps(steps, levels, done) => {
                     if let Some(t) = &mut self.trace {
                         let end = t.len();
                         t.seek(end);
@@ -306,7 +391,10 @@ impl Lane {
                             t.set_finished();
                         }
                     }
-                    self.level = level;
+                    self.levels.extend(levels);
+                    if done && let Some(l) = self.levels.last_mut() {
+                        *l = INF;
+                    }
                     self.finished = done;
                 }
                 LaneEvent::Failed(e) => {
@@ -329,11 +417,12 @@ fn start_lane(spec: LaneSpec, graph: &Arc<Graph>, source: VertexId, ctx: &egui::
     let mut lane = Lane {
         trace: Some(Trace::new(graph.n(), source)),
         device_name: spec.device.to_string(),
-        level: 0,
+        levels: vec![0],
         finished: false,
         error: None,
         version: 1,
         differs: Vec::new(),
+        truth: None,
         job: None,
         tx: None,
         busy: true,
@@ -380,13 +469,10 @@ fn serve(
             return;
         }
     };
-    jc.send(LaneEvent::Built(st.device()));
+    let mut level = Levels::new(g, source);
+    let truth = level.order.is_some().then(|| Arc::new(level.dist.clone()));
+    jc.send(LaneEvent::Built(st.device(), level.level(), truth));
     jc.send(LaneEvent::Idle);
-    let mut dist = vec![INF; g.n()];
-    if let Some(d) = dist.get_mut(source as usize) {
-        *d = 0;
-    }
-    let mut level: Distance = 0;
     let mut done = false;
     loop {
         let cmd = match rx.recv_timeout(Duration::from_millis(100)) {
@@ -399,43 +485,105 @@ fn serve(
             LaneCmd::UntilLevel(t) => (usize::MAX, Some(t)),
             LaneCmd::ToEnd => (usize::MAX, None),
         };
-        let mut batch = Vec::new();
+        let (mut batch, mut levels) = (Vec::new(), Vec::new());
         let mut sent = Instant::now();
-        while left > 0 && !done && until.is_none_or(|t| level < t) {
+        while left > 0 && !done && until.is_none_or(|t| level.level() < t) {
             if jc.cancelled() {
                 return;
             }
             match st.step() {
                 Ok(Some(step)) => {
                     if let Some(d) = &step.delta {
-                        for &(v, _, new) in &d.lowered {
-                            dist[v as usize] = new;
-                        }
-                        for &v in &d.settled {
-                            level = level.max(dist[v as usize]);
-                        }
+                        level.apply(d);
                     }
                     done = st.is_done();
                     batch.push(step);
+                    levels.push(if done { INF } else { level.level() });
                     left -= 1;
                 }
                 Ok(None) => done = true,
                 Err(e) => {
-                    jc.send(LaneEvent::Steps(std::mem::take(&mut batch), level, done));
+                    jc.send(LaneEvent::Steps(std::mem::take(&mut batch), std::mem::take(&mut levels), done));
                     jc.send(LaneEvent::Failed(format!("step failed: {e}")));
                     return;
                 }
             }
             if batch.len() >= 4096 || sent.elapsed() > Duration::from_millis(30) {
-                jc.send(LaneEvent::Steps(std::mem::take(&mut batch), level, done));
+                jc.send(LaneEvent::Steps(std::mem::take(&mut batch), std::mem::take(&mut levels), done));
                 sent = Instant::now();
             }
         }
-        if done {
-            level = INF;
-        }
-        jc.send(LaneEvent::Steps(batch, level, done));
+        jc.send(LaneEvent::Steps(batch, levels, done));
         jc.send(LaneEvent::Idle);
+    }
+}
+
+/// A lane's settled level, kept from the steps' deltas: the vertices in order of their true
+/// distance (Dijkstra's, run once), and how many of them from the start are settled. On a graph
+/// with negative weights (no Dijkstra) the level is the largest δ settled so far.
+struct Levels {
+    dist: Vec<Distance>,
+    settled: Vec<bool>,
+    /// Reachable vertices by true distance; `None` without an oracle.
+    order: Option<Vec<VertexId>>,
+    prefix: usize,
+    max_settled: Distance,
+}
+
+impl Levels {
+    fn new(g: &Graph, source: VertexId) -> Levels {
+        let n = g.n();
+        let order = crate::algo::check_weights(g, crate::algo::DIJKSTRA).is_ok().then(|| {
+            let truth = crate::algo::dijkstra_distances(g, source);
+            let mut order: Vec<VertexId> = (0..n as VertexId).filter(|&v| truth[v as usize] != INF).collect();
+            order.sort_by_key(|&v| truth[v as usize]);
+            (order, truth)
+        });
+        let mut settled = vec![false; n];
+        let mut dist = vec![INF; n];
+        if let Some(s) = settled.get_mut(source as usize) {
+            *s = true;
+        }
+        if let Some(d) = dist.get_mut(source as usize) {
+            *d = 0;
+        }
+        let (order, truth) = order.map_or((None, Vec::new()), |(o, t)| (Some(o), t));
+        let mut l =
+            Levels { dist: if truth.is_empty() { dist } else { truth }, settled, order, prefix: 0, max_settled: 0 };
+        l.advance();
+        l
+    }
+
+    fn apply(&mut self, d: &crate::algo::StepDelta) {
+        if self.order.is_none() {
+            for &(v, _, new) in &d.lowered {
+                self.dist[v as usize] = new;
+            }
+        }
+        for &v in &d.settled {
+            self.settled[v as usize] = true;
+            self.max_settled = self.max_settled.max(self.dist[v as usize]);
+        }
+        self.advance();
+    }
+
+    fn advance(&mut self) {
+        if let Some(order) = &self.order {
+            while self.prefix < order.len() && self.settled[order[self.prefix] as usize] {
+                self.prefix += 1;
+            }
+        }
+    }
+
+    /// Every vertex at true distance ≤ this is settled.
+    fn level(&self) -> Distance {
+        match &self.order {
+            Some(order) => match order.get(self.prefix) {
+                Some(&v) => (self.dist[v as usize] - 1).max(0),
+                None => INF,
+            },
+            None => self.max_settled,
+        }
     }
 }
 

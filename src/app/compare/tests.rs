@@ -31,7 +31,7 @@ fn by_level_the_lanes_settle_the_same_distances_and_crauser_needs_fewer_iteratio
     for _ in 0..5 {
         c.step();
         wait(&mut c);
-        let (a, b) = (c.lanes[0].level, c.lanes[1].level);
+        let (a, b) = (c.lanes[0].level(), c.lanes[1].level());
         assert!(a.min(b) > 0, "levels move: {a} {b}");
     }
     let pos = c.positions();
@@ -70,4 +70,104 @@ fn by_iteration_every_lane_moves_one_and_a_bad_lane_is_an_error_not_a_stall() {
         !c.lanes[1].differs.is_empty(),
         "Bellman-Ford settles nothing until its end; Dijkstra has settled vertices"
     );
+}
+
+#[test]
+fn back_restores_the_settled_level_with_the_cursor() {
+    let g = Arc::new(crate::generate::grid(30, 20, 9, 3).unwrap_or_else(|e| panic!("{e}")));
+    let mut c = view(&[("martin-succ", DeviceId::Cpu), ("crauser-succ", DeviceId::Cpu)], Lockstep::Level, &g);
+    let mut seen = vec![c.lanes.iter().map(Lane::level).collect::<Vec<_>>()];
+    for _ in 0..6 {
+        c.step();
+        wait(&mut c);
+        seen.push(c.lanes.iter().map(Lane::level).collect());
+    }
+    for want in seen.iter().rev().skip(1) {
+        c.step_back();
+        let now: Vec<Distance> = c.lanes.iter().map(Lane::level).collect();
+        assert_eq!(&now, want, "Back shows the level of the earlier position");
+    }
+}
+
+/// The app around the compare tab, driven by its labels and keys (egui_kittest).
+mod ui {
+    use super::*;
+    use crate::app::{Command, SsspApp, Startup, panels::Tab};
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+
+    fn settle(h: &mut Harness<'_, SsspApp>) {
+        let t = Instant::now();
+        while h.state().is_busy() || h.state().state().devices.is_none() {
+            h.step();
+            assert!(t.elapsed() < Duration::from_secs(120), "background jobs did not finish");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        h.run_steps(3);
+    }
+
+    fn key(h: &mut Harness<'_, SsspApp>, k: egui::Key) {
+        h.key_press(k);
+        h.run_steps(1);
+        settle(h);
+    }
+
+    fn lane_positions(h: &Harness<'_, SsspApp>) -> Vec<usize> {
+        h.state().panels.compare.positions()
+    }
+
+    #[test]
+    fn a_lesson_opens_beside_the_step_tabs_run_and_the_keys_step_its_lanes() {
+        let startup =
+            Startup { file: None, generator: Some(crate::generate::GeneratorSpec::Teaching), load: Default::default() };
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(1400.0, 900.0))
+            .build_eframe(|cc| SsspApp::new(&cc.egui_ctx, startup));
+        settle(&mut h);
+        h.state_mut().apply(Command::Step);
+        settle(&mut h);
+        let before = h.state().state().trace.as_ref().map(|t| (t.pos(), t.source));
+        assert_eq!(before, Some((1, 0)));
+
+        h.get_by_label("Lessons").click();
+        h.run_steps(2);
+        h.get_by_label("Bellman-Ford's wasted passes").click();
+        h.run_steps(2);
+        settle(&mut h);
+        assert_eq!(h.state().panels.tab, Tab::Compare);
+        let s = h.state().state();
+        assert_eq!(s.graph().map(|g| g.n()), Some(5), "the Step tab keeps its graph");
+        assert_eq!(s.trace.as_ref().map(|t| (t.pos(), t.source)), before, "and its run");
+        assert_eq!(h.state().panels.compare.graph().map(|g| g.n()), Some(60 * 45), "the lesson has its own");
+        assert!(h.query_by_label_contains("differs from lane A").is_some(), "one legend, with differs");
+        assert!(h.query_by_label("-0.00").is_none(), "no kernel time before the first step");
+
+        key(&mut h, egui::Key::ArrowRight);
+        assert_eq!(lane_positions(&h), vec![1, 1], "→ steps every lane");
+        key(&mut h, egui::Key::Space);
+        assert_eq!(lane_positions(&h), vec![2, 2], "Space steps every lane");
+        key(&mut h, egui::Key::ArrowLeft);
+        assert_eq!(lane_positions(&h), vec![1, 1], "← steps back");
+        let s = h.state().state();
+        assert_eq!(s.trace.as_ref().map(|t| (t.pos(), t.source)), before, "the keys left the Step tab's run alone");
+
+        h.get_by_label("link zoom and pan").click();
+        h.run_steps(2);
+        assert!(!h.state().panels.compare.linked, "the link is a toggle");
+        h.get_by_label("link zoom and pan").click();
+        h.run_steps(2);
+        // A look at the tab (not compared: `screenshots/` are made by scripts/screenshots.sh).
+        if let Some(dir) = std::env::var_os("SSSP_LAB_COMPARE_PNG") {
+            h.run_steps(5);
+            match h.render() {
+                Ok(img) => {
+                    let path = std::path::Path::new(&dir).join("compare-bellman-ford.png");
+                    if let Err(e) = img.save(&path) {
+                        eprintln!("{}: {e}", path.display());
+                    }
+                }
+                Err(e) => eprintln!("no render: {e}"),
+            }
+        }
+    }
 }

@@ -269,6 +269,17 @@ impl GraphView {
         self.camera.zoom_about(r, r.center(), factor, 1e-12, 1e12);
     }
 
+    /// The camera (centre, scale) and whether the user moved it; compare mode links its views
+    /// through this and [`GraphView::set_camera`].
+    pub fn camera(&self) -> ([f64; 2], f64, bool) {
+        (self.camera.center, self.camera.scale, self.user_moved)
+    }
+
+    /// Sets what [`GraphView::camera`] returned (another view's camera).
+    pub fn set_camera(&mut self, (center, scale, moved): ([f64; 2], f64, bool)) {
+        (self.camera.center, self.camera.scale, self.user_moved) = (center, scale, moved);
+    }
+
     /// Name, vertex and arc count of the graph shown.
     pub fn graph_name(&self) -> Option<String> {
         self.scene.as_ref().map(|s| s.graph.name.clone())
