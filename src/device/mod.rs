@@ -9,6 +9,7 @@
 //! rebuilt from counters or from state copies) is in [`gpu`].
 
 pub mod cuda;
+pub mod driver;
 pub mod gpu;
 pub mod gpu_delta;
 pub mod roofline;

@@ -30,6 +30,7 @@ mod bellman_ford;
 mod delta_stepping;
 mod kernels;
 mod solver;
+mod stream;
 
 use super::{DeviceId, DeviceInfo};
 use crate::algo::{Algorithm, SolveError, SolveOptions, Stepper};

@@ -10,7 +10,6 @@ use crate::algo::{
 use crate::device::gpu::LaunchModel;
 use crate::device::gpu::{FrontierRun, HostState, UNSET};
 use crate::graph::{Distance, Graph, INF, VertexId};
-use cudarc::driver::sys::{CUevent_flags, CUfunc_cache_enum, CUfunction_attribute_enum};
 use cudarc::driver::{
     CudaEvent, CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits,
 };
@@ -423,25 +422,15 @@ impl<D: Dist> CudaStepper<D> {
 
     /// Applies the cache preference to every kernel this stepper launches.
     fn apply_cache(&self) -> Result<(), SolveError> {
-        let (carveout, config) = match self.opts.cache {
-            CachePreference::Default => (-1, CUfunc_cache_enum::CU_FUNC_CACHE_PREFER_NONE),
-            CachePreference::PreferL1 => (0, CUfunc_cache_enum::CU_FUNC_CACHE_PREFER_L1),
-            CachePreference::PreferShared => (100, CUfunc_cache_enum::CU_FUNC_CACHE_PREFER_SHARED),
-        };
         let mut fs = vec![&self.k.relax, &self.k.min1, &self.k.min2, &self.k.update, &self.k.update_counting];
         if let Some(f) = &self.k.fast {
             fs.extend([&f.setup, &f.run]);
         }
-        for f in fs {
-            f.set_attribute(CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, carveout)
-                .map_err(dev_err("cannot set the shared-memory carveout"))?;
-            f.set_function_cache_config(config).map_err(dev_err("cannot set the cache configuration"))?;
-        }
-        Ok(())
+        super::stream::apply_cache(&fs, self.opts.cache)
     }
 
     fn event(&self) -> Result<CudaEvent, SolveError> {
-        self.stream.record_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(dev_err("cannot record a CUDA event"))
+        super::stream::event(&self.stream)
     }
 
     fn sync(&self, what: &str) -> Result<(), SolveError> {
@@ -480,8 +469,8 @@ impl<D: Dist> Stepper for CudaStepper<D> {
         self.algo
     }
 
-    fn label(&self) -> String {
-        crate::algo::run_label(self.algo, &self.opts.params)
+    fn params(&self) -> Option<&crate::algo::Params> {
+        Some(&self.opts.params)
     }
 
     fn device(&self) -> String {

@@ -1,8 +1,9 @@
 //! wgpu device: the frontier solvers (`martin-*`, `crauser-*`, each successors variant also
 //! with the non-atomic relax, `relax=non-atomic` / `racy`) as WGSL compute kernels on every adapter wgpu finds (Vulkan, GL, Metal, DX12).
 //!
-//! - `bellman-ford` runs on its own stepper ([`BellmanFordWgpu`], `kernels/bellman_ford.wgsl`):
-//!   edge-parallel passes with i32 δ.
+//! - `bellman-ford` and `delta-stepping` run on the device-neutral drivers of
+//!   [`crate::device::driver`] over this device's backends (`bellman_ford.rs`,
+//!   `delta_stepping.rs`; kernels `kernels/bellman_ford.wgsl`, `kernels/delta_stepping.wgsl`).
 //! - [`list`] names every adapter as `wgpu <backend>: <adapter>` in a stable order (index i of
 //!   `DeviceId::Wgpu(i)` = position in that list); an adapter that cannot run the kernels, or no
 //!   adapter at all, is listed with the reason in `status`.
@@ -31,11 +32,10 @@
 
 mod bellman_ford;
 mod delta_stepping;
+mod dispatch;
 mod kernels;
 mod stepper;
 
-pub use bellman_ford::BellmanFordWgpu;
-pub use delta_stepping::DeltaSteppingWgpu;
 pub use stepper::WgpuStepper;
 
 use super::{DeviceId, DeviceInfo};
@@ -86,12 +86,12 @@ pub fn stepper(
     if algo.spec().family == crate::algo::Family::EdgeParallel {
         let run = super::gpu::check_bellman_ford("wgpu", &graph, algo, source, opts, u32::MAX, false)?;
         let gpu = gpu(index)?;
-        return Ok(Box::new(BellmanFordWgpu::new(gpu, graph, algo, run, source, opts)?));
+        return bellman_ford::stepper(gpu, graph, algo, run, source, opts);
     }
     if algo.spec().family == crate::algo::Family::Bucketed {
         let run = super::gpu_delta::check_delta_stepping("wgpu", &graph, algo, source, opts, u32::MAX, false)?;
         let gpu = gpu(index)?;
-        return Ok(Box::new(DeltaSteppingWgpu::new(gpu, graph, algo, run, source, opts)?));
+        return delta_stepping::stepper(gpu, graph, algo, run, source, opts);
     }
     Ok(Box::new(stepper_with(index, graph, algo, source, opts, WgpuTuning::default())?))
 }
