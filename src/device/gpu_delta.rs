@@ -8,6 +8,7 @@
 //! the bucket is exhausted, the far set's lowest bucket is opened) with no host round trip, so
 //! the host can queue a batch of phases and read back one log entry per phase.
 
+use super::gpu::Limits;
 use crate::algo::model::launched_threads;
 use crate::algo::{
     Algorithm, Family, IterationRecord, PhaseTimes, SolveError, SolveOptions, StepDelta, ThreadCounts, Values,
@@ -55,38 +56,23 @@ pub const BATCH_MAX: u32 = 64;
 /// One phase's log entry.
 pub type LogEntry = [u32; LOG_WORDS];
 
-/// A Δ-stepping request checked for a GPU: the bucket width (clamped to u32) and the relax
-/// kernel (`relax=balanced`: a block shares its frontier's arcs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DeltaRun {
-    pub delta: u32,
-    pub balanced: bool,
-}
+pub use super::gpu::DeltaRun;
 
-/// Checks a request for a GPU Δ-stepping stepper: source, parameters, the relax and update
-/// block sizes, weights that are non-negative and distances that stay below the u32 ∞
-/// (`range`: the device's check, e.g. [`crate::device::wgpu::check_distance_range`]).
+/// Checks a Δ-stepping request for a GPU with `limits`: the relax and update block sizes (the
+/// u32 distance range is the family's [`crate::device::family::GpuFamily`]'s `range`).
 ///
-/// Errors: [`SolveError::BadSource`], [`SolveError::Options`], [`SolveError::NegativeWeight`]
-/// (through the registry's check), [`SolveError::Device`].
+/// Errors: [`SolveError::Device`].
 pub fn check_delta_stepping(
-    device: &str,
     graph: &Graph,
     algo: Algorithm,
-    source: VertexId,
     opts: &SolveOptions,
-    max_block: u32,
-    warp_multiple: bool,
+    limits: &Limits<'_>,
 ) -> Result<DeltaRun, SolveError> {
-    crate::algo::check_source(graph, source)?;
-    algo.validate(&opts.params).map_err(SolveError::Options)?;
     if algo.spec().family != Family::Bucketed {
         return Err(SolveError::Device(format!("{algo} is not Δ-stepping")));
     }
-    super::gpu::check_blocks(device, &[("relax", opts.block.relax), ("update", opts.block.update)], max_block, {
-        warp_multiple
-    })?;
-    super::wgpu::check_distance_range(graph)?;
+    super::gpu::check_blocks(&[("relax", opts.block.relax), ("update", opts.block.update)], limits)?;
+    let device = limits.device;
     let delta = match algo.int(&opts.params, "delta") {
         d if d <= 0 => auto_delta(graph),
         d => d as Distance,
