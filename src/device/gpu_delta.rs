@@ -16,7 +16,13 @@ use crate::algo::{
 };
 use crate::graph::{Distance, Graph, INF, VertexId};
 
-/// Control words (`C_*` in the kernels).
+/// Phase kinds (`ctl[C_KIND]`, `L_KIND`): light, heavy, selecting the next bucket, done.
+pub const K_LIGHT: usize = 0;
+pub const K_HEAVY: usize = 1;
+pub const K_SELECT: usize = 2;
+pub const K_DONE: usize = 3;
+
+/// Control words (`DS_C_*` in the kernels, through [`crate::device::layout`]).
 pub const CTL_WORDS: usize = 16;
 pub const C_PHASE: usize = 0;
 pub const C_SLOT: usize = 1;
@@ -28,28 +34,34 @@ pub const C_HEAVY_R: usize = 6;
 pub const C_SETTLED: usize = 7;
 pub const C_REACHED: usize = 8;
 pub const C_MINB: usize = 9;
+pub const C_OPENED: usize = 10;
+pub const C_OPENED_HEAVY: usize = 11;
 
-/// u32 words of a phase's log entry (`LOG_WORDS` in the kernels) and the fields read here.
+/// u32 words of a phase's log entry (`DS_LOG_WORDS` in the kernels) and its slots.
 pub const LOG_WORDS: usize = 24;
-const L_VALID: usize = 0;
-const L_FRONTIER: usize = 1;
-const L_SCANNED: usize = 2;
-const L_RELAXED: usize = 3;
-const L_LOWERED: usize = 4;
-const L_BUCKET: usize = 9;
-const L_KIND: usize = 10;
-const L_BUCKET_SIZE: usize = 11;
-const L_NEXT_FRONTIER: usize = 12;
-const L_SETTLED_BEFORE: usize = 13;
-const L_SETTLED: usize = 14;
-const L_REACHED: usize = 15;
-const L_WARPS_FULL: usize = 16;
-const L_WARPS_MIXED: usize = 17;
+pub const L_VALID: usize = 0;
+pub const L_FRONTIER: usize = 1;
+pub const L_SCANNED: usize = 2;
+pub const L_RELAXED: usize = 3;
+pub const L_LOWERED: usize = 4;
+pub const L_FRESH: usize = 5;
+pub const L_NEXT: usize = 6;
+pub const L_NEW_R: usize = 7;
+pub const L_NEW_R_HEAVY: usize = 8;
+pub const L_BUCKET: usize = 9;
+pub const L_KIND: usize = 10;
+pub const L_BUCKET_SIZE: usize = 11;
+pub const L_NEXT_FRONTIER: usize = 12;
+pub const L_SETTLED_BEFORE: usize = 13;
+pub const L_SETTLED: usize = 14;
+pub const L_REACHED: usize = 15;
+pub const L_WARPS_FULL: usize = 16;
+pub const L_WARPS_MIXED: usize = 17;
 /// The bucket serial of the phase (R's members carry it in `rr`).
 pub const L_SERIAL: usize = 18;
-const L_DONE: usize = 19;
-const L_ARC_ITERS: usize = 20;
-const L_WARP_ITERS: usize = 21;
+pub const L_DONE: usize = 19;
+pub const L_ARC_ITERS: usize = 20;
+pub const L_WARP_ITERS: usize = 21;
 /// Most phases per batch of the fast path (log entries on the device).
 pub const BATCH_MAX: u32 = 64;
 
@@ -142,7 +154,7 @@ pub fn settles(e: &LogEntry) -> bool {
 /// The record of phase `iteration` from its log entry; thread counts from the device's warp
 /// votes (one relax thread per vertex, `block` per block).
 pub fn record(e: &LogEntry, iteration: u32, n: u64, block: u32, delta: u32, times: PhaseTimes) -> IterationRecord {
-    let light = e[L_KIND] == 0;
+    let light = e[L_KIND] as usize == K_LIGHT;
     let relaxed = u64::from(e[L_RELAXED]);
     let launched = launched_threads(n, block);
     let (full, mixed) = (u64::from(e[L_WARPS_FULL]), u64::from(e[L_WARPS_MIXED]));

@@ -13,6 +13,7 @@ pub mod driver;
 pub mod family;
 pub mod gpu;
 pub mod gpu_delta;
+pub mod layout;
 pub mod roofline;
 pub mod wgpu;
 

@@ -34,7 +34,7 @@ mod stream;
 
 use super::gpu::{Build, GpuRun};
 use super::{DeviceId, DeviceInfo};
-use crate::algo::{Algorithm, SolveError, SolveOptions, Stepper};
+use crate::algo::{Algorithm, SolveError, Stepper};
 use crate::graph::Graph;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Mutex, OnceLock};
@@ -249,6 +249,7 @@ fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algo::SolveOptions;
     use std::sync::Arc;
 
     #[test]

@@ -72,7 +72,7 @@ pub(super) fn stepper(
         let offsets = init("bf offsets", bytemuck::cast_slice(&graph.successors().offsets), storage);
         let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("bellman_ford.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(SOURCE.into()),
+            source: wgpu::ShaderSource::Wgsl(super::kernels::with_common(SOURCE).into()),
         });
         let all: [(u32, &wgpu::Buffer); 10] = [
             (0, &params),

@@ -64,7 +64,7 @@ pub(super) fn stepper(
         let ctl = init("ds ctl", bytemuck::cast_slice(&state.ctl), storage | copy);
         let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("delta_stepping.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(SOURCE.into()),
+            source: wgpu::ShaderSource::Wgsl(super::kernels::with_common(SOURCE).into()),
         });
         let all: [(u32, &wgpu::Buffer); 11] = [
             (0, &params),

@@ -45,7 +45,7 @@ mod run;
 
 /// Most iterations per submission in fast mode.
 const BATCH_MAX: u32 = 256;
-/// u32 words of the log per iteration (LOG_WORDS in common.wgsl).
+/// u32 words of the log per iteration (LOG_WORDS in common_frontier.wgsl).
 const LOG_WORDS: usize = 16;
 /// Timestamps per iteration: begin and end of relax, minimum and update.
 const TS_PER_ITER: u32 = 6;
@@ -63,7 +63,7 @@ const F_ITER_R: usize = 8;
 const F_BASE: usize = 10;
 const F_DONE: usize = 11;
 
-// Log fields (L_* in common.wgsl).
+// Log fields (L_* in common_frontier.wgsl).
 const L_DELTA_MARTIN: usize = 0;
 const L_DELTA_CRAUSER: usize = 1;
 const L_FRONTIER: usize = 2;
