@@ -8,8 +8,7 @@
 //! launches are timed with events.
 
 use super::kernels::Gpu;
-use super::solver::cfg;
-use super::stream::{apply_cache, check_memory, copy_back, elapsed_ms, event};
+use super::stream::{apply_cache, cfg, check_memory, copy_back, elapsed_ms, event};
 use super::{dev_err, guarded};
 use crate::algo::{Algorithm, SolveError, SolveOptions, Stepper};
 use crate::device::driver::edge_parallel::{BATCH_MAX, LOG_WORDS};

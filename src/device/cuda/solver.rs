@@ -3,6 +3,7 @@
 //! See the module docs of [`super`] for what each mode measures.
 
 use super::kernels::Gpu;
+use super::stream::cfg;
 use super::{dev_err, guarded};
 use crate::algo::{
     Algorithm, CachePreference, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, Stepper, Threshold,
@@ -10,9 +11,7 @@ use crate::algo::{
 use crate::device::gpu::LaunchModel;
 use crate::device::gpu::{FrontierRun, HostState, UNSET};
 use crate::graph::{Distance, Graph, INF, VertexId};
-use cudarc::driver::{
-    CudaEvent, CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits,
-};
+use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaStream, DeviceRepr, PushKernelArg, ValidAsZeroBits};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -207,10 +206,6 @@ pub(super) struct CudaStepper<D: Dist> {
     lists_for: Option<u32>,
     /// The hybrids' host copies of δ and the stamps, reused across iterations (`solver/hybrid.rs`).
     hybrid_host: (Vec<D>, Vec<u32>),
-}
-
-pub(super) fn cfg(grid: u32, block: u32) -> LaunchConfig {
-    LaunchConfig { grid_dim: (grid.max(1), 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 }
 }
 
 impl<D: Dist> CudaStepper<D> {

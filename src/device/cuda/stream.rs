@@ -1,13 +1,18 @@
-//! What every CUDA solver does with its stream, written once: events, word copies back to the
-//! host, the cache preference, and the size and free-memory checks before an upload.
+//! What every CUDA solver does with its stream, written once: launch shapes, events, word copies
+//! back to the host, the cache preference, and the size and free-memory checks before an upload.
 
 use super::dev_err;
 use super::kernels::Gpu;
 use crate::algo::{CachePreference, SolveError};
 use crate::graph::Graph;
 use cudarc::driver::sys::{CUevent_flags, CUfunc_cache_enum, CUfunction_attribute_enum};
-use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaStream, DeviceRepr};
+use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig};
 use std::sync::Arc;
+
+/// A 1-D launch of `grid` blocks (at least one) of `block` threads.
+pub(super) fn cfg(grid: u32, block: u32) -> LaunchConfig {
+    LaunchConfig { grid_dim: (grid.max(1), 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 }
+}
 
 /// Records an event on `stream` (for kernel times: `a.elapsed_ms(&b)`).
 pub(super) fn event(stream: &CudaStream) -> Result<CudaEvent, SolveError> {

@@ -138,21 +138,7 @@ impl<B: Backend> EdgeParallel<B> {
 }
 
 impl<B: Backend> Stepper for EdgeParallel<B> {
-    fn algorithm(&self) -> Algorithm {
-        self.id.algo
-    }
-
-    fn params(&self) -> Option<&crate::algo::Params> {
-        Some(&self.id.opts.params)
-    }
-
-    fn device(&self) -> String {
-        self.id.device.clone()
-    }
-
-    fn source(&self) -> VertexId {
-        self.id.source
-    }
+    super::ident_getters!();
 
     fn is_done(&self) -> bool {
         self.book.done

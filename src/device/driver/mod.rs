@@ -71,6 +71,29 @@ impl RunIdent {
     }
 }
 
+/// The [`Stepper`] getters of a driver whose run is in its field `id` ([`RunIdent`]):
+/// `algorithm`, `params` (and through it the default `label`), `device`, `source`.
+macro_rules! ident_getters {
+    () => {
+        fn algorithm(&self) -> crate::algo::Algorithm {
+            self.id.algo
+        }
+
+        fn params(&self) -> Option<&crate::algo::Params> {
+            Some(&self.id.opts.params)
+        }
+
+        fn device(&self) -> String {
+            self.id.device.clone()
+        }
+
+        fn source(&self) -> crate::graph::VertexId {
+            self.id.source
+        }
+    };
+}
+pub(crate) use ident_getters;
+
 /// Batch sizes of a fast path: 1, 2, 4 … `max`, so a short run reads back early and a long
 /// one amortises its read-backs.
 pub struct Doubling {
