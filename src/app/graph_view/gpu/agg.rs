@@ -570,6 +570,7 @@ pub fn for_chunks(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::graph_view::camera::Bbox;
 
     #[test]
     fn grids_cover_the_box_with_square_texels_and_levels_add_up() {
