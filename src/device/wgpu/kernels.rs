@@ -1,8 +1,8 @@
 //! The WGSL kernels (`kernels/wgpu_*.wgsl`, compiled in with `include_str!`), their bind group
 //! layouts, and a per-device cache of compiled pipelines.
 //!
-//! Each module's source is `common.wgsl` + `common_frontier.wgsl` + the generated arc accessors
-//! + the kernel file.
+//! Each frontier module's source is `common.wgsl`, `common_frontier.wgsl`, the generated arc
+//! accessors and the kernel file, in that order.
 //! The accessors hide how the CSR arc arrays are stored: one binding each for targets and
 //! weights, or — when they exceed the adapter's `max_storage_buffer_binding_size` — `chunks`
 //! bindings each of 2^`shift` arcs, selected with `i >> shift`.
