@@ -25,13 +25,7 @@
 // prepended.
 
 #define BF_INF 0x7FFFFFFF
-// Log entry of a pass: u32 words (BF_LOG_WORDS in src/device/cuda/bellman_ford.rs).
-#define BF_LOG_WORDS 8
-#define BF_LOWERED 0
-#define BF_FRESH 1
-#define BF_NEGATIVE 2
-#define BF_LOWERED_ARCS 3
-#define BF_FRESH_ARCS 4
+// The log layout (BF_LOG_WORDS, BF_LOWERED …) comes from src/device/layout.rs, prepended.
 
 // A load through the read-only data path (LDG) or an ordinary one.
 template <bool LDG, typename T> __device__ __forceinline__ T bf_ld(const T *p) {

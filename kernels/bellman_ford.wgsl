@@ -17,18 +17,13 @@
 // weight from below, so `lo − w` cannot overflow) proves a negative cycle and is flagged, not
 // written.
 //
-// Launched from: src/device/wgpu/bellman_ford.rs; not prefixed with common.wgsl.
+// Launched from: src/device/wgpu/bellman_ford.rs, with common.wgsl (WG …) and the
+// log layout of src/device/layout.rs (BF_*) prepended.
 
-override WG: u32 = 256u;
 override FRONTIER: bool = false;
 
-const INF: i32 = 0x7fffffff;
-const LOG_WORDS: u32 = 8u;
-const LOWERED: u32 = 0u;
-const FRESH: u32 = 1u;
-const NEGATIVE: u32 = 2u;
-const LOWERED_ARCS: u32 = 3u;
-const FRESH_ARCS: u32 = 4u;
+/// ∞ of the signed δ (common.wgsl's INF is the u32 one).
+const BF_INF: i32 = 0x7fffffff;
 
 struct Params {
     m: u32,
@@ -49,13 +44,14 @@ struct Params {
 @group(0) @binding(8) var<storage, read_write> ctl: array<u32, 4>;
 @group(0) @binding(9) var<storage, read> offsets: array<u32>;
 
-// Linear index of a 1-D or 2-D dispatch (more than 65 535 workgroups use y).
-fn thread_index(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {
+// Linear index of a 1-D or 2-D dispatch from the global id (more than 65 535 workgroups use y;
+// common.wgsl's thread_index does the same from the workgroup id).
+fn global_index(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {
     return gid.x + gid.y * nwg.x * WG;
 }
 
 fn previous_pass_lowered() -> bool {
-    return atomicLoad(&log[(ctl[1] - 1u) * LOG_WORDS + LOWERED]) != 0u;
+    return atomicLoad(&log[(ctl[1] - 1u) * BF_LOG_WORDS + BF_LOWERED]) != 0u;
 }
 
 @compute @workgroup_size(WG)
@@ -63,7 +59,7 @@ fn bf_relax(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgrou
     if (!previous_pass_lowered()) {
         return;
     }
-    let e = thread_index(gid, nwg);
+    let e = global_index(gid, nwg);
     if (e >= params.m) {
         return;
     }
@@ -72,15 +68,15 @@ fn bf_relax(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgrou
         return;
     }
     let dt = prev[t];
-    if (dt == INF) {
+    if (dt == BF_INF) {
         return;
     }
     let w = weights[e];
-    if (w > 0 && dt >= INF - w) {
+    if (w > 0 && dt >= BF_INF - w) {
         return; // dt + w ≥ ∞: never an improvement
     }
     if (w < 0 && dt < params.lo - w) {
-        atomicStore(&log[ctl[1] * LOG_WORDS + NEGATIVE], 1u); // dt + w < lo: a negative cycle
+        atomicStore(&log[ctl[1] * BF_LOG_WORDS + BF_NEGATIVE], 1u); // dt + w < lo: a negative cycle
         return;
     }
     let nd = dt + w;
@@ -95,7 +91,7 @@ fn bf_commit(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgro
     if (!previous_pass_lowered()) {
         return;
     }
-    let v = thread_index(gid, nwg);
+    let v = global_index(gid, nwg);
     if (v >= params.n) {
         return;
     }
@@ -105,12 +101,12 @@ fn bf_commit(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgro
         prev[v] = d;
         mark[v] = ctl[0];
         let deg = offsets[v + 1u] - offsets[v];
-        let entry = ctl[1] * LOG_WORDS;
-        atomicAdd(&log[entry + LOWERED], 1u);
-        atomicAdd(&log[entry + LOWERED_ARCS], deg);
-        if (p == INF) {
-            atomicAdd(&log[entry + FRESH], 1u);
-            atomicAdd(&log[entry + FRESH_ARCS], deg);
+        let entry = ctl[1] * BF_LOG_WORDS;
+        atomicAdd(&log[entry + BF_LOWERED], 1u);
+        atomicAdd(&log[entry + BF_LOWERED_ARCS], deg);
+        if (p == BF_INF) {
+            atomicAdd(&log[entry + BF_FRESH], 1u);
+            atomicAdd(&log[entry + BF_FRESH_ARCS], deg);
         }
     }
 }

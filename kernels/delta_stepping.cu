@@ -18,49 +18,8 @@
 // prepended (apart from the other kernel files: a failure here leaves the others usable).
 
 #define DS_INF 0xFFFFFFFFu
-#define DS_K_LIGHT 0u
-#define DS_K_HEAVY 1u
-#define DS_K_SELECT 2u
-#define DS_K_DONE 3u
-
-// ctl words (C_* in src/device/gpu_delta.rs)
-#define DS_C_PHASE 0
-#define DS_C_SLOT 1
-#define DS_C_BUCKET 2
-#define DS_C_KIND 3
-#define DS_C_SERIAL 4
-#define DS_C_RSIZE 5
-#define DS_C_HEAVY_R 6
-#define DS_C_SETTLED 7
-#define DS_C_REACHED 8
-#define DS_C_MINB 9
-#define DS_C_OPENED 10
-#define DS_C_OPENED_HEAVY 11
-
-// log entry words (L_* in src/device/gpu_delta.rs)
-#define DS_LOG_WORDS 24
-#define DS_L_VALID 0
-#define DS_L_FRONTIER 1
-#define DS_L_SCANNED 2
-#define DS_L_RELAXED 3
-#define DS_L_LOWERED 4
-#define DS_L_FRESH 5
-#define DS_L_NEXT 6
-#define DS_L_NEW_R 7
-#define DS_L_NEW_R_HEAVY 8
-#define DS_L_BUCKET 9
-#define DS_L_KIND 10
-#define DS_L_BUCKET_SIZE 11
-#define DS_L_NEXT_FRONTIER 12
-#define DS_L_SETTLED_BEFORE 13
-#define DS_L_SETTLED 14
-#define DS_L_REACHED 15
-#define DS_L_WARPS_FULL 16
-#define DS_L_WARPS_MIXED 17
-#define DS_L_SERIAL 18
-#define DS_L_DONE 19
-#define DS_L_ARC_ITERS 20
-#define DS_L_WARP_ITERS 21
+// Phase kinds (DS_K_*), control words (DS_C_*) and the log entry (DS_LOG_WORDS, DS_L_*) come
+// from src/device/layout.rs, prepended.
 
 // A warp-aggregated sum into *dst (every lane of the warp calls it; sums stay below 2³²).
 __device__ __forceinline__ void ds_warp_add(u32 x, u32 *dst) {

@@ -24,54 +24,8 @@
 // δ is u32, ∞ = 2³²−1; the host refuses graphs whose distances could reach it. Bucket tests use
 // ⌊δ/Δ⌋, never iΔ, so nothing overflows.
 //
-// Launched from: src/device/wgpu/delta_stepping.rs; not prefixed with common.wgsl.
-
-override WG: u32 = 256u;
-
-const INF: u32 = 0xffffffffu;
-const K_LIGHT: u32 = 0u;
-const K_HEAVY: u32 = 1u;
-const K_SELECT: u32 = 2u;
-const K_DONE: u32 = 3u;
-
-// ctl words (CTL_* in src/device/gpu_delta.rs)
-const C_PHASE: u32 = 0u;
-const C_SLOT: u32 = 1u;
-const C_BUCKET: u32 = 2u;
-const C_KIND: u32 = 3u;
-const C_SERIAL: u32 = 4u;
-const C_RSIZE: u32 = 5u;
-const C_HEAVY_R: u32 = 6u;
-const C_SETTLED: u32 = 7u;
-const C_REACHED: u32 = 8u;
-const C_MINB: u32 = 9u;
-const C_OPENED: u32 = 10u;
-const C_OPENED_HEAVY: u32 = 11u;
-
-// log entry words (L_* in src/device/gpu_delta.rs)
-const LOG_WORDS: u32 = 24u;
-const L_VALID: u32 = 0u;
-const L_FRONTIER: u32 = 1u;
-const L_SCANNED: u32 = 2u;
-const L_RELAXED: u32 = 3u;
-const L_LOWERED: u32 = 4u;
-const L_FRESH: u32 = 5u;
-const L_NEXT: u32 = 6u;
-const L_NEW_R: u32 = 7u;
-const L_NEW_R_HEAVY: u32 = 8u;
-const L_BUCKET: u32 = 9u;
-const L_KIND: u32 = 10u;
-const L_BUCKET_SIZE: u32 = 11u;
-const L_NEXT_FRONTIER: u32 = 12u;
-const L_SETTLED_BEFORE: u32 = 13u;
-const L_SETTLED: u32 = 14u;
-const L_REACHED: u32 = 15u;
-const L_WARPS_FULL: u32 = 16u;
-const L_WARPS_MIXED: u32 = 17u;
-const L_SERIAL: u32 = 18u;
-const L_DONE: u32 = 19u;
-const L_ARC_ITERS: u32 = 20u;
-const L_WARP_ITERS: u32 = 21u;
+// Launched from: src/device/wgpu/delta_stepping.rs, with common.wgsl (WG, INF, thread_index,
+// balanced_warp_iters …) and the layouts of src/device/layout.rs (DS_K_*, DS_C_*, DS_L_*) prepended.
 
 struct Params {
     n: u32,
@@ -101,22 +55,8 @@ var<workgroup> s_pos: array<u32, 1024>;
 var<workgroup> s_beg: array<u32, 1024>;
 var<workgroup> s_du: array<u32, 1024>;
 
-/// Warp rounds of the balanced loop over `total` arcs (the twin of balanced_warp_iters in
-/// common.wgsl, which this standalone file does not include).
-fn balanced_warp_iters(total: u32) -> u32 {
-    var rounds = 0u;
-    for (var base = 0u; base < WG && base < total; base += 32u) {
-        rounds += (total - base + WG - 1u) / WG;
-    }
-    return rounds;
-}
-
-fn thread_index(wg: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 {
-    return (wg.y * nwg.x + wg.x) * WG + lid;
-}
-
 fn entry() -> u32 {
-    return atomicLoad(&ctl[C_SLOT]) * LOG_WORDS;
+    return atomicLoad(&ctl[DS_C_SLOT]) * DS_LOG_WORDS;
 }
 
 fn heavy_degree(v: u32) -> u32 {
@@ -159,15 +99,15 @@ fn ds_relax(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: 
             @builtin(local_invocation_index) lid: u32) {
     acc_clear(lid);
     let v = thread_index(wg, nwg, lid);
-    let kind = atomicLoad(&ctl[C_KIND]);
-    let bucket = atomicLoad(&ctl[C_BUCKET]);
+    let kind = atomicLoad(&ctl[DS_C_KIND]);
+    let bucket = atomicLoad(&ctl[DS_C_BUCKET]);
     let delta = params.delta;
     var working = false;
-    if v < params.n && kind == K_LIGHT {
-        working = fr[v] == atomicLoad(&ctl[C_PHASE]);
+    if v < params.n && kind == DS_K_LIGHT {
+        working = fr[v] == atomicLoad(&ctl[DS_C_PHASE]);
     }
-    if v < params.n && kind == K_HEAVY {
-        working = rr[v] == atomicLoad(&ctl[C_SERIAL]);
+    if v < params.n && kind == DS_K_HEAVY {
+        working = rr[v] == atomicLoad(&ctl[DS_C_SERIAL]);
     }
     var scanned = 0u;
     var relaxed = 0u;
@@ -177,7 +117,7 @@ fn ds_relax(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: 
         atomicMax(&warp_most[lid / 32u], deg);
         acc_add(5u, deg);
         let du = prev[v];
-        let light = kind == K_LIGHT;
+        let light = kind == DS_K_LIGHT;
         for (var e = offsets[v]; e < offsets[v + 1u]; e++) {
             let w = weights[e];
             if (w <= delta) != light {
@@ -210,7 +150,7 @@ fn ds_relax(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: 
         acc_add(6u, atomicLoad(&warp_most[lid / 32u]));
     }
     workgroupBarrier();
-    if kind < K_SELECT {
+    if kind < DS_K_SELECT {
         flush_relax(lid, e);
     }
 }
@@ -226,13 +166,13 @@ fn count_warp(lid: u32) {
 }
 
 fn flush_relax(lid: u32, e: u32) {
-    acc_flush_log(lid, e, 0u, L_FRONTIER);
-    acc_flush_log(lid, e, 1u, L_SCANNED);
-    acc_flush_log(lid, e, 2u, L_RELAXED);
-    acc_flush_log(lid, e, 3u, L_WARPS_FULL);
-    acc_flush_log(lid, e, 4u, L_WARPS_MIXED);
-    acc_flush_log(lid, e, 5u, L_ARC_ITERS);
-    acc_flush_log(lid, e, 6u, L_WARP_ITERS);
+    acc_flush_log(lid, e, 0u, DS_L_FRONTIER);
+    acc_flush_log(lid, e, 1u, DS_L_SCANNED);
+    acc_flush_log(lid, e, 2u, DS_L_RELAXED);
+    acc_flush_log(lid, e, 3u, DS_L_WARPS_FULL);
+    acc_flush_log(lid, e, 4u, DS_L_WARPS_MIXED);
+    acc_flush_log(lid, e, 5u, DS_L_ARC_ITERS);
+    acc_flush_log(lid, e, 6u, DS_L_WARP_ITERS);
 }
 
 // relax=balanced (the twin of ds_relax_balanced in delta_stepping.cu): the workgroup's frontier
@@ -243,16 +183,16 @@ fn ds_relax_balanced(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgrou
                      @builtin(local_invocation_index) lid: u32) {
     acc_clear(lid);
     let v = thread_index(wg, nwg, lid);
-    let kind = atomicLoad(&ctl[C_KIND]);
-    let bucket = atomicLoad(&ctl[C_BUCKET]);
+    let kind = atomicLoad(&ctl[DS_C_KIND]);
+    let bucket = atomicLoad(&ctl[DS_C_BUCKET]);
     let delta = params.delta;
-    let light = kind == K_LIGHT;
+    let light = kind == DS_K_LIGHT;
     var working = false;
-    if v < params.n && kind == K_LIGHT {
-        working = fr[v] == atomicLoad(&ctl[C_PHASE]);
+    if v < params.n && kind == DS_K_LIGHT {
+        working = fr[v] == atomicLoad(&ctl[DS_C_PHASE]);
     }
-    if v < params.n && kind == K_HEAVY {
-        working = rr[v] == atomicLoad(&ctl[C_SERIAL]);
+    if v < params.n && kind == DS_K_HEAVY {
+        working = rr[v] == atomicLoad(&ctl[DS_C_SERIAL]);
     }
     var deg = 0u;
     if working {
@@ -323,7 +263,7 @@ fn ds_relax_balanced(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgrou
         count_warp(lid);
     }
     workgroupBarrier();
-    if kind < K_SELECT {
+    if kind < DS_K_SELECT {
         flush_relax(lid, e);
     }
 }
@@ -333,8 +273,8 @@ fn ds_commit(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg:
              @builtin(local_invocation_index) lid: u32) {
     acc_clear(lid);
     let v = thread_index(wg, nwg, lid);
-    let kind = atomicLoad(&ctl[C_KIND]);
-    if v < params.n && kind < K_SELECT {
+    let kind = atomicLoad(&ctl[DS_C_KIND]);
+    if v < params.n && kind < DS_K_SELECT {
         let d = atomicLoad(&dist[v]);
         let p = prev[v];
         if d < p {
@@ -343,9 +283,9 @@ fn ds_commit(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg:
                 acc_add(1u, 1u);
             }
             prev[v] = d;
-            let serial = atomicLoad(&ctl[C_SERIAL]);
-            if kind == K_LIGHT && d / params.delta == atomicLoad(&ctl[C_BUCKET]) {
-                fr[v] = atomicLoad(&ctl[C_PHASE]) + 1u;
+            let serial = atomicLoad(&ctl[DS_C_SERIAL]);
+            if kind == DS_K_LIGHT && d / params.delta == atomicLoad(&ctl[DS_C_BUCKET]) {
+                fr[v] = atomicLoad(&ctl[DS_C_PHASE]) + 1u;
                 pend[v] = 0u;
                 acc_add(2u, 1u);
                 if rr[v] != serial {
@@ -360,11 +300,11 @@ fn ds_commit(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg:
     }
     workgroupBarrier();
     let e = entry();
-    acc_flush_log(lid, e, 0u, L_LOWERED);
-    acc_flush_log(lid, e, 1u, L_FRESH);
-    acc_flush_log(lid, e, 2u, L_NEXT);
-    acc_flush_log(lid, e, 3u, L_NEW_R);
-    acc_flush_log(lid, e, 4u, L_NEW_R_HEAVY);
+    acc_flush_log(lid, e, 0u, DS_L_LOWERED);
+    acc_flush_log(lid, e, 1u, DS_L_FRESH);
+    acc_flush_log(lid, e, 2u, DS_L_NEXT);
+    acc_flush_log(lid, e, 3u, DS_L_NEW_R);
+    acc_flush_log(lid, e, 4u, DS_L_NEW_R_HEAVY);
 }
 
 fn put(e: u32, k: u32, v: u32) {
@@ -373,59 +313,59 @@ fn put(e: u32, k: u32, v: u32) {
 
 @compute @workgroup_size(1)
 fn ds_advance() {
-    let kind = atomicLoad(&ctl[C_KIND]);
-    if kind >= K_SELECT {
+    let kind = atomicLoad(&ctl[DS_C_KIND]);
+    if kind >= DS_K_SELECT {
         return;
     }
     let e = entry();
-    let settled_before = atomicLoad(&ctl[C_SETTLED]);
-    let reached = atomicLoad(&ctl[C_REACHED]) + atomicLoad(&log[e + L_FRESH]);
-    atomicStore(&ctl[C_REACHED], reached);
-    put(e, L_VALID, 1u);
-    put(e, L_BUCKET, atomicLoad(&ctl[C_BUCKET]));
-    put(e, L_KIND, kind);
-    put(e, L_SERIAL, atomicLoad(&ctl[C_SERIAL]));
-    put(e, L_SETTLED_BEFORE, settled_before);
-    put(e, L_REACHED, reached - settled_before);
-    var rsize = atomicLoad(&ctl[C_RSIZE]);
-    put(e, L_BUCKET_SIZE, rsize);
-    var next_kind = K_SELECT;
-    if kind == K_LIGHT {
-        rsize += atomicLoad(&log[e + L_NEW_R]);
-        let heavy_r = atomicLoad(&ctl[C_HEAVY_R]) + atomicLoad(&log[e + L_NEW_R_HEAVY]);
-        atomicStore(&ctl[C_RSIZE], rsize);
-        atomicStore(&ctl[C_HEAVY_R], heavy_r);
-        let next = atomicLoad(&log[e + L_NEXT]);
+    let settled_before = atomicLoad(&ctl[DS_C_SETTLED]);
+    let reached = atomicLoad(&ctl[DS_C_REACHED]) + atomicLoad(&log[e + DS_L_FRESH]);
+    atomicStore(&ctl[DS_C_REACHED], reached);
+    put(e, DS_L_VALID, 1u);
+    put(e, DS_L_BUCKET, atomicLoad(&ctl[DS_C_BUCKET]));
+    put(e, DS_L_KIND, kind);
+    put(e, DS_L_SERIAL, atomicLoad(&ctl[DS_C_SERIAL]));
+    put(e, DS_L_SETTLED_BEFORE, settled_before);
+    put(e, DS_L_REACHED, reached - settled_before);
+    var rsize = atomicLoad(&ctl[DS_C_RSIZE]);
+    put(e, DS_L_BUCKET_SIZE, rsize);
+    var next_kind = DS_K_SELECT;
+    if kind == DS_K_LIGHT {
+        rsize += atomicLoad(&log[e + DS_L_NEW_R]);
+        let heavy_r = atomicLoad(&ctl[DS_C_HEAVY_R]) + atomicLoad(&log[e + DS_L_NEW_R_HEAVY]);
+        atomicStore(&ctl[DS_C_RSIZE], rsize);
+        atomicStore(&ctl[DS_C_HEAVY_R], heavy_r);
+        let next = atomicLoad(&log[e + DS_L_NEXT]);
         if next > 0u {
-            next_kind = K_LIGHT;
-            put(e, L_NEXT_FRONTIER, next);
+            next_kind = DS_K_LIGHT;
+            put(e, DS_L_NEXT_FRONTIER, next);
         } else {
             // The bucket stays empty: R is settled (the source was counted at the start).
             var add = rsize;
-            if atomicLoad(&ctl[C_SERIAL]) == 1u {
+            if atomicLoad(&ctl[DS_C_SERIAL]) == 1u {
                 add -= 1u;
             }
-            atomicStore(&ctl[C_SETTLED], settled_before + add);
+            atomicStore(&ctl[DS_C_SETTLED], settled_before + add);
             if heavy_r > 0u {
-                next_kind = K_HEAVY;
-                put(e, L_NEXT_FRONTIER, rsize);
+                next_kind = DS_K_HEAVY;
+                put(e, DS_L_NEXT_FRONTIER, rsize);
             }
         }
     }
-    put(e, L_SETTLED, atomicLoad(&ctl[C_SETTLED]));
-    atomicStore(&ctl[C_KIND], next_kind);
-    atomicStore(&ctl[C_PHASE], atomicLoad(&ctl[C_PHASE]) + 1u);
-    atomicStore(&ctl[C_MINB], INF);
-    atomicStore(&ctl[C_OPENED], 0u);
-    atomicStore(&ctl[C_OPENED_HEAVY], 0u);
+    put(e, DS_L_SETTLED, atomicLoad(&ctl[DS_C_SETTLED]));
+    atomicStore(&ctl[DS_C_KIND], next_kind);
+    atomicStore(&ctl[DS_C_PHASE], atomicLoad(&ctl[DS_C_PHASE]) + 1u);
+    atomicStore(&ctl[DS_C_MINB], INF);
+    atomicStore(&ctl[DS_C_OPENED], 0u);
+    atomicStore(&ctl[DS_C_OPENED_HEAVY], 0u);
 }
 
 @compute @workgroup_size(WG)
 fn ds_min_far(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
     let v = thread_index(wg, nwg, lid);
-    if v < params.n && atomicLoad(&ctl[C_KIND]) == K_SELECT && pend[v] == 1u {
-        atomicMin(&ctl[C_MINB], prev[v] / params.delta);
+    if v < params.n && atomicLoad(&ctl[DS_C_KIND]) == DS_K_SELECT && pend[v] == 1u {
+        atomicMin(&ctl[DS_C_MINB], prev[v] / params.delta);
     }
 }
 
@@ -434,11 +374,11 @@ fn ds_open(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: v
            @builtin(local_invocation_index) lid: u32) {
     acc_clear(lid);
     let v = thread_index(wg, nwg, lid);
-    let kind = atomicLoad(&ctl[C_KIND]);
-    if v < params.n && kind == K_SELECT && pend[v] == 1u && prev[v] / params.delta == atomicLoad(&ctl[C_MINB]) {
+    let kind = atomicLoad(&ctl[DS_C_KIND]);
+    if v < params.n && kind == DS_K_SELECT && pend[v] == 1u && prev[v] / params.delta == atomicLoad(&ctl[DS_C_MINB]) {
         pend[v] = 0u;
-        fr[v] = atomicLoad(&ctl[C_PHASE]);
-        rr[v] = atomicLoad(&ctl[C_SERIAL]) + 1u;
+        fr[v] = atomicLoad(&ctl[DS_C_PHASE]);
+        rr[v] = atomicLoad(&ctl[DS_C_SERIAL]) + 1u;
         acc_add(0u, 1u);
         acc_add(1u, heavy_degree(v));
     }
@@ -446,32 +386,32 @@ fn ds_open(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: v
     if lid < 2u {
         let s = atomicLoad(&acc[lid]);
         if s != 0u {
-            atomicAdd(&ctl[C_OPENED + lid], s);
+            atomicAdd(&ctl[DS_C_OPENED + lid], s);
         }
     }
 }
 
 @compute @workgroup_size(1)
 fn ds_advance2() {
-    let kind = atomicLoad(&ctl[C_KIND]);
-    if kind == K_DONE {
+    let kind = atomicLoad(&ctl[DS_C_KIND]);
+    if kind == DS_K_DONE {
         return;
     }
     let e = entry();
-    if kind == K_SELECT {
-        let minb = atomicLoad(&ctl[C_MINB]);
+    if kind == DS_K_SELECT {
+        let minb = atomicLoad(&ctl[DS_C_MINB]);
         if minb == INF {
-            atomicStore(&ctl[C_KIND], K_DONE);
-            put(e, L_DONE, 1u);
-            put(e, L_NEXT_FRONTIER, 0u);
+            atomicStore(&ctl[DS_C_KIND], DS_K_DONE);
+            put(e, DS_L_DONE, 1u);
+            put(e, DS_L_NEXT_FRONTIER, 0u);
         } else {
-            atomicStore(&ctl[C_BUCKET], minb);
-            atomicStore(&ctl[C_SERIAL], atomicLoad(&ctl[C_SERIAL]) + 1u);
-            atomicStore(&ctl[C_RSIZE], atomicLoad(&ctl[C_OPENED]));
-            atomicStore(&ctl[C_HEAVY_R], atomicLoad(&ctl[C_OPENED_HEAVY]));
-            atomicStore(&ctl[C_KIND], K_LIGHT);
-            put(e, L_NEXT_FRONTIER, atomicLoad(&ctl[C_OPENED]));
+            atomicStore(&ctl[DS_C_BUCKET], minb);
+            atomicStore(&ctl[DS_C_SERIAL], atomicLoad(&ctl[DS_C_SERIAL]) + 1u);
+            atomicStore(&ctl[DS_C_RSIZE], atomicLoad(&ctl[DS_C_OPENED]));
+            atomicStore(&ctl[DS_C_HEAVY_R], atomicLoad(&ctl[DS_C_OPENED_HEAVY]));
+            atomicStore(&ctl[DS_C_KIND], DS_K_LIGHT);
+            put(e, DS_L_NEXT_FRONTIER, atomicLoad(&ctl[DS_C_OPENED]));
         }
     }
-    atomicStore(&ctl[C_SLOT], atomicLoad(&ctl[C_SLOT]) + 1u);
+    atomicStore(&ctl[DS_C_SLOT], atomicLoad(&ctl[DS_C_SLOT]) + 1u);
 }

@@ -53,3 +53,35 @@ fn the_cli_does_not_import_the_app() {
     let bad = offending("cli", &["crate::app", "egui", "eframe"]);
     assert!(bad.is_empty(), "src/cli imports the app:\n{}", bad.join("\n"));
 }
+
+/// The core's layers as `docs/architecture.md` draws them, top first: a layer may import the
+/// layers below it, never one above (modules of one row do not import each other).
+const LAYERS: [&[&str]; 8] = [
+    &["tune"],
+    &["lab"],
+    &["manysource"],
+    &["jobs", "trace"],
+    &["device"],
+    &["algo"],
+    &["formats", "generate"],
+    &["graph"],
+];
+
+#[test]
+fn the_core_layers_only_import_downwards() {
+    let mut bad = Vec::new();
+    for (i, row) in LAYERS.iter().enumerate() {
+        for dir in row.iter() {
+            // Every module of the rows above, and the row's others.
+            let above: Vec<String> = LAYERS[..=i]
+                .iter()
+                .flat_map(|r| r.iter())
+                .filter(|m| *m != dir)
+                .flat_map(|m| [format!("crate::{m}::"), format!("crate::{m};"), format!("crate::{m}}}")])
+                .collect();
+            let above: Vec<&str> = above.iter().map(String::as_str).collect();
+            bad.extend(offending(dir, &above));
+        }
+    }
+    assert!(bad.is_empty(), "imports that point up the layers of docs/architecture.md:\n{}", bad.join("\n"));
+}

@@ -214,9 +214,17 @@ pub struct Step {
 pub trait Stepper: Send {
     /// The algorithm it runs.
     fn algorithm(&self) -> Algorithm;
+    /// The parameters the solver was built with (`None`: the algorithm's defaults), for the
+    /// default [`Stepper::label`].
+    fn params(&self) -> Option<&Params> {
+        None
+    }
     /// The algorithm with its non-default parameters, as [`run_label`] writes it.
     fn label(&self) -> String {
-        self.algorithm().id().to_string()
+        match self.params() {
+            Some(p) => run_label(self.algorithm(), p),
+            None => self.algorithm().id().to_string(),
+        }
     }
     /// Device name as listed in the UI, e.g. "CPU (1 thread)".
     fn device(&self) -> String;

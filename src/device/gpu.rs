@@ -5,27 +5,83 @@
 //! `[seed000]` §3 / `[seed004]` §4 with the kernels in `kernels/`; the Δ rule is
 //! [`crate::algo::Thresholds`].
 
+use crate::algo::Stepper;
 use crate::algo::model::{LaneCounter, SparseWarpCounter, WARP, lane_use, launched_threads};
 use crate::algo::{
     Algorithm, ArcOrder, Family, IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions,
     StepDelta, ThreadCounts, Threshold, Thresholds, frontier_values, relax_lane_use, run_label,
 };
 use crate::graph::{Distance, Graph, INF, VertexId};
+use std::sync::Arc;
 
 /// Stamp of a vertex that is not settled (`kernels/common.*` `UNSET`).
 pub const UNSET: u32 = u32::MAX;
 
-/// Whether a GPU device (named `device`) has kernels for `algo`: the frontier family,
-/// edge-parallel Bellman-Ford and Δ-stepping.
-pub fn supports(device: &str, algo: Algorithm) -> Result<(), String> {
-    match algo.spec().family {
-        Family::Frontier { .. } | Family::EdgeParallel | Family::Bucketed => Ok(()),
-        Family::Sequential => Err(format!(
-            "{algo} does not run on {device}: the GPU kernels are the frontier solvers ({}), bellman-ford and \
-delta-stepping",
-            Algorithm::all().iter().filter(|a| a.threshold().is_some()).map(|a| a.id()).collect::<Vec<_>>().join(", ")
-        )),
+/// A checked request: the shape of one family's run, decoded from the algorithm and its
+/// parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GpuRun {
+    Frontier(FrontierRun),
+    EdgeParallel(BellmanFordRun),
+    Bucketed(DeltaRun),
+}
+
+/// What a device can launch: the largest block and whether blocks must be whole warps.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits<'a> {
+    /// `CUDA`, `wgpu`: for messages.
+    pub device: &'a str,
+    pub max_block: u32,
+    /// Every block a multiple of 32 (CUDA).
+    pub warp_multiple: bool,
+    /// Whether the device has 64-bit distances for the frontier family (CUDA).
+    pub wide_distances: bool,
+}
+
+/// CUDA's launch limits.
+pub const CUDA: Limits<'static> = Limits { device: "CUDA", max_block: 1024, warp_multiple: true, wide_distances: true };
+/// wgpu's launch limits before the adapter's own (checked when the stepper is built).
+pub const WGPU: Limits<'static> =
+    Limits { device: "wgpu", max_block: u32::MAX, warp_multiple: false, wide_distances: false };
+
+/// What a device builder gets: a checked request.
+pub struct Build<'a> {
+    /// The device's index (`cuda:N`, `wgpu:N`).
+    pub index: u32,
+    pub graph: Arc<Graph>,
+    pub algo: Algorithm,
+    pub run: GpuRun,
+    pub source: VertexId,
+    pub opts: &'a SolveOptions,
+}
+
+impl Build<'_> {
+    /// The error of a builder handed another family's run (a wrong table row).
+    pub fn mismatch(&self, family: &str) -> SolveError {
+        SolveError::Device(format!("{}: the {family} builder got a run of {:?}", self.algo, self.run))
     }
+}
+
+/// A device builder of one family.
+pub type Builder = fn(Build<'_>) -> Result<Box<dyn Stepper>, SolveError>;
+
+/// A Δ-stepping request checked for a GPU: the bucket width (clamped to u32) and the relax
+/// kernel (`relax=balanced`: a block shares its frontier's arcs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeltaRun {
+    pub delta: u32,
+    pub balanced: bool,
+}
+
+/// The checks every device shares, run once per request by `make_stepper`: the source, the
+/// parameter values, negative weights, the block sizes' ranges.
+///
+/// Errors: [`SolveError::BadSource`], [`SolveError::Options`].
+pub fn common_checks(graph: &Graph, algo: Algorithm, source: VertexId, opts: &SolveOptions) -> Result<(), SolveError> {
+    crate::algo::check_source(graph, source)?;
+    algo.validate(&opts.params).map_err(SolveError::Options)?;
+    crate::algo::check_weights(graph, algo).map_err(SolveError::Options)?;
+    opts.block.validate().map_err(SolveError::Options)
 }
 
 /// The shape of a frontier run on a GPU, from the algorithm and its parameters.
@@ -120,29 +176,22 @@ kernels are CUDA only)",
     }
 }
 
-/// Checks a request for a GPU stepper and returns its shape. `max_block`: the largest block the
-/// device takes; `warp_multiple`: whether every kernel's block must be a multiple of 32 (CUDA).
+/// Checks a frontier request for a GPU with `limits` and returns its shape (the source and the
+/// parameter values were checked by `make_stepper`).
 ///
-/// Errors: [`SolveError::BadSource`]; [`SolveError::Options`] for parameters and combinations
-/// of seed 004's variants that do not go together;
-/// [`SolveError::Device`] for an algorithm the GPU does not run or an impossible block size.
+/// Errors: [`SolveError::Options`] for combinations of seed 004's variants that do not go
+/// together; [`SolveError::Device`] for another family or an impossible block size.
 pub fn check_request(
-    device: &str,
     graph: &Graph,
     algo: Algorithm,
-    source: VertexId,
     opts: &SolveOptions,
-    max_block: u32,
-    warp_multiple: bool,
+    limits: &Limits<'_>,
 ) -> Result<FrontierRun, SolveError> {
-    crate::algo::check_source(graph, source)?;
-    algo.validate(&opts.params).map_err(SolveError::Options)?;
-    supports(device, algo).map_err(SolveError::Device)?;
     let Family::Frontier { threshold, variant } = algo.spec().family else {
         return Err(SolveError::Device(format!("{algo} is not a frontier solver")));
     };
     let blocks = [("relax", opts.block.relax), ("minimum", opts.block.minimum), ("update", opts.block.update)];
-    check_blocks(device, &blocks, max_block, warp_multiple)?;
+    check_blocks(&blocks, limits)?;
     let relax = algo.choice(&opts.params, "relax");
     let succ = variant == RelaxVariant::Successors;
     let split = match algo.choice(&opts.params, "split") {
@@ -190,12 +239,8 @@ pub fn check_request(
 }
 
 /// Refuses block sizes a device cannot launch (`warp_multiple`: CUDA's multiples of 32).
-pub(crate) fn check_blocks(
-    device: &str,
-    blocks: &[(&str, u32)],
-    max_block: u32,
-    warp_multiple: bool,
-) -> Result<(), SolveError> {
+pub(crate) fn check_blocks(blocks: &[(&str, u32)], limits: &Limits<'_>) -> Result<(), SolveError> {
+    let Limits { device, max_block, warp_multiple, .. } = *limits;
     for &(kernel, b) in blocks {
         if warp_multiple && (!(32..=max_block).contains(&b) || b % 32 != 0) {
             return Err(SolveError::Device(format!(
@@ -223,27 +268,22 @@ pub struct BellmanFordRun {
     pub lo: i64,
 }
 
-/// Checks a request for a GPU Bellman-Ford stepper (source, parameters, the relax and update
-/// block sizes as [`check_request`] does, the i32 range of [`bellman_ford_range`]).
+/// Checks a Bellman-Ford request for a GPU with `limits` (the relax and update block sizes as
+/// [`check_request`] does, the i32 range of [`bellman_ford_range`]).
 ///
-/// Errors: [`SolveError::BadSource`], [`SolveError::Options`], [`SolveError::Device`].
+/// Errors: [`SolveError::Device`].
 pub fn check_bellman_ford(
-    device: &str,
     graph: &Graph,
     algo: Algorithm,
-    source: VertexId,
     opts: &SolveOptions,
-    max_block: u32,
-    warp_multiple: bool,
+    limits: &Limits<'_>,
 ) -> Result<BellmanFordRun, SolveError> {
-    crate::algo::check_source(graph, source)?;
-    algo.validate(&opts.params).map_err(SolveError::Options)?;
     if algo.spec().family != Family::EdgeParallel {
         return Err(SolveError::Device(format!("{algo} is not edge-parallel Bellman-Ford")));
     }
     let blocks = [("relax", opts.block.relax), ("update", opts.block.update)];
-    check_blocks(device, &blocks, max_block, warp_multiple)?;
-    let lo = bellman_ford_range(graph, device).map_err(SolveError::Device)?;
+    check_blocks(&blocks, limits)?;
+    let lo = bellman_ford_range(graph, limits.device).map_err(SolveError::Device)?;
     Ok(BellmanFordRun {
         frontier_only: algo.choice(&opts.params, "filter") == "frontier",
         order: ArcOrder::from_param(algo.choice(&opts.params, "order")),
@@ -269,6 +309,41 @@ pub fn bellman_ford_range(graph: &Graph, device: &str) -> Result<i64, String> {
         "graph `{}` is outside the {device} Bellman-Ford range: the kernels keep signed 32-bit δ (∞ = 2³¹−1), but          shortest paths here may reach {upper} (bound from above) and {lower} (bound from below); use the CPU",
         graph.name
     ))
+}
+
+/// What the u32 kernels' distances can hold, for messages.
+pub const U32_DISTANCE_RANGE: &str = "u32 distances < 2³²−1";
+
+/// Refuses graphs whose arithmetic could reach the u32 ∞ sentinel (2³²−1): the frontier family
+/// on wgpu and Δ-stepping on every GPU keep u32 δ.
+///
+/// What the kernels compute: final distances, relaxation values δ(f) + w(f, v) from a settled
+/// frontier vertex f to an unsettled v, and Crauser keys δ(u) + ω(u). The value δ(f) was set
+/// along a chain of settled vertices (a simple path), and v is not on it, so a relaxation value
+/// is the length of a simple path: at most B = Σ_v (heaviest arc into v). Keys add at most w_max.
+/// The check is first (n − 1)·w_max + 2·w_max ([`Graph::distance_bound`] plus one arc and ω),
+/// then B + w_max ([`Graph::path_bound`]) — road networks such as NY ((n − 1)·w_max ≈ 9.8·10⁹,
+/// B ≈ 10⁹) pass the second.
+pub fn u32_distance_range(graph: &Graph) -> Result<(), SolveError> {
+    let limit = u32::MAX as u128;
+    let max_w = graph.max_weight() as u128;
+    let bound = graph.distance_bound();
+    if bound + 2 * max_w < limit {
+        return Ok(());
+    }
+    let path_bound = graph.path_bound();
+    if path_bound + max_w < limit {
+        return Ok(());
+    }
+    Err(SolveError::Device(format!(
+        "graph `{}` is outside the wgpu distance range: wgpu keeps {U32_DISTANCE_RANGE} (WGSL has only 32-bit \
+         atomics), but a path here can reach Σ (heaviest arc into each vertex) = {path_bound} (and (n − 1)·w_max = \
+         {bound}, n = {}, w_max = {max_w}); the kernels need that plus w_max below 2³²−1 = {}; use the CPU or \
+         CUDA device",
+        graph.name,
+        graph.n(),
+        u32::MAX
+    )))
 }
 
 /// The header of a run's record: label, device, graph, source; times and records follow.

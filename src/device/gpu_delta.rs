@@ -8,6 +8,7 @@
 //! the bucket is exhausted, the far set's lowest bucket is opened) with no host round trip, so
 //! the host can queue a batch of phases and read back one log entry per phase.
 
+use super::gpu::Limits;
 use crate::algo::model::launched_threads;
 use crate::algo::{
     Algorithm, Family, IterationRecord, PhaseTimes, SolveError, SolveOptions, StepDelta, ThreadCounts, Values,
@@ -15,7 +16,13 @@ use crate::algo::{
 };
 use crate::graph::{Distance, Graph, INF, VertexId};
 
-/// Control words (`C_*` in the kernels).
+/// Phase kinds (`ctl[C_KIND]`, `L_KIND`): light, heavy, selecting the next bucket, done.
+pub const K_LIGHT: usize = 0;
+pub const K_HEAVY: usize = 1;
+pub const K_SELECT: usize = 2;
+pub const K_DONE: usize = 3;
+
+/// Control words (`DS_C_*` in the kernels, through [`crate::device::layout`]).
 pub const CTL_WORDS: usize = 16;
 pub const C_PHASE: usize = 0;
 pub const C_SLOT: usize = 1;
@@ -27,66 +34,57 @@ pub const C_HEAVY_R: usize = 6;
 pub const C_SETTLED: usize = 7;
 pub const C_REACHED: usize = 8;
 pub const C_MINB: usize = 9;
+pub const C_OPENED: usize = 10;
+pub const C_OPENED_HEAVY: usize = 11;
 
-/// u32 words of a phase's log entry (`LOG_WORDS` in the kernels) and the fields read here.
+/// u32 words of a phase's log entry (`DS_LOG_WORDS` in the kernels) and its slots.
 pub const LOG_WORDS: usize = 24;
-const L_VALID: usize = 0;
-const L_FRONTIER: usize = 1;
-const L_SCANNED: usize = 2;
-const L_RELAXED: usize = 3;
-const L_LOWERED: usize = 4;
-const L_BUCKET: usize = 9;
-const L_KIND: usize = 10;
-const L_BUCKET_SIZE: usize = 11;
-const L_NEXT_FRONTIER: usize = 12;
-const L_SETTLED_BEFORE: usize = 13;
-const L_SETTLED: usize = 14;
-const L_REACHED: usize = 15;
-const L_WARPS_FULL: usize = 16;
-const L_WARPS_MIXED: usize = 17;
+pub const L_VALID: usize = 0;
+pub const L_FRONTIER: usize = 1;
+pub const L_SCANNED: usize = 2;
+pub const L_RELAXED: usize = 3;
+pub const L_LOWERED: usize = 4;
+pub const L_FRESH: usize = 5;
+pub const L_NEXT: usize = 6;
+pub const L_NEW_R: usize = 7;
+pub const L_NEW_R_HEAVY: usize = 8;
+pub const L_BUCKET: usize = 9;
+pub const L_KIND: usize = 10;
+pub const L_BUCKET_SIZE: usize = 11;
+pub const L_NEXT_FRONTIER: usize = 12;
+pub const L_SETTLED_BEFORE: usize = 13;
+pub const L_SETTLED: usize = 14;
+pub const L_REACHED: usize = 15;
+pub const L_WARPS_FULL: usize = 16;
+pub const L_WARPS_MIXED: usize = 17;
 /// The bucket serial of the phase (R's members carry it in `rr`).
 pub const L_SERIAL: usize = 18;
-const L_DONE: usize = 19;
-const L_ARC_ITERS: usize = 20;
-const L_WARP_ITERS: usize = 21;
+pub const L_DONE: usize = 19;
+pub const L_ARC_ITERS: usize = 20;
+pub const L_WARP_ITERS: usize = 21;
 /// Most phases per batch of the fast path (log entries on the device).
 pub const BATCH_MAX: u32 = 64;
 
 /// One phase's log entry.
 pub type LogEntry = [u32; LOG_WORDS];
 
-/// A Δ-stepping request checked for a GPU: the bucket width (clamped to u32) and the relax
-/// kernel (`relax=balanced`: a block shares its frontier's arcs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DeltaRun {
-    pub delta: u32,
-    pub balanced: bool,
-}
+pub use super::gpu::DeltaRun;
 
-/// Checks a request for a GPU Δ-stepping stepper: source, parameters, the relax and update
-/// block sizes, weights that are non-negative and distances that stay below the u32 ∞
-/// (`range`: the device's check, e.g. [`crate::device::wgpu::check_distance_range`]).
+/// Checks a Δ-stepping request for a GPU with `limits`: the relax and update block sizes (the
+/// u32 distance range is the family's [`crate::device::family::GpuFamily`]'s `range`).
 ///
-/// Errors: [`SolveError::BadSource`], [`SolveError::Options`], [`SolveError::NegativeWeight`]
-/// (through the registry's check), [`SolveError::Device`].
+/// Errors: [`SolveError::Device`].
 pub fn check_delta_stepping(
-    device: &str,
     graph: &Graph,
     algo: Algorithm,
-    source: VertexId,
     opts: &SolveOptions,
-    max_block: u32,
-    warp_multiple: bool,
+    limits: &Limits<'_>,
 ) -> Result<DeltaRun, SolveError> {
-    crate::algo::check_source(graph, source)?;
-    algo.validate(&opts.params).map_err(SolveError::Options)?;
     if algo.spec().family != Family::Bucketed {
         return Err(SolveError::Device(format!("{algo} is not Δ-stepping")));
     }
-    super::gpu::check_blocks(device, &[("relax", opts.block.relax), ("update", opts.block.update)], max_block, {
-        warp_multiple
-    })?;
-    super::wgpu::check_distance_range(graph)?;
+    super::gpu::check_blocks(&[("relax", opts.block.relax), ("update", opts.block.update)], limits)?;
+    let device = limits.device;
     let delta = match algo.int(&opts.params, "delta") {
         d if d <= 0 => auto_delta(graph),
         d => d as Distance,
@@ -156,7 +154,7 @@ pub fn settles(e: &LogEntry) -> bool {
 /// The record of phase `iteration` from its log entry; thread counts from the device's warp
 /// votes (one relax thread per vertex, `block` per block).
 pub fn record(e: &LogEntry, iteration: u32, n: u64, block: u32, delta: u32, times: PhaseTimes) -> IterationRecord {
-    let light = e[L_KIND] == 0;
+    let light = e[L_KIND] as usize == K_LIGHT;
     let relaxed = u64::from(e[L_RELAXED]);
     let launched = launched_threads(n, block);
     let (full, mixed) = (u64::from(e[L_WARPS_FULL]), u64::from(e[L_WARPS_MIXED]));

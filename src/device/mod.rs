@@ -9,8 +9,11 @@
 //! rebuilt from counters or from state copies) is in [`gpu`].
 
 pub mod cuda;
+pub mod driver;
+pub mod family;
 pub mod gpu;
 pub mod gpu_delta;
+pub mod layout;
 pub mod roofline;
 pub mod wgpu;
 
@@ -98,9 +101,9 @@ impl DeviceInfo {
                 Some(_) => Ok(()),
                 None => Err(format!("{algo} has no multi-core version; it runs on one CPU thread")),
             },
-            DeviceId::Cuda(_) => gpu::supports(&self.name, algo),
+            DeviceId::Cuda(_) => family::gpu_family(&self.name, algo).map(|_| ()),
             DeviceId::Wgpu(_) => {
-                gpu::supports(&self.name, algo)?;
+                family::gpu_family(&self.name, algo)?;
                 gpu::cuda_only_options(&self.name, algo, &opts.params)
             }
         }
@@ -110,11 +113,17 @@ impl DeviceInfo {
     pub fn fits(&self, graph: &Graph, algo: Algorithm, opts: &SolveOptions) -> Result<(), String> {
         match self.id {
             DeviceId::Cpu | DeviceId::CpuParallel(_) => Ok(()),
-            DeviceId::Cuda(i) => cuda::fits(i, graph, algo, opts),
-            DeviceId::Wgpu(_) if algo.spec().family == crate::algo::Family::EdgeParallel => {
-                gpu::bellman_ford_range(graph, "wgpu").map(|_| ())
-            }
-            DeviceId::Wgpu(_) => wgpu::check_distance_range(graph).map_err(|e| e.to_string()),
+            DeviceId::Cuda(i) => match family::gpu_family("CUDA", algo) {
+                Ok(f) => {
+                    (f.range)(graph, &family::CUDA)?;
+                    cuda::fits_memory(i, graph, algo, (f.cuda_bytes)(graph, algo, opts))
+                }
+                Err(_) => Ok(()), // `supports` says why not
+            },
+            DeviceId::Wgpu(_) => match family::gpu_family("wgpu", algo) {
+                Ok(f) => (f.range)(graph, &family::WGPU),
+                Err(_) => Ok(()),
+            },
         }
     }
 }
@@ -153,17 +162,24 @@ pub fn make_stepper(
     source: VertexId,
     opts: &SolveOptions,
 ) -> Result<Box<dyn Stepper>, SolveError> {
-    crate::algo::check_source(&graph, source)?;
-    algo.validate(&opts.params).map_err(SolveError::Options)?;
-    crate::algo::check_weights(&graph, algo).map_err(SolveError::Options)?;
-    opts.block.validate().map_err(SolveError::Options)?;
+    gpu::common_checks(&graph, algo, source, opts)?;
+    let gpu = |limits: &family::Limits<'_>, index: u32, graph: Arc<Graph>| {
+        let (fam, run) = family::check(&graph, algo, opts, limits)?;
+        Ok::<_, SolveError>((fam, family::Build { index, graph, algo, run, source, opts }))
+    };
     match device {
         DeviceId::Cpu => crate::algo::cpu_stepper(graph, algo, source, opts),
         DeviceId::CpuParallel(threads) => match algo.spec().cpu_parallel {
             Some(build) => build(graph, algo, source, threads as usize, opts),
             None => Err(SolveError::Device(format!("{algo} has no multi-core version; it runs on one CPU thread"))),
         },
-        DeviceId::Cuda(i) => cuda::stepper(i, graph, algo, source, opts),
-        DeviceId::Wgpu(i) => wgpu::stepper(i, graph, algo, source, opts),
+        DeviceId::Cuda(i) => {
+            let (fam, build) = gpu(&family::CUDA, i, graph)?;
+            cuda::stepper(fam.cuda, build)
+        }
+        DeviceId::Wgpu(i) => {
+            let (fam, build) = gpu(&family::WGPU, i, graph)?;
+            (fam.wgpu)(build)
+        }
     }
 }

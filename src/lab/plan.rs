@@ -12,7 +12,6 @@ use crate::algo::{AlgoChoice, Algorithm, BlockSizes, CachePreference};
 use crate::device::{DeviceId, devices};
 use crate::graph::{Graph, VertexId};
 use anyhow::{Context, Result};
-use rand::{Rng, SeedableRng};
 
 /// Every graph of `exp`, in file order.
 pub fn plan_graphs(exp: &Experiment) -> Result<Vec<GraphPlan>> {
@@ -33,24 +32,7 @@ pub fn sources(spec: &SourceSpec, g: &Graph) -> Vec<VertexId> {
     }
 }
 
-/// `count` random sources with at least one out-arc (seeded).
-pub fn pick_sources(g: &Graph, count: usize, seed: u64) -> Vec<VertexId> {
-    let mut rng = rand_pcg::Pcg64::seed_from_u64(seed ^ 0x5011_4CE5);
-    let succ = g.successors();
-    let mut out = Vec::with_capacity(count);
-    let mut tries = 0;
-    while out.len() < count && tries < 1000 * count.max(1) {
-        tries += 1;
-        let v = rng.random_range(0..g.n()) as VertexId;
-        if succ.degree(v) > 0 && !out.contains(&v) {
-            out.push(v);
-        }
-    }
-    if out.is_empty() {
-        out.push(0);
-    }
-    out
-}
+pub use crate::manysource::pick_sources;
 
 /// One configuration to run on every source of a graph.
 #[derive(Clone, Debug, PartialEq)]

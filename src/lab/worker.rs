@@ -298,7 +298,7 @@ impl<'a> Worker<'a> {
                                 record_deltas: false,
                                 ..Default::default()
                             };
-                            r.device_bytes = Some(crate::device::cuda::device_bytes(g, a.algorithm, &opts));
+                            r.device_bytes = Some(crate::device::family::cuda_device_bytes(g, a.algorithm, &opts));
                         }
                         match st.distances() {
                             Ok(dist) => oracle.check(&mut r, s, &dist),

@@ -382,6 +382,27 @@ fn solve_one(
     dist
 }
 
+/// `count` random sources with at least one out-arc (seeded; fewer when the graph has fewer
+/// such vertices, vertex 0 when it has none). The lab's and the tuner's sources come from here.
+pub fn pick_sources(g: &Graph, count: usize, seed: u64) -> Vec<VertexId> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(seed ^ 0x5011_4CE5);
+    let succ = g.successors();
+    let mut out = Vec::with_capacity(count);
+    let mut tries = 0;
+    while out.len() < count && tries < 1000 * count.max(1) {
+        tries += 1;
+        let v = rng.random_range(0..g.n()) as VertexId;
+        if succ.degree(v) > 0 && !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    if out.is_empty() {
+        out.push(0);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

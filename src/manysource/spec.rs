@@ -92,7 +92,7 @@ impl SourceSet {
     pub fn resolve(&self, g: &Graph) -> Result<Vec<VertexId>, String> {
         match *self {
             SourceSet::All => Ok((0..g.n() as VertexId).collect()),
-            SourceSet::Random { count, seed } => Ok(crate::lab::plan::pick_sources(g, count.min(g.n()), seed)),
+            SourceSet::Random { count, seed } => Ok(super::pick_sources(g, count.min(g.n()), seed)),
             SourceSet::Range { first, last } => (first..=last)
                 .map(|id| {
                     g.labels().index(id, g.n()).ok_or_else(|| {

@@ -1,47 +1,35 @@
-//! Δ-stepping on CUDA ([meyer-sanders]; kernels in `kernels/delta_stepping.cu`, the twin of the
-//! wgpu stepper; design in `docs/gpu-delta-stepping.md`; what both share in
-//! [`crate::device::gpu_delta`]).
+//! The CUDA backend of Δ-stepping ([meyer-sanders]; kernels in `kernels/delta_stepping.cu`; the
+//! driver is [`crate::device::driver::Bucketed`]; design in `docs/gpu-delta-stepping.md`).
 //!
 //! The CSR successors are uploaded once; δ, δ_prev, fr, rr and pend are n words each. A phase
-//! is six launches on the stepper's stream (relax and commit: one thread per vertex; advance,
-//! min over the far set, open, advance2) and writes one log entry, so
-//! - `step` runs one phase (timed with events), reads its entry and, with `record_deltas`, δ
-//!   and R's marks for the view: the CPU stepper's records, with the warp figures of the
-//!   device's own ballots;
-//! - `run_to_end` queues batches of phases (1, 2, 4 … [`BATCH_MAX`]) and reads back only their
-//!   log entries; phases queued past the end return at once on the device.
+//! is six launches on the backend's stream (relax and commit: one thread per vertex; advance,
+//! min over the far set, open, advance2) and writes one log entry; a batch's launches are
+//! timed with events.
 
 use super::kernels::Gpu;
-use super::solver::cfg;
+use super::stream::{apply_cache, cfg, check_memory, copy_back, elapsed_ms, event};
 use super::{dev_err, guarded};
-use crate::algo::{Algorithm, PhaseTimes, RunRecord, SolveError, SolveOptions, Step, Stepper};
-use crate::device::gpu;
-use crate::device::gpu_delta::{self as book, BATCH_MAX, C_SLOT, DeltaRun, L_SERIAL, LOG_WORDS, LogEntry};
-use crate::graph::{Distance, Graph, INF, VertexId};
-use cudarc::driver::sys::CUevent_flags;
-use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaStream, PushKernelArg};
+use crate::algo::{Algorithm, SolveError, SolveOptions, Stepper};
+use crate::device::driver::{Backend, Batch, Bucketed, Words};
+use crate::device::gpu_delta::{self as book, BATCH_MAX, C_SLOT, CTL_WORDS, DeltaRun, LOG_WORDS};
+use crate::graph::{Graph, VertexId};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, PushKernelArg};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 /// Device bytes of a Δ-stepping stepper: CSR successors (8 B per arc + offsets), five n-word
 /// arrays, the log and the control words.
 pub fn device_bytes(graph: &Graph) -> u64 {
     let (n, m) = (graph.n() as u64, graph.m() as u64);
-    8 * m + 4 * (n + 1) + 20 * n + 4 * (LOG_WORDS as u64 * u64::from(BATCH_MAX) + 16)
+    8 * m + 4 * (n + 1) + 20 * n + 4 * (LOG_WORDS as u64 * u64::from(BATCH_MAX) + CTL_WORDS as u64)
 }
 
-/// The CUDA Δ-stepping stepper.
-pub(super) struct DeltaSteppingCuda {
+/// Buffers and kernels of one Δ-stepping run on a CUDA device.
+struct DeltaSteppingCuda {
     /// Keeps the device (and its compiled module) alive as long as the stepper.
     _gpu: Arc<Gpu>,
     stream: Arc<CudaStream>,
-    graph: Arc<Graph>,
-    algo: Algorithm,
     opts: SolveOptions,
     run: DeltaRun,
-    source: VertexId,
-    device: String,
     n: u32,
     /// relax, commit, advance, min_far, open, advance2.
     funcs: [CudaFunction; 6],
@@ -55,14 +43,9 @@ pub(super) struct DeltaSteppingCuda {
     pend: CudaSlice<u32>,
     log: CudaSlice<u32>,
     ctl: CudaSlice<u32>,
-    /// δ as the host last saw it (for the steps' deltas).
-    prev_host: Vec<Distance>,
-    iteration: u32,
-    done: bool,
-    reached: u64,
 }
 
-/// Builds the stepper: uploads the successors and the initial state. Errors:
+/// Uploads the successors and the initial state and returns the driver. Errors:
 /// [`SolveError::Device`] (memory, NVRTC, driver).
 pub(super) fn new_stepper(
     gpu: Arc<Gpu>,
@@ -72,10 +55,6 @@ pub(super) fn new_stepper(
     source: VertexId,
     opts: &SolveOptions,
 ) -> Result<Box<dyn Stepper>, SolveError> {
-    let (n, m) = (graph.n(), graph.m());
-    if n >= u32::MAX as usize - 1 || m >= u32::MAX as usize {
-        return Err(SolveError::Device(format!("{n} vertices, {m} arcs: the CUDA kernels index both with u32")));
-    }
     let funcs = [
         gpu.func(if run.balanced { "ds_relax_balanced" } else { "ds_relax" })?,
         gpu.func("ds_commit")?,
@@ -84,18 +63,7 @@ pub(super) fn new_stepper(
         gpu.func("ds_open")?,
         gpu.func("ds_advance2")?,
     ];
-    gpu.ctx.bind_to_thread().map_err(dev_err("cannot bind the CUDA context"))?;
-    let need = device_bytes(&graph);
-    let (free, _) = gpu.ctx.mem_get_info().map_err(dev_err("cannot read free device memory"))?;
-    if need + (64 << 20) > free as u64 {
-        return Err(SolveError::Device(format!(
-            "graph `{}` needs {:.1} MiB of device memory for delta-stepping; {:.1} MiB are free on {}",
-            graph.name,
-            need as f64 / 1048576.0,
-            free as f64 / 1048576.0,
-            gpu.name
-        )));
-    }
+    check_memory(&gpu, &graph, device_bytes(&graph), "delta-stepping")?;
     let stream = gpu.ctx.new_stream().map_err(dev_err("cannot create a CUDA stream"))?;
     let state = book::initial_state(&graph, source, run);
     let succ = graph.successors();
@@ -122,12 +90,8 @@ pub(super) fn new_stepper(
         run.delta,
         if run.balanced { "balanced" } else { "vertex" }
     );
-    Ok(Box::new(DeltaSteppingCuda {
-        prev_host: state.dist.iter().map(|&d| book::widen(d)).collect(),
-        iteration: 0,
-        done: false,
-        reached: 1,
-        n: n as u32,
+    let backend = DeltaSteppingCuda {
+        n: graph.n() as u32,
         funcs,
         off,
         tgt,
@@ -140,21 +104,14 @@ pub(super) fn new_stepper(
         log,
         ctl,
         stream,
-        algo,
         opts: opts.clone(),
         run,
-        source,
-        device,
-        graph,
         _gpu: gpu,
-    }))
+    };
+    Ok(Box::new(Bucketed::new(backend, graph, algo, run, source, opts, device)))
 }
 
 impl DeltaSteppingCuda {
-    fn event(&self) -> Result<CudaEvent, SolveError> {
-        self.stream.record_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(dev_err("cannot record a CUDA event"))
-    }
-
     /// Queues the six launches of one phase.
     fn launch_phase(&self) -> Result<(), SolveError> {
         let (n, delta) = (self.n, self.run.delta);
@@ -194,134 +151,45 @@ impl DeltaSteppingCuda {
         Ok(())
     }
 
-    /// Runs up to `count` phases and returns the log entries of those that ran (synchronises).
-    fn run_phases(&mut self, count: u32) -> Result<Vec<LogEntry>, SolveError> {
+    /// Runs up to `count` phases and returns their log entries (synchronises).
+    fn batch(&mut self, count: u32, timed: bool) -> Result<Batch, SolveError> {
+        let count = count.clamp(1, BATCH_MAX);
         let words = LOG_WORDS * count as usize;
         self.stream.memset_zeros(&mut self.log.slice_mut(..words)).map_err(dev_err("cannot clear the phase log"))?;
         let mut slot = self.ctl.slice_mut(C_SLOT..C_SLOT + 1);
         self.stream.memcpy_htod(&[0u32], &mut slot).map_err(dev_err("cannot reset the log slot"))?;
+        let e0 = if timed { Some(event(&self.stream)?) } else { None };
         for _ in 0..count {
             self.launch_phase()?;
         }
+        let e1 = if timed { Some(event(&self.stream)?) } else { None };
         let mut out = vec![0u32; words];
         self.stream
             .memcpy_dtoh(&self.log.slice(..words), &mut out[..])
             .map_err(dev_err("cannot read the phase log"))?;
         self.stream.synchronize().map_err(dev_err("a Δ-stepping phase on the GPU failed"))?;
-        Ok(out.chunks_exact(LOG_WORDS).map(|c| std::array::from_fn(|i| c[i])).filter(book::ran).collect())
-    }
-
-    fn copy(&self, src: &CudaSlice<u32>, what: &str) -> Result<Vec<u32>, SolveError> {
-        let mut out = vec![0u32; self.n as usize];
-        self.stream.memcpy_dtoh(src, &mut out[..]).map_err(dev_err(what))?;
-        self.stream.synchronize().map_err(dev_err(what))?;
-        Ok(out)
-    }
-
-    fn note(&mut self, e: &LogEntry) {
-        self.iteration += 1;
-        self.done = book::finished(e);
-        self.reached = book::reached_total(e);
-    }
-
-    fn step_inner(&mut self) -> Result<Option<Step>, SolveError> {
-        if self.done {
-            return Ok(None);
-        }
-        let e0 = self.event()?;
-        let entries = self.run_phases(1)?;
-        let e1 = self.event()?;
-        let Some(e) = entries.into_iter().next() else {
-            return Err(SolveError::Device("a Δ-stepping phase did not run on the GPU".into()));
+        let gpu_ms = match (e0, e1) {
+            (Some(a), Some(z)) => Some(elapsed_ms(&a, &z)?),
+            _ => None,
         };
-        self.stream.synchronize().map_err(dev_err("a Δ-stepping phase on the GPU failed"))?;
-        let relax_ms = e0.elapsed_ms(&e1).map_err(dev_err("cannot read CUDA event times"))? as f64;
-        self.note(&e);
-        let t = Instant::now();
-        let delta = if self.opts.record_deltas {
-            if self.prev_host.is_empty() {
-                self.prev_host = vec![INF; self.n as usize];
-            }
-            let new = self.copy(&self.dist, "cannot copy δ from the GPU")?;
-            let rr = if book::settles(&e) { Some(self.copy(&self.rr, "cannot copy R from the GPU")?) } else { None };
-            Some(book::step_delta(&mut self.prev_host, &new, rr.as_deref(), e[L_SERIAL], self.source))
-        } else {
-            None
-        };
-        let times = PhaseTimes { relax_ms, copy_ms: t.elapsed().as_secs_f64() * 1e3, ..Default::default() };
-        let record = book::record(&e, self.iteration, u64::from(self.n), self.opts.block.relax, self.run.delta, times);
-        Ok(Some(Step { record, delta }))
-    }
-
-    fn run_fast(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
-        let begin = Instant::now();
-        let mut run = gpu::run_header(self.algo, &self.opts, &self.device, &self.graph, self.source);
-        let mut batch = 1u32;
-        while !self.done {
-            if cancel.load(Ordering::Relaxed) {
-                return Err(SolveError::Cancelled);
-            }
-            progress(self.reached);
-            let entries = self.run_phases(batch)?;
-            if entries.is_empty() {
-                return Err(SolveError::Device("a Δ-stepping phase did not run on the GPU".into()));
-            }
-            for e in &entries {
-                self.note(e);
-                let (n, block) = (u64::from(self.n), self.opts.block.relax);
-                run.records.push(book::record(e, self.iteration, n, block, self.run.delta, PhaseTimes::default()));
-            }
-            batch = (batch * 2).min(BATCH_MAX);
-        }
-        self.prev_host.clear();
-        run.total_ms = begin.elapsed().as_secs_f64() * 1e3;
-        run.iterations = self.iteration;
-        run.reached = self.reached;
-        Ok(run)
+        Ok(Batch { words: out, gpu_ms })
     }
 }
 
-impl Stepper for DeltaSteppingCuda {
-    fn algorithm(&self) -> Algorithm {
-        self.algo
+impl Backend for DeltaSteppingCuda {
+    fn run_batch(&mut self, _first: u32, count: u32, _head: &[u32], timed: bool) -> Result<Batch, SolveError> {
+        guarded(|| self.batch(count, timed))?
     }
 
-    fn label(&self) -> String {
-        crate::algo::run_label(self.algo, &self.opts.params)
+    fn read_words(&mut self, which: Words) -> Result<Vec<u32>, SolveError> {
+        guarded(|| match which {
+            Words::Rr => copy_back(&self.stream, &self.rr, "cannot copy R from the GPU"),
+            _ => copy_back(&self.stream, &self.dist, "cannot copy δ from the GPU"),
+        })?
     }
 
-    fn device(&self) -> String {
-        self.device.clone()
-    }
-
-    fn source(&self) -> VertexId {
-        self.source
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
-    }
-
-    fn step(&mut self) -> Result<Option<Step>, SolveError> {
-        guarded(|| self.step_inner())?
-    }
-
-    fn distances(&mut self) -> Result<Vec<Distance>, SolveError> {
-        let words = guarded(|| self.copy(&self.dist, "cannot copy δ from the GPU"))??;
-        Ok(words.into_iter().map(book::widen).collect())
-    }
-
-    fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
-        if self.opts.instrument {
-            let record_deltas = std::mem::replace(&mut self.opts.record_deltas, false);
-            let graph = Arc::clone(&self.graph);
-            let run = crate::algo::run_by_steps(self, &graph, cancel, progress);
-            self.opts.record_deltas = record_deltas;
-            let mut run = run?;
-            run.iterations = self.iteration;
-            run.reached = self.reached;
-            return Ok(run);
-        }
-        guarded(|| self.run_fast(cancel, progress))?
+    fn prepare(&mut self) -> Result<(), SolveError> {
+        let funcs: Vec<&CudaFunction> = self.funcs.iter().collect();
+        guarded(|| apply_cache(&funcs, self.opts.cache))?
     }
 }

@@ -158,7 +158,7 @@ fn open(index: u32) -> Result<Gpu, SolveError> {
     let t0 = Instant::now();
     let mut funcs = HashMap::new();
     for (file, src, names) in FILES {
-        let source = format!("{COMMON_SRC}\n{src}");
+        let source = format!("{}{COMMON_SRC}\n{src}", crate::device::layout::cuda_prelude());
         let opts = CompileOptions {
             arch: Some(arch),
             name: Some(file.to_string()),
@@ -220,7 +220,8 @@ fn load_plain(
         options: vec!["--std=c++17".into()],
         ..Default::default()
     };
-    let ptx = compile_ptx_with_opts(format!("{COMMON_SRC}\n{src}"), opts).map_err(|e| compile_error(file, e))?;
+    let ptx = compile_ptx_with_opts(format!("{}{COMMON_SRC}\n{src}", crate::device::layout::cuda_prelude()), opts)
+        .map_err(|e| compile_error(file, e))?;
     let module = ctx.load_module(ptx).map_err(dev_err(&format!("cannot load the module of kernels/{file}")))?;
     names
         .iter()

@@ -30,14 +30,14 @@ mod bellman_ford;
 mod delta_stepping;
 mod kernels;
 mod solver;
+mod stream;
 
+use super::gpu::{Build, GpuRun};
 use super::{DeviceId, DeviceInfo};
-use crate::algo::{Algorithm, SolveError, SolveOptions, Stepper};
-use crate::graph::{Graph, VertexId};
+use crate::algo::{Algorithm, SolveError, Stepper};
+use crate::graph::Graph;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Arc, Mutex, OnceLock};
-
-pub use solver::device_bytes;
+use std::sync::{Mutex, OnceLock};
 
 /// One device as the probe found it.
 #[derive(Clone, Debug)]
@@ -97,24 +97,9 @@ pub fn list() -> Vec<DeviceInfo> {
     }
 }
 
-/// Whether `graph` fits device `index`'s total memory for `algo` (the free memory is checked
-/// again when a stepper is built).
-pub fn fits(index: u32, graph: &Graph, algo: Algorithm, opts: &SolveOptions) -> Result<(), String> {
-    let edge_parallel = algo.spec().family == crate::algo::Family::EdgeParallel;
-    if edge_parallel {
-        super::gpu::bellman_ford_range(graph, "CUDA")?;
-    }
-    let bucketed = algo.spec().family == crate::algo::Family::Bucketed;
-    if bucketed {
-        super::wgpu::check_distance_range(graph).map_err(|e| e.to_string())?;
-    }
-    let need = if edge_parallel {
-        bellman_ford::device_bytes(graph)
-    } else if bucketed {
-        delta_stepping::device_bytes(graph)
-    } else {
-        device_bytes(graph, algo, opts)
-    };
+/// Whether `need` bytes (the family's estimate for `algo` on `graph`) fit device `index`'s
+/// total memory (the free memory is checked again when a stepper is built).
+pub(super) fn fits_memory(index: u32, graph: &Graph, algo: Algorithm, need: u64) -> Result<(), String> {
     match total_memory(index) {
         Some(total) if need > total as u64 => Err(format!(
             "graph `{}` needs {:.1} MiB of device memory for {algo}; cuda:{index} has {:.1} MiB",
@@ -126,40 +111,44 @@ pub fn fits(index: u32, graph: &Graph, algo: Algorithm, opts: &SolveOptions) -> 
     }
 }
 
+pub(super) use bellman_ford::device_bytes as bellman_ford_bytes;
+pub(super) use delta_stepping::device_bytes as delta_stepping_bytes;
+pub(super) use solver::device_bytes as frontier_bytes;
+
 /// Total memory of device `index` in bytes, when the probe found it.
 pub fn total_memory(index: u32) -> Option<usize> {
     probe().as_ref().ok()?.get(index as usize).map(|d| d.total_mem)
 }
 
-/// A CUDA stepper for `algo` from `source` on device `index`.
+/// A CUDA stepper for a request that `make_stepper` checked (source, parameters, weights) and
+/// `family` checked into `run`.
 ///
-/// Errors ([`SolveError::Device`] unless said otherwise): CUDA unavailable, no device `index`,
-/// an algorithm the GPU does not run (`dijkstra`), a block size that is not a multiple of 32 in
-/// 32..=1024, a graph larger than the free device memory, NVRTC or driver failures;
-/// [`SolveError::BadSource`] for `source ≥ n`.
-pub fn stepper(
-    index: u32,
-    graph: Arc<Graph>,
-    algo: Algorithm,
-    source: VertexId,
-    opts: &SolveOptions,
-) -> Result<Box<dyn Stepper>, SolveError> {
-    if algo.spec().family == crate::algo::Family::EdgeParallel {
-        let run = super::gpu::check_bellman_ford("CUDA", &graph, algo, source, opts, 1024, true)?;
-        check_index(index)?;
-        let gpu = kernels::gpu(index)?;
-        return guarded(|| bellman_ford::new_stepper(gpu, graph, algo, run, source, opts))?;
-    }
-    if algo.spec().family == crate::algo::Family::Bucketed {
-        let run = super::gpu_delta::check_delta_stepping("CUDA", &graph, algo, source, opts, 1024, true)?;
-        check_index(index)?;
-        let gpu = kernels::gpu(index)?;
-        return guarded(|| delta_stepping::new_stepper(gpu, graph, algo, run, source, opts))?;
-    }
-    let run = super::gpu::check_request("CUDA", &graph, algo, source, opts, 1024, true)?;
-    check_index(index)?;
-    let gpu = kernels::gpu(index)?;
-    guarded(|| solver::new_stepper(gpu, graph, algo, run, source, opts))?
+/// Errors ([`SolveError::Device`]): CUDA unavailable, no device `index`, a graph larger than
+/// the free device memory, NVRTC or driver failures.
+pub(super) fn stepper(builder: super::gpu::Builder, build: Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
+    check_index(build.index)?;
+    builder(build)
+}
+
+/// The frontier family's builder (`GpuFamily::cuda`).
+pub(super) fn build_frontier(b: Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
+    let GpuRun::Frontier(run) = b.run else { return Err(b.mismatch("frontier")) };
+    let gpu = kernels::gpu(b.index)?;
+    guarded(|| solver::new_stepper(gpu, b.graph, b.algo, run, b.source, b.opts))?
+}
+
+/// The edge-parallel family's builder.
+pub(super) fn build_bellman_ford(b: Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
+    let GpuRun::EdgeParallel(run) = b.run else { return Err(b.mismatch("edge-parallel")) };
+    let gpu = kernels::gpu(b.index)?;
+    guarded(|| bellman_ford::new_stepper(gpu, b.graph, b.algo, run, b.source, b.opts))?
+}
+
+/// The bucketed family's builder.
+pub(super) fn build_delta_stepping(b: Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
+    let GpuRun::Bucketed(run) = b.run else { return Err(b.mismatch("bucketed")) };
+    let gpu = kernels::gpu(b.index)?;
+    guarded(|| delta_stepping::new_stepper(gpu, b.graph, b.algo, run, b.source, b.opts))?
 }
 
 /// Peak memory bandwidth of device `index` from the driver (memory clock × bus width × 2),
@@ -260,6 +249,8 @@ fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algo::SolveOptions;
+    use std::sync::Arc;
 
     #[test]
     fn listing_never_panics_and_is_cached() {
@@ -277,13 +268,17 @@ mod tests {
 
     #[test]
     fn stepper_errors_are_device_errors() {
+        use crate::device::{DeviceId, make_stepper};
         let g = Arc::new(crate::generate::teaching());
         let opts = SolveOptions::default();
         let martin = crate::algo::MARTIN_SUCC;
-        assert!(matches!(stepper(0, Arc::clone(&g), martin, 99, &opts), Err(SolveError::BadSource(..))));
-        let r = stepper(0, Arc::clone(&g), crate::algo::DIJKSTRA, 0, &opts);
+        let cuda = DeviceId::Cuda(0);
+        assert!(matches!(make_stepper(cuda, Arc::clone(&g), martin, 99, &opts), Err(SolveError::BadSource(..))));
+        let r = make_stepper(cuda, Arc::clone(&g), crate::algo::DIJKSTRA, 0, &opts);
         assert!(matches!(r, Err(SolveError::Device(_))));
-        let bad = SolveOptions { block: crate::algo::BlockSizes::uniform(100), ..Default::default() };
-        assert!(matches!(stepper(0, g, martin, 0, &bad), Err(SolveError::Device(_))));
+        // Valid on the CPU, not a whole number of warps for CUDA.
+        let block = crate::algo::BlockSizes { minimum: 100, ..crate::algo::BlockSizes::uniform(64) };
+        let bad = SolveOptions { block, ..Default::default() };
+        assert!(matches!(make_stepper(cuda, g, martin, 0, &bad), Err(SolveError::Device(_))));
     }
 }

@@ -3,6 +3,7 @@
 //! See the module docs of [`super`] for what each mode measures.
 
 use super::kernels::Gpu;
+use super::stream::cfg;
 use super::{dev_err, guarded};
 use crate::algo::{
     Algorithm, CachePreference, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, Stepper, Threshold,
@@ -10,10 +11,7 @@ use crate::algo::{
 use crate::device::gpu::LaunchModel;
 use crate::device::gpu::{FrontierRun, HostState, UNSET};
 use crate::graph::{Distance, Graph, INF, VertexId};
-use cudarc::driver::sys::{CUevent_flags, CUfunc_cache_enum, CUfunction_attribute_enum};
-use cudarc::driver::{
-    CudaEvent, CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits,
-};
+use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaStream, DeviceRepr, PushKernelArg, ValidAsZeroBits};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -208,10 +206,6 @@ pub(super) struct CudaStepper<D: Dist> {
     lists_for: Option<u32>,
     /// The hybrids' host copies of δ and the stamps, reused across iterations (`solver/hybrid.rs`).
     hybrid_host: (Vec<D>, Vec<u32>),
-}
-
-pub(super) fn cfg(grid: u32, block: u32) -> LaunchConfig {
-    LaunchConfig { grid_dim: (grid.max(1), 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 }
 }
 
 impl<D: Dist> CudaStepper<D> {
@@ -423,25 +417,15 @@ impl<D: Dist> CudaStepper<D> {
 
     /// Applies the cache preference to every kernel this stepper launches.
     fn apply_cache(&self) -> Result<(), SolveError> {
-        let (carveout, config) = match self.opts.cache {
-            CachePreference::Default => (-1, CUfunc_cache_enum::CU_FUNC_CACHE_PREFER_NONE),
-            CachePreference::PreferL1 => (0, CUfunc_cache_enum::CU_FUNC_CACHE_PREFER_L1),
-            CachePreference::PreferShared => (100, CUfunc_cache_enum::CU_FUNC_CACHE_PREFER_SHARED),
-        };
         let mut fs = vec![&self.k.relax, &self.k.min1, &self.k.min2, &self.k.update, &self.k.update_counting];
         if let Some(f) = &self.k.fast {
             fs.extend([&f.setup, &f.run]);
         }
-        for f in fs {
-            f.set_attribute(CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, carveout)
-                .map_err(dev_err("cannot set the shared-memory carveout"))?;
-            f.set_function_cache_config(config).map_err(dev_err("cannot set the cache configuration"))?;
-        }
-        Ok(())
+        super::stream::apply_cache(&fs, self.opts.cache)
     }
 
     fn event(&self) -> Result<CudaEvent, SolveError> {
-        self.stream.record_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(dev_err("cannot record a CUDA event"))
+        super::stream::event(&self.stream)
     }
 
     fn sync(&self, what: &str) -> Result<(), SolveError> {
@@ -480,8 +464,8 @@ impl<D: Dist> Stepper for CudaStepper<D> {
         self.algo
     }
 
-    fn label(&self) -> String {
-        crate::algo::run_label(self.algo, &self.opts.params)
+    fn params(&self) -> Option<&crate::algo::Params> {
+        Some(&self.opts.params)
     }
 
     fn device(&self) -> String {

@@ -1,7 +1,8 @@
 //! The WGSL kernels (`kernels/wgpu_*.wgsl`, compiled in with `include_str!`), their bind group
 //! layouts, and a per-device cache of compiled pipelines.
 //!
-//! Each module's source is `common.wgsl` + the generated arc accessors + the kernel file.
+//! Each frontier module's source is `common.wgsl`, `common_frontier.wgsl`, the generated arc
+//! accessors and the kernel file, in that order.
 //! The accessors hide how the CSR arc arrays are stored: one binding each for targets and
 //! weights, or — when they exceed the adapter's `max_storage_buffer_binding_size` — `chunks`
 //! bindings each of 2^`shift` arcs, selected with `i >> shift`.
@@ -18,7 +19,10 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex};
 
-const COMMON: &str = include_str!("../../../kernels/common.wgsl");
+/// Definitions every kernel file shares (no bindings).
+pub(super) const COMMON: &str = include_str!("../../../kernels/common.wgsl");
+/// The frontier kernels' bindings, log slots and counters.
+const COMMON_FRONTIER: &str = include_str!("../../../kernels/common_frontier.wgsl");
 const FRONTIER: &str = include_str!("../../../kernels/frontier.wgsl");
 const RACY: &str = include_str!("../../../kernels/racy.wgsl");
 const FAST: &str = include_str!("../../../kernels/fast.wgsl");
@@ -219,10 +223,20 @@ pub struct Cache {
 
 /// The WGSL text of `kernel` for the arc layout.
 pub fn source(kernel: Kernel, arcs: ArcLayout) -> String {
-    let mut s = String::with_capacity(COMMON.len() + kernel.source().len() + 2048);
+    let mut s = String::with_capacity(COMMON.len() + COMMON_FRONTIER.len() + kernel.source().len() + 2048);
     s.push_str(COMMON);
+    s.push_str(COMMON_FRONTIER);
     s.push_str(&arc_accessors(arcs));
     s.push_str(kernel.source());
+    s
+}
+
+/// A batched family's kernel file with the log layouts of [`crate::device::layout`] and
+/// `common.wgsl` prepended.
+pub(super) fn with_common(kernel: &str) -> String {
+    let mut s = crate::device::layout::wgsl_prelude();
+    s.push_str(COMMON);
+    s.push_str(kernel);
     s
 }
 

@@ -1,8 +1,9 @@
 //! wgpu device: the frontier solvers (`martin-*`, `crauser-*`, each successors variant also
 //! with the non-atomic relax, `relax=non-atomic` / `racy`) as WGSL compute kernels on every adapter wgpu finds (Vulkan, GL, Metal, DX12).
 //!
-//! - `bellman-ford` runs on its own stepper ([`BellmanFordWgpu`], `kernels/bellman_ford.wgsl`):
-//!   edge-parallel passes with i32 δ.
+//! - `bellman-ford` and `delta-stepping` run on the device-neutral drivers of
+//!   [`crate::device::driver`] over this device's backends (`bellman_ford.rs`,
+//!   `delta_stepping.rs`; kernels `kernels/bellman_ford.wgsl`, `kernels/delta_stepping.wgsl`).
 //! - [`list`] names every adapter as `wgpu <backend>: <adapter>` in a stable order (index i of
 //!   `DeviceId::Wgpu(i)` = position in that list); an adapter that cannot run the kernels, or no
 //!   adapter at all, is listed with the reason in `status`.
@@ -18,7 +19,7 @@
 //!   `max_compute_workgroups_per_dimension` workgroups use a 2-D dispatch, block sizes beyond
 //!   `max_compute_invocations_per_workgroup` are refused with a clear error.
 //! - WGSL has only 32-bit atomics, so distances are `u32` with 2³²−1 as ∞: graphs whose
-//!   distances could reach that are refused ([`check_distance_range`]).
+//!   distances could reach that are refused ([`super::gpu::u32_distance_range`]).
 //! - Timing: per-kernel GPU timestamps where the adapter has `TIMESTAMP_QUERY`, otherwise the
 //!   host clock around submit-and-wait of each kernel; the stepper's device string says which.
 //!   The fast path (`run_to_end` without instrumentation) runs untimed batches (see
@@ -31,13 +32,13 @@
 
 mod bellman_ford;
 mod delta_stepping;
+mod dispatch;
 mod kernels;
 mod stepper;
 
-pub use bellman_ford::BellmanFordWgpu;
-pub use delta_stepping::DeltaSteppingWgpu;
 pub use stepper::WgpuStepper;
 
+use super::gpu::{Build, GpuRun};
 use super::{DeviceId, DeviceInfo};
 use crate::algo::{Algorithm, SolveError, SolveOptions, Stepper};
 use crate::graph::{Graph, VertexId};
@@ -45,7 +46,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// What wgpu distances can hold, for device strings and UI text.
-pub const DISTANCE_RANGE: &str = "u32 distances < 2³²−1";
+pub const DISTANCE_RANGE: &str = super::gpu::U32_DISTANCE_RANGE;
 
 /// Knobs for tests and experiments; `Default` is what [`stepper`] uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -71,33 +72,30 @@ pub fn list() -> Vec<DeviceInfo> {
     registry().entries.iter().map(|e| e.info.clone()).collect()
 }
 
-/// A wgpu stepper for `algo` from `source` on adapter `index` of [`list`].
-///
-/// Errors: adapter missing or unusable, algorithm not supported (`dijkstra`), graph distances
-/// beyond u32, block size beyond the adapter's limits, graph too large for the bindings, GPU
-/// errors while creating buffers or pipelines.
-pub fn stepper(
-    index: u32,
-    graph: Arc<Graph>,
-    algo: Algorithm,
-    source: VertexId,
-    opts: &SolveOptions,
-) -> Result<Box<dyn Stepper>, SolveError> {
-    if algo.spec().family == crate::algo::Family::EdgeParallel {
-        let run = super::gpu::check_bellman_ford("wgpu", &graph, algo, source, opts, u32::MAX, false)?;
-        let gpu = gpu(index)?;
-        return Ok(Box::new(BellmanFordWgpu::new(gpu, graph, algo, run, source, opts)?));
-    }
-    if algo.spec().family == crate::algo::Family::Bucketed {
-        let run = super::gpu_delta::check_delta_stepping("wgpu", &graph, algo, source, opts, u32::MAX, false)?;
-        let gpu = gpu(index)?;
-        return Ok(Box::new(DeltaSteppingWgpu::new(gpu, graph, algo, run, source, opts)?));
-    }
-    Ok(Box::new(stepper_with(index, graph, algo, source, opts, WgpuTuning::default())?))
+/// The frontier family's builder (`GpuFamily::wgpu`).
+pub(super) fn build_frontier(b: Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
+    let GpuRun::Frontier(run) = b.run else { return Err(b.mismatch("frontier")) };
+    Ok(Box::new(frontier(b.index, b.graph, b.algo, run, b.source, b.opts, WgpuTuning::default())?))
 }
 
-/// [`stepper`] with [`WgpuTuning`] knobs, returning the concrete type (tests read
-/// [`WgpuStepper::arc_chunks`] and [`WgpuStepper::uses_2d_dispatch`]).
+/// The edge-parallel family's builder.
+pub(super) fn build_bellman_ford(b: Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
+    let GpuRun::EdgeParallel(run) = b.run else { return Err(b.mismatch("edge-parallel")) };
+    bellman_ford::stepper(gpu(b.index)?, b.graph, b.algo, run, b.source, b.opts)
+}
+
+/// The bucketed family's builder.
+pub(super) fn build_delta_stepping(b: Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
+    let GpuRun::Bucketed(run) = b.run else { return Err(b.mismatch("bucketed")) };
+    delta_stepping::stepper(gpu(b.index)?, b.graph, b.algo, run, b.source, b.opts)
+}
+
+/// A frontier stepper with [`WgpuTuning`] knobs, returning the concrete type (tests read
+/// [`WgpuStepper::arc_chunks`] and [`WgpuStepper::uses_2d_dispatch`]); runs the checks of
+/// [`crate::device::make_stepper`] itself.
+///
+/// Errors: those of `make_stepper` for wgpu, and [`SolveError::Device`] for a family other
+/// than the frontier solvers.
 pub fn stepper_with(
     index: u32,
     graph: Arc<Graph>,
@@ -106,43 +104,25 @@ pub fn stepper_with(
     opts: &SolveOptions,
     tuning: WgpuTuning,
 ) -> Result<WgpuStepper, SolveError> {
-    // Adapter limits on block sizes are checked by the stepper, which knows the adapter.
-    let run = super::gpu::check_request("wgpu", &graph, algo, source, opts, u32::MAX, false)?;
-    super::gpu::cuda_only_options("wgpu", algo, &opts.params).map_err(SolveError::Device)?;
-    check_distance_range(&graph)?;
-    let gpu = gpu(index)?;
-    WgpuStepper::new(gpu, graph, algo, run, source, opts.clone(), tuning)
+    super::gpu::common_checks(&graph, algo, source, opts)?;
+    let run = super::gpu::check_request(&graph, algo, opts, &super::gpu::WGPU)?;
+    super::gpu::u32_distance_range(&graph)?;
+    frontier(index, graph, algo, run, source, opts, tuning)
 }
 
-/// Refuses graphs whose arithmetic could reach the u32 ∞ sentinel (2³²−1).
-///
-/// What the kernels compute: final distances, relaxation values δ(f) + w(f, v) from a settled
-/// frontier vertex f to an unsettled v, and Crauser keys δ(u) + ω(u). The value δ(f) was set
-/// along a chain of settled vertices (a simple path), and v is not on it, so a relaxation value
-/// is the length of a simple path: at most B = Σ_v (heaviest arc into v). Keys add at most w_max.
-/// The check is first (n − 1)·w_max + 2·w_max ([`Graph::distance_bound`] plus one arc and ω),
-/// then B + w_max ([`Graph::path_bound`]) — road networks such as NY ((n − 1)·w_max ≈ 9.8·10⁹,
-/// B ≈ 10⁹) pass the second.
-pub fn check_distance_range(graph: &Graph) -> Result<(), SolveError> {
-    let limit = u32::MAX as u128;
-    let max_w = graph.max_weight() as u128;
-    let bound = graph.distance_bound();
-    if bound + 2 * max_w < limit {
-        return Ok(());
-    }
-    let path_bound = graph.path_bound();
-    if path_bound + max_w < limit {
-        return Ok(());
-    }
-    Err(SolveError::Device(format!(
-        "graph `{}` is outside the wgpu distance range: wgpu keeps {DISTANCE_RANGE} (WGSL has only 32-bit \
-         atomics), but a path here can reach Σ (heaviest arc into each vertex) = {path_bound} (and (n − 1)·w_max = \
-         {bound}, n = {}, w_max = {max_w}); the kernels need that plus w_max below 2³²−1 = {}; use the CPU or \
-         CUDA device",
-        graph.name,
-        graph.n(),
-        u32::MAX
-    )))
+fn frontier(
+    index: u32,
+    graph: Arc<Graph>,
+    algo: Algorithm,
+    run: super::gpu::FrontierRun,
+    source: VertexId,
+    opts: &SolveOptions,
+    tuning: WgpuTuning,
+) -> Result<WgpuStepper, SolveError> {
+    // Adapter limits on block sizes are checked by the stepper, which knows the adapter.
+    super::gpu::cuda_only_options("wgpu", algo, &opts.params).map_err(SolveError::Device)?;
+    let gpu = gpu(index)?;
+    WgpuStepper::new(gpu, graph, algo, run, source, opts.clone(), tuning)
 }
 
 /// One adapter in the list.

@@ -34,8 +34,8 @@ use crate::algo::{
 };
 use crate::device::gpu::{self, Counters, FrontierRun, HostState, UNSET};
 use crate::graph::{Csr, Distance, Graph, INF, VertexId};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use wgpu::util::DeviceExt;
 
@@ -45,7 +45,7 @@ mod run;
 
 /// Most iterations per submission in fast mode.
 const BATCH_MAX: u32 = 256;
-/// u32 words of the log per iteration (LOG_WORDS in common.wgsl).
+/// u32 words of the log per iteration (LOG_WORDS in common_frontier.wgsl).
 const LOG_WORDS: usize = 16;
 /// Timestamps per iteration: begin and end of relax, minimum and update.
 const TS_PER_ITER: u32 = 6;
@@ -63,7 +63,7 @@ const F_ITER_R: usize = 8;
 const F_BASE: usize = 10;
 const F_DONE: usize = 11;
 
-// Log fields (L_* in common.wgsl).
+// Log fields (L_* in common_frontier.wgsl).
 const L_DELTA_MARTIN: usize = 0;
 const L_DELTA_CRAUSER: usize = 1;
 const L_FRONTIER: usize = 2;
@@ -185,16 +185,7 @@ fn dev(msg: impl Into<String>) -> SolveError {
     SolveError::Device(msg.into())
 }
 
-/// Workgroups as (x, y) with x ≤ `max_dim`.
-fn grid(groups: u32, max_dim: u32) -> (u32, u32) {
-    let groups = groups.max(1);
-    if groups <= max_dim {
-        (groups, 1)
-    } else {
-        let y = groups.div_ceil(max_dim);
-        (groups.div_ceil(y), y)
-    }
-}
+use super::dispatch::grid;
 
 fn to_distance(d: u32) -> Distance {
     gpu::widen_u32(d)
@@ -258,8 +249,8 @@ impl Stepper for WgpuStepper {
         self.algo
     }
 
-    fn label(&self) -> String {
-        crate::algo::run_label(self.algo, &self.opts.params)
+    fn params(&self) -> Option<&crate::algo::Params> {
+        Some(&self.opts.params)
     }
 
     fn device(&self) -> String {

@@ -52,39 +52,7 @@ impl WgpuStepper {
         index: wgpu::SubmissionIndex,
         what: &str,
     ) -> Result<Vec<u8>, SolveError> {
-        let result: Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>> = Arc::new(Mutex::new(None));
-        let r2 = Arc::clone(&result);
-        let slice = buffer.slice(0..size);
-        self.gpu.guarded(what, || {
-            slice.map_async(wgpu::MapMode::Read, move |r| {
-                if let Ok(mut slot) = r2.lock() {
-                    *slot = Some(r);
-                }
-            })
-        })?;
-        self.gpu.wait(index, what)?;
-        // The callback runs in some poll after the submission finished (possibly another
-        // thread's); poll until it has.
-        let mut mapped = result.lock().ok().and_then(|mut r| r.take());
-        for _ in 0..10_000 {
-            if mapped.is_some() {
-                break;
-            }
-            self.gpu.poll_once(what)?;
-            mapped = result.lock().ok().and_then(|mut r| r.take());
-        }
-        match mapped {
-            Some(Ok(())) => {}
-            Some(Err(e)) => return Err(dev(format!("{}: {what}: mapping failed: {e}", self.gpu.name))),
-            None => return Err(dev(format!("{}: {what}: mapping did not finish", self.gpu.name))),
-        }
-        let bytes = {
-            let view =
-                slice.get_mapped_range().map_err(|e| dev(format!("{}: {what}: mapped range: {e}", self.gpu.name)))?;
-            view.to_vec()
-        };
-        buffer.unmap();
-        Ok(bytes)
+        super::super::dispatch::read(&self.gpu, buffer, size, index, what)
     }
 
     /// Runs up to `k` iterations (fewer if the solve ends) on the vertex-parallel or the fast
