@@ -13,12 +13,14 @@ mod actions;
 pub mod bench_view;
 pub mod command;
 pub mod compare;
+pub mod dialog;
 mod frame_bench;
 pub mod jobs;
 pub mod many_view;
 pub mod palette;
 mod panels;
 pub mod persist;
+pub mod progress;
 pub mod script;
 pub mod series;
 pub mod state;
@@ -260,6 +262,11 @@ impl SsspApp {
     }
 
     /// The state, for tests and inspection.
+    /// Where the graph view was last drawn (points; tests check it keeps its share).
+    pub fn view_rect(&self) -> egui::Rect {
+        self.view.rect()
+    }
+
     pub fn state(&self) -> &AppState {
         &self.state
     }
