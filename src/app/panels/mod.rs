@@ -22,8 +22,8 @@ use egui::{CentralPanel, Panel, ScrollArea};
 
 /// Most of the window's width the Step tab's left and right panels may take (the graph view
 /// keeps the other 40 %).
-pub const LEFT_SHARE: f32 = 0.27;
-pub const RIGHT_SHARE: f32 = 0.33;
+pub const LEFT_SHARE: f32 = 0.26;
+pub const RIGHT_SHARE: f32 = 0.31;
 
 /// Which half of the app fills the window.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -113,7 +113,7 @@ pub fn show(
         return;
     }
     // The graph view keeps at least 40 % of the width: the side panels share the rest
-    // (27 % and 33 %), scroll what does not fit, and either can be folded away.
+    // (26 % and 31 %, with their margins under 60 %), scroll what does not fit, and either can be folded away.
     let width = ui.available_width();
     let (left_max, right_max) = ((width * LEFT_SHARE).max(180.0), (width * RIGHT_SHARE).max(220.0));
     if !panels.hide_controls {
@@ -129,9 +129,18 @@ pub fn show(
     if !panels.hide_analysis {
         let right = Panel::right("analysis").default_size(480.0_f32.min(right_max)).max_size(right_max);
         right.resizable(true).show(ui, |ui| {
-            code::code_panel(ui, state);
-            ui.separator();
-            plots::plots(ui, state, &mut panels.plots, cmds);
+            // Scrolled, not clipped from the left, where the code lines are wider than the panel
+            // (the plots still fill the visible height).
+            let visible = ui.available_width() - ui.spacing().scroll.bar_width;
+            ScrollArea::both().auto_shrink(false).show(ui, |ui| {
+                code::code_panel(ui, state);
+                ui.separator();
+                // As wide as the panel shows, whatever the width of the table above.
+                ui.scope(|ui| {
+                    ui.set_max_width(visible);
+                    plots::plots(ui, state, &mut panels.plots, cmds);
+                });
+            });
         });
     }
     CentralPanel::default().show(ui, |ui| {
