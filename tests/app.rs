@@ -486,7 +486,8 @@ fn start_at(startup: Startup, w: f32, h: f32) -> Harness<'static, SsspApp> {
     h
 }
 
-/// Masks what differs from run to run (timings, rates) before a snapshot.
+/// Masks what differs from run to run (timings, rates) and from machine to machine (the GPU
+/// adapters' names: lavapipe's Vulkan or llvmpipe's GL) before a snapshot.
 fn mask_varying(h: &mut Harness<'_, SsspApp>) {
     for varying in ["frame ", "ui ", "time ms", "relax: "] {
         let rects: Vec<egui::Rect> =
@@ -494,6 +495,13 @@ fn mask_varying(h: &mut Harness<'_, SsspApp>) {
         for r in rects {
             h.mask(r.expand(2.0));
         }
+    }
+    let adapters: Vec<egui::Rect> = h
+        .query_all_by(|n| n.value().or(n.label()).is_some_and(|l| l.contains("wgpu") || l.contains("cuda")))
+        .map(|n| n.rect())
+        .collect();
+    for r in adapters {
+        h.mask(r.expand(2.0));
     }
 }
 

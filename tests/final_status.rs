@@ -103,7 +103,8 @@ fn every_finished_run_leaves_reachable_vertices_settled_and_f_and_u_empty() {
 }
 
 /// Stepping back from the end shows the last step's vertices as the frontier again (the end
-/// state is a property of the cursor, not a change to the recording).
+/// state is a property of the cursor, not a change to the recording), and a view's recolouring
+/// at the end covers them.
 #[test]
 fn stepping_back_from_the_end_shows_the_last_frontier_again() {
     let g = graph("karate.graph", WeightRule::default());
@@ -117,6 +118,9 @@ fn stepping_back_from_the_end_shows_the_last_frontier_again() {
     trace.seek(end - 1);
     trace.seek(end);
     assert!(trace.frontier().is_empty());
+    // A view that drew the end before the run was marked finished recolours those vertices.
+    let changed = trace.changed_between(end, end, usize::MAX).expect("within the recording");
+    assert!(last.iter().all(|v| changed.contains(v)), "{last:?} not in {changed:?}");
     trace.back();
     assert!(last.iter().all(|&v| trace.status(v) != VertexStatus::Settled), "{last:?} settled before their step");
 }

@@ -195,7 +195,7 @@ pub struct AppState {
     pub view_ms: f32,
     /// Changes whenever the trace's view state changes (for the graph view's caches).
     pub state_version: u64,
-    pub(crate) version_key: (u64, usize),
+    pub(crate) version_key: (u64, usize, bool),
     /// An opened trace waiting for its graph to load.
     pub(crate) pending_trace: Option<(crate::trace::file::TraceFile, PathBuf)>,
     /// Where the last trace was saved.
@@ -244,7 +244,7 @@ impl AppState {
             ui_ms: 0.0,
             view_ms: 0.0,
             state_version: 0,
-            version_key: (0, 0),
+            version_key: (0, 0, false),
             pending_trace: None,
             saved_trace: None,
             path_prompt: None,
@@ -329,7 +329,8 @@ impl AppState {
 
     /// Bumps `state_version` when the trace's view state changed since the last call.
     pub(crate) fn refresh_version(&mut self) {
-        let key = (self.run_id, self.iteration());
+        // At the end of a finished run the last step's vertices turn settled without a move.
+        let key = (self.run_id, self.iteration(), self.at_end());
         if key != self.version_key {
             self.version_key = key;
             self.state_version += 1;

@@ -117,8 +117,9 @@ impl Trace {
             out.extend(d.lowered.iter().map(|&(v, _, _)| v));
             out.extend_from_slice(&d.settled);
         }
-        out.extend_from_slice(self.frontier_at(a));
-        out.extend_from_slice(self.frontier_at(b));
+        // The unfiltered frontiers: at a finished end their vertices turn from frontier to settled.
+        out.extend_from_slice(self.stepped_frontier(a));
+        out.extend_from_slice(self.stepped_frontier(b));
         (out.len() <= max).then_some(out)
     }
 
@@ -218,6 +219,11 @@ impl Trace {
         if self.finished && p == self.deltas.len() && p > 0 {
             return &[];
         }
+        self.stepped_frontier(p)
+    }
+
+    /// The vertices step `p` settled (the source at 0), whether or not the run is over.
+    fn stepped_frontier(&self, p: usize) -> &[VertexId] {
         match p.checked_sub(1) {
             None if (self.source as usize) < self.dist.len() => std::slice::from_ref(&self.source),
             None => &[],
