@@ -613,3 +613,29 @@ fn open_takes_a_saved_trace_and_trace_names_are_shell_friendly() {
     assert!(st(&h).errors.is_empty(), "{:?}", st(&h).errors);
     assert_eq!(st(&h).trace.as_ref().map(|t| t.len()), Some(3));
 }
+
+/// Issue 28 item 7: a fresh start opens the bundled NY at a vertex near the middle of the map
+/// (NY's vertex 1 sits at its edge), so the first steps grow a region on screen.
+#[test]
+fn a_fresh_start_opens_ny_at_a_central_source() {
+    let mut h = start(Startup { file: None, generator: None, load: LoadOptions::default() });
+    let s = st(&h);
+    let g = s.graph().cloned().expect("the bundled graph");
+    assert!(g.name.contains("NY"), "{}", g.name);
+    let coords = g.coords().expect("NY has coordinates");
+    let (mut lo, mut hi) = ([f32::MAX; 2], [f32::MIN; 2]);
+    for p in coords {
+        for k in 0..2 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    let p = coords[s.source as usize];
+    for k in 0..2 {
+        let rel = (p[k] - lo[k]) / (hi[k] - lo[k]);
+        assert!((0.45..=0.55).contains(&rel), "source {} at {rel} of the box along axis {k}", s.source);
+    }
+    h.state_mut().apply(Command::StepN(50));
+    settle(&mut h);
+    assert!(st(&h).current_record().is_some_and(|r| r.settled > 10), "the first steps settle a region");
+}
