@@ -58,7 +58,10 @@ impl AppState {
             Command::Reset => self.reset(),
             Command::Cancel => self.cancel(),
             // Needs the panels: handled by `SsspApp::apply`.
-            Command::OpenLesson(_) | Command::CompareSteps(_) | Command::CompareRunToEnd => {}
+            Command::OpenLesson(_)
+            | Command::CompareSteps(_)
+            | Command::CompareRunToEnd
+            | Command::CompareToLevel(_) => {}
             Command::DismissError(i) => {
                 if i < self.errors.len() {
                     self.errors.remove(i);

@@ -66,6 +66,8 @@ pub enum Command {
     CompareSteps(usize),
     /// Compare tab: every lane to its end.
     CompareRunToEnd,
+    /// Compare tab: every lane forward until its settled level reaches this distance.
+    CompareToLevel(crate::graph::Distance),
     /// Removes error banner `i`.
     DismissError(usize),
     /// Removes every error banner.
