@@ -130,6 +130,12 @@ mod tests {
     }
 
     #[test]
+    fn compare_level_takes_a_distance() {
+        assert_eq!(parse("lesson:0;compare-level:300000").unwrap()[1], Command::CompareToLevel(300_000));
+        assert!(parse("compare-level:far").is_err());
+    }
+
+    #[test]
     fn a_window_size_is_width_x_height() {
         assert_eq!(parse_window_size("1280x720"), Ok([1280.0, 720.0]));
         assert!(parse_window_size("1280").is_err());
