@@ -653,7 +653,14 @@ fn without_a_dialog_backend_open_takes_a_typed_path() {
     }
     let mut h = start(generated(GeneratorSpec::Teaching));
     click(&mut h, "Open file…");
-    settle(&mut h);
+    // The dialog runs on its own thread, which `settle` does not wait for (a loaded machine
+    // answers later than the frames it takes).
+    let t = Instant::now();
+    while !has_text(&h, "no file dialog can be shown here") && t.elapsed() < Duration::from_secs(30) {
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    h.run_steps(2);
     assert!(has_text(&h, "no file dialog can be shown here"), "says what is missing");
     h.get_by_label("Open the file").set_text_value_accesskit(data("karate.graph").to_string_lossy().as_ref());
     h.run_steps(2);
