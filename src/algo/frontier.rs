@@ -118,7 +118,7 @@ static SUCC_SERIES: [SeriesSpec; 5] = [
         label: "lane use (relax)",
         help: "arc iterations of the relax loop / lane-iterations its warps spent (1 = every lane busy): with one \
 thread per frontier vertex a warp runs as long as its highest-degree vertex; with relax=balanced a block runs \
-⌈its frontier's arcs / block size⌉ rounds",
+ceil(its frontier's arcs / block size) rounds",
         unit: SeriesUnit::Ratio,
         group: PlotGroup::Threads,
     },

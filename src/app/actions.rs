@@ -58,10 +58,23 @@ impl AppState {
             Command::Reset => self.reset(),
             Command::Cancel => self.cancel(),
             // Needs the panels: handled by `SsspApp::apply`.
-            Command::OpenLesson(_) | Command::CompareSteps(_) | Command::CompareRunToEnd => {}
+            Command::OpenLesson(_)
+            | Command::CompareSteps(_)
+            | Command::CompareRunToEnd
+            | Command::CompareToLevel(_) => {}
             Command::DismissError(i) => {
                 if i < self.errors.len() {
                     self.errors.remove(i);
+                }
+            }
+            Command::DismissErrors => self.errors.clear(),
+            Command::ClosePathPrompt => self.path_prompt = None,
+            Command::AskFirst(change) => self.confirm = Some(*change),
+            Command::Confirm(yes) => {
+                if let Some(change) = self.confirm.take()
+                    && yes
+                {
+                    self.apply(change);
                 }
             }
         }
@@ -79,8 +92,10 @@ impl AppState {
         }
         if let Some((_, out)) = take_finished(&mut self.jobs.dialog) {
             match out {
-                Ok(Some(path)) => self.open(path),
-                Ok(None) => {}
+                // Through `apply`, so that a trace is opened as a trace (as a dropped file is).
+                Ok(Ok(Some(path))) => self.apply(Command::Open(path)),
+                Ok(Ok(None)) => {}
+                Ok(Err(why)) => self.ask_path(false, why),
                 Err(e) => self.error(format!("file dialog: {e}")),
             }
         }
@@ -92,8 +107,9 @@ impl AppState {
         }
         if let Some((_, out)) = take_finished(&mut self.jobs.save_dialog) {
             match out {
-                Ok(Some(path)) => self.save_trace(path),
-                Ok(None) => {}
+                Ok(Ok(Some(path))) => self.save_trace(path),
+                Ok(Ok(None)) => {}
+                Ok(Err(why)) => self.ask_path(true, why),
                 Err(e) => self.error(format!("file dialog: {e}")),
             }
         }
@@ -144,13 +160,31 @@ impl AppState {
         if self.jobs.save_dialog.is_some() || self.trace.is_none() {
             return;
         }
-        let name = self.graph().map_or("run".to_string(), |g| {
-            let stem = g.name.split('.').next().unwrap_or("run").to_string();
-            format!("{stem}-{}.trace.json.gz", self.settings.algorithm.algorithm)
-        });
+        let name = self.trace_file_name();
         self.jobs.save_dialog = Some(Job::spawn("choosing where to save", repaint(&self.egui), move |_| {
-            rfd::FileDialog::new().set_file_name(name).add_filter("sssp-lab trace", &["gz", "json"]).save_file()
+            super::dialog::pick(|| {
+                rfd::FileDialog::new()
+                    .set_file_name(name)
+                    .add_filter("sssp-lab trace", &["trace.json.gz", "trace.json"])
+                    .save_file()
+            })
         }));
+    }
+
+    /// The suggested name of a saved trace, shell-friendly: graph, algorithm, source id
+    /// ("karate-delta-stepping-s34.trace.json.gz").
+    pub fn trace_file_name(&self) -> String {
+        let stem = self.graph().map_or("run".to_string(), |g| {
+            let stem = g.name.split('.').next().unwrap_or("run").to_string();
+            format!("{stem}-{}-s{}", self.settings.algorithm.algorithm, g.labels().label(self.source))
+        });
+        format!("{}.trace.json.gz", super::dialog::shell_safe(&stem))
+    }
+
+    /// Shows the typed-path field (no file dialog can appear: `why`).
+    fn ask_path(&mut self, save_trace: bool, why: String) {
+        let text = if save_trace { self.trace_file_name() } else { String::new() };
+        self.path_prompt = Some(super::state::PathPrompt { save_trace, text, why });
     }
 
     fn open_dialog(&mut self) {
@@ -158,20 +192,23 @@ impl AppState {
             return;
         }
         self.jobs.dialog = Some(Job::spawn("choosing a file", repaint(&self.egui), |_| {
-            let mut all: Vec<String> = Vec::new();
+            // Traces are listed with the graphs: Open file… opens both.
+            let mut all: Vec<String> = vec!["trace.json.gz".into(), "trace.json".into()];
             for f in Format::ALL {
                 for e in f.extensions() {
                     all.push(e.to_string());
                     all.push(format!("{e}.gz"));
                 }
             }
-            let mut dialog = rfd::FileDialog::new().set_title("Open a graph").add_filter("graph files", &all);
+            let mut dialog =
+                rfd::FileDialog::new().set_title("Open a graph or a trace").add_filter("graphs and traces", &all);
             for f in Format::ALL {
                 let exts: Vec<String> =
                     f.extensions().iter().flat_map(|e| [e.to_string(), format!("{e}.gz")]).collect();
                 dialog = dialog.add_filter(f.description(), &exts);
             }
-            dialog.add_filter("sssp-lab trace", &["gz", "json"]).add_filter("all files", &["*"]).pick_file()
+            let dialog = dialog.add_filter("sssp-lab trace", &["trace.json.gz", "trace.json"]);
+            super::dialog::pick(|| dialog.add_filter("all files", &["*"]).pick_file())
         }));
     }
 
@@ -221,11 +258,14 @@ impl AppState {
     }
 
     fn install_graph(&mut self, loaded: LoadedGraph) {
+        // A map from a file starts in its middle, so the first steps grow a region on screen
+        // (NY's vertex 1 sits at the map's edge); other graphs start at their first vertex.
+        let central = loaded.path.is_some().then(|| loaded.graph.coords().and_then(central_vertex)).flatten();
         self.graph = Some(loaded);
         self.tuned = None;
         self.show_generator = false;
         self.hovered = None;
-        self.source = 0;
+        self.source = central.unwrap_or(0);
         self.source_text = self.graph().map_or_else(String::new, |g| g.labels().label(0).to_string());
         // A graph with negative weights: move to an algorithm that runs it, and say why.
         let refused = self.graph().and_then(|g| crate::algo::check_weights(g, self.settings.algorithm.algorithm).err());
@@ -262,5 +302,34 @@ impl AppState {
                 g.labels().describe(g.n())
             )),
         }
+    }
+}
+
+/// The vertex nearest the centre of the coordinates' bounding box (`None` for no vertices).
+pub fn central_vertex(coords: &[[f32; 2]]) -> Option<VertexId> {
+    let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
+    for p in coords.iter().filter(|p| p[0].is_finite() && p[1].is_finite()) {
+        for k in 0..2 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    let mid = [(lo[0] as f64 + hi[0] as f64) / 2.0, (lo[1] as f64 + hi[1] as f64) / 2.0];
+    let d2 = |p: &[f32; 2]| (p[0] as f64 - mid[0]).powi(2) + (p[1] as f64 - mid[1]).powi(2);
+    coords
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p[0].is_finite() && p[1].is_finite())
+        .min_by(|a, b| d2(a.1).total_cmp(&d2(b.1)))
+        .map(|(v, _)| v as VertexId)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_central_vertex_is_nearest_the_bounding_box_centre() {
+        let c = [[0.0, 0.0], [10.0, 10.0], [4.0, 6.0], [9.0, 1.0]];
+        assert_eq!(super::central_vertex(&c), Some(2));
+        assert_eq!(super::central_vertex(&[]), None);
     }
 }

@@ -66,8 +66,19 @@ pub enum Command {
     CompareSteps(usize),
     /// Compare tab: every lane to its end.
     CompareRunToEnd,
+    /// Compare tab: every lane forward until its settled level reaches this distance.
+    CompareToLevel(crate::graph::Distance),
     /// Removes error banner `i`.
     DismissError(usize),
+    /// Removes every error banner.
+    DismissErrors,
+    /// Closes the typed-path field shown where no file dialog can appear.
+    ClosePathPrompt,
+    /// A change that would discard the shown run (algorithm, device, block sizes): asks first,
+    /// and carries it out only once confirmed.
+    AskFirst(Box<Command>),
+    /// Answers the question of [`Command::AskFirst`]: true carries the change out.
+    Confirm(bool),
 }
 
 /// Keyboard shortcuts: (key, label shown in the UI, command).

@@ -13,12 +13,14 @@ mod actions;
 pub mod bench_view;
 pub mod command;
 pub mod compare;
+pub mod dialog;
 mod frame_bench;
 pub mod jobs;
 pub mod many_view;
 pub mod palette;
 mod panels;
 pub mod persist;
+pub mod progress;
 pub mod script;
 pub mod series;
 pub mod state;
@@ -62,6 +64,7 @@ pub use crate::formats::bundled_graph_path;
 /// - `SSSP_LAB_BENCH=EXPERIMENT.json` opens the bench lab tab on this experiment and runs it;
 /// - `SSSP_LAB_MANY=SOURCES;WORKERS` opens the many-sources tab and runs both policies, e.g.
 ///   `256:1;cpu:2,wgpu:0`;
+/// - `SSSP_LAB_WINDOW=WIDTHxHEIGHT`: the window's size (default 1400x900), e.g. `1280x720`;
 /// - `SSSP_LAB_READY_FILE=PATH`: the app creates this file once the script is done, no job
 ///   runs and the graph view has drawn everything (scripts wait for it before a screenshot);
 /// - `SSSP_LAB_FRAME_LOG=PATH`: once the graph is in and the script done, the graph view's
@@ -81,7 +84,7 @@ pub fn run(mut startup: Startup) -> anyhow::Result<()> {
     let script = std::env::var("SSSP_LAB_DEMO").map(|s| script::parse(&s)).unwrap_or_else(|_| Ok(Vec::new()));
     let viewport = egui::ViewportBuilder::default()
         .with_title("sssp-lab")
-        .with_inner_size([1400.0, 900.0])
+        .with_inner_size(script::window_size().unwrap_or([1400.0, 900.0]))
         .with_min_inner_size([900.0, 560.0])
         .with_drag_and_drop(true);
     // Scripted launches (screenshots, demos) start from the same window every time.
@@ -257,6 +260,11 @@ impl SsspApp {
     }
 
     /// The state, for tests and inspection.
+    /// Where the graph view was last drawn (points; tests check it keeps its share).
+    pub fn view_rect(&self) -> egui::Rect {
+        self.view.rect()
+    }
+
     pub fn state(&self) -> &AppState {
         &self.state
     }
@@ -267,6 +275,7 @@ impl SsspApp {
             Command::OpenLesson(i) => self.open_lesson(i),
             Command::CompareSteps(n) => self.compare_steps = n,
             Command::CompareRunToEnd => self.panels.compare.run_to_end(),
+            Command::CompareToLevel(d) => self.panels.compare.run_to_level(d),
             cmd => self.state.apply(cmd),
         }
     }
@@ -337,7 +346,12 @@ impl SsspApp {
     /// graph view has drawn everything (a large graph's density builds over many frames).
     fn signal_ready(&mut self) {
         let Some(path) = &self.ready_file else { return };
-        let view_busy = self.panels.tab == panels::Tab::Explore && !self.view.is_idle();
+        let view_busy = match self.panels.tab {
+            panels::Tab::Explore => !self.view.is_idle(),
+            // The lanes' views build their density tiles over many frames too.
+            panels::Tab::Compare => !self.panels.compare.views.iter().all(|v| v.is_idle()),
+            _ => false,
+        };
         if self.is_busy() || view_busy {
             self.idle_frames = 0;
             return;

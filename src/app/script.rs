@@ -18,12 +18,38 @@
 //! | `run` | run to the end (on a worker) |
 //! | `play`, `speed:X` | start playing; iterations per second |
 //! | `reset` | back to iteration 0 |
+//! | `lesson:N` | open lesson N of the *Lessons* menu in the compare tab |
+//! | `compare-steps:N` | N compare steps (one lockstep action each) |
+//! | `compare-level:D` | every compare lane on until its settled level reaches distance D (one action) |
+//! | `compare-run` | every compare lane to its end |
 
 use super::command::Command;
 use crate::algo::{AlgoChoice, BlockSizes};
 use crate::device::DeviceId;
 use crate::formats::Format;
 use crate::generate::GeneratorSpec;
+
+/// The window's inner size in points from `SSSP_LAB_WINDOW=WIDTHxHEIGHT` (e.g. `1280x720`, the
+/// screenshots' projector size); `None` when unset. A malformed or too small value (below the
+/// window's 900 × 560 minimum) is reported on stderr and ignored: a scripted run still opens.
+pub fn window_size() -> Option<[f32; 2]> {
+    let spec = std::env::var("SSSP_LAB_WINDOW").ok()?;
+    let size = parse_window_size(&spec);
+    if let Err(e) = &size {
+        eprintln!("SSSP_LAB_WINDOW: {e}; the default size is used");
+    }
+    size.ok()
+}
+
+fn parse_window_size(spec: &str) -> Result<[f32; 2], String> {
+    let bad = || format!("`{spec}`: expected WIDTHxHEIGHT of at least 900x560, e.g. 1280x720");
+    let (w, h) = spec.trim().split_once('x').ok_or_else(bad)?;
+    let (w, h) = (w.parse::<u16>().map_err(|_| bad())?, h.parse::<u16>().map_err(|_| bad())?);
+    if w < 900 || h < 560 {
+        return Err(bad());
+    }
+    Ok([f32::from(w), f32::from(h)])
+}
 
 /// Parses a script; the error names the bad command.
 pub fn parse(script: &str) -> Result<Vec<Command>, String> {
@@ -67,6 +93,10 @@ pub fn parse(script: &str) -> Result<Vec<Command>, String> {
             "lesson" => out.push(Command::OpenLesson(count()?)),
             "compare-steps" => out.push(Command::CompareSteps(count()?)),
             "compare-run" => out.push(Command::CompareRunToEnd),
+            "compare-level" => {
+                let d = arg.parse().map_err(|_| bad("expected a distance"))?;
+                out.push(Command::CompareToLevel(d));
+            }
             _ => return Err(bad("unknown command")),
         }
     }
@@ -97,6 +127,19 @@ mod tests {
                 Command::Seek(2)
             ]
         );
+    }
+
+    #[test]
+    fn compare_level_takes_a_distance() {
+        assert_eq!(parse("lesson:0;compare-level:300000").unwrap()[1], Command::CompareToLevel(300_000));
+        assert!(parse("compare-level:far").is_err());
+    }
+
+    #[test]
+    fn a_window_size_is_width_x_height() {
+        assert_eq!(parse_window_size("1280x720"), Ok([1280.0, 720.0]));
+        assert!(parse_window_size("1280").is_err());
+        assert!(parse_window_size("640x480").is_err());
     }
 
     #[test]

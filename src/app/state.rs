@@ -12,6 +12,9 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// Error messages kept for the banner (older ones are dropped).
+pub const MAX_ERRORS: usize = 20;
+
 /// What the user chose; could be persisted as is.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Settings {
@@ -56,6 +59,16 @@ pub struct LoadedGraph {
     pub path: Option<PathBuf>,
 }
 
+/// What a typed path is for, and the text typed so far.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathPrompt {
+    /// True: save the trace there; false: open the file (graph or trace).
+    pub save_trace: bool,
+    pub text: String,
+    /// Why there is no dialog.
+    pub why: String,
+}
+
 /// Result of comparing a finished run with the Dijkstra oracle.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Verification {
@@ -80,6 +93,9 @@ pub struct RunOutput {
 pub struct RunJob {
     pub job: Job<RunOutput, Vec<Step>>,
     pub run_id: u64,
+    /// When it started and the trace's length then (for the rate and the estimate).
+    pub started: std::time::Instant,
+    pub start_len: usize,
 }
 
 /// Building a GPU solver (NVRTC / shader compilation, the graph's upload) for run `run_id` on a
@@ -113,14 +129,14 @@ pub struct Jobs {
     /// Building the solver of a GPU device.
     pub build: Option<BuildJob>,
     /// The open-file dialog.
-    pub dialog: Option<Job<Option<PathBuf>>>,
+    pub dialog: Option<Job<Result<Option<PathBuf>, String>>>,
     pub verify: Option<VerifyJob>,
     /// Reading a trace file (the trace and the path it came from).
     pub trace: Option<Job<Result<(crate::trace::file::TraceFile, PathBuf), String>>>,
     /// Writing a trace file.
     pub trace_save: Option<Job<Result<PathBuf, String>>>,
     /// The save dialog of a trace.
-    pub save_dialog: Option<Job<Option<PathBuf>>>,
+    pub save_dialog: Option<Job<Result<Option<PathBuf>, String>>>,
     /// Measuring (or reading) a device's bandwidth limit for the roofline gauge.
     pub peak: Option<(crate::device::DeviceId, Job<Result<crate::device::roofline::Peak, String>>)>,
     /// Device probing (CUDA, wgpu) at start-up.
@@ -179,11 +195,15 @@ pub struct AppState {
     pub view_ms: f32,
     /// Changes whenever the trace's view state changes (for the graph view's caches).
     pub state_version: u64,
-    pub(crate) version_key: (u64, usize),
+    pub(crate) version_key: (u64, usize, bool),
     /// An opened trace waiting for its graph to load.
     pub(crate) pending_trace: Option<(crate::trace::file::TraceFile, PathBuf)>,
     /// Where the last trace was saved.
     pub saved_trace: Option<PathBuf>,
+    /// A typed path asked for where no file dialog can appear ([`super::dialog`]).
+    pub path_prompt: Option<PathPrompt>,
+    /// A change that would discard the run, waiting for the user's yes ([`Command::AskFirst`]).
+    pub confirm: Option<super::command::Command>,
     /// Bandwidth limits known so far (the roofline gauge), by device.
     pub peaks: std::collections::HashMap<crate::device::DeviceId, Result<crate::device::roofline::Peak, String>>,
     /// What the Tune button last applied.
@@ -224,9 +244,11 @@ impl AppState {
             ui_ms: 0.0,
             view_ms: 0.0,
             state_version: 0,
-            version_key: (0, 0),
+            version_key: (0, 0, false),
             pending_trace: None,
             saved_trace: None,
+            path_prompt: None,
+            confirm: None,
             peaks: std::collections::HashMap::new(),
             tuned: None,
         }
@@ -260,6 +282,12 @@ impl AppState {
         self.trace.as_ref().map_or(0, Trace::pos)
     }
 
+    /// True when a change of algorithm, device or block sizes would throw work away: the run
+    /// has iterations or is running.
+    pub fn has_run_to_lose(&self) -> bool {
+        self.trace.as_ref().is_some_and(|t| !t.is_empty()) || self.jobs.run.is_some()
+    }
+
     /// True once the run has ended and the cursor is at its end.
     pub fn at_end(&self) -> bool {
         self.trace.as_ref().is_some_and(|t| t.is_finished() && t.pos() == t.len())
@@ -272,22 +300,25 @@ impl AppState {
         Some((d, t.status(v)))
     }
 
-    /// One line about vertex `v`: "vertex 12 (id 13): δ = 40, settled".
+    /// One line about vertex `v` by its id in the file (as the tooltip and the source field
+    /// write it): "vertex 13: δ = 40, settled".
     pub fn describe_vertex(&self, v: VertexId) -> String {
         let id = self.graph().map_or(v as u64, |g| g.labels().label(v));
         match self.vertex_state(v) {
-            Some((d, s)) => {
-                format!("vertex {v} (id {id}): δ = {}, {}", fmt_distance(d), super::palette::status_name(s))
-            }
-            None => format!("vertex {v} (id {id})"),
+            Some((d, s)) => format!("vertex {id}: δ = {}, {}", fmt_distance(d), super::palette::status_name(s)),
+            None => format!("vertex {id}"),
         }
     }
 
-    /// Adds an error banner.
+    /// Adds an error banner (the newest is shown; older ones fold under it, one Dismiss
+    /// clears them all). A repeat of the newest is dropped; at most [`MAX_ERRORS`] are kept.
     pub fn error(&mut self, msg: impl Into<String>) {
         let msg = msg.into();
         if self.errors.last() != Some(&msg) {
             self.errors.push(msg);
+        }
+        if self.errors.len() > MAX_ERRORS {
+            self.errors.drain(..self.errors.len() - MAX_ERRORS);
         }
     }
 
@@ -298,7 +329,8 @@ impl AppState {
 
     /// Bumps `state_version` when the trace's view state changed since the last call.
     pub(crate) fn refresh_version(&mut self) {
-        let key = (self.run_id, self.iteration());
+        // At the end of a finished run the last step's vertices turn settled without a move.
+        let key = (self.run_id, self.iteration(), self.at_end());
         if key != self.version_key {
             self.version_key = key;
             self.state_version += 1;

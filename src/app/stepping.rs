@@ -233,6 +233,7 @@ impl AppState {
         let (Some(mut stepper), Some(n)) = (self.stepper.take(), self.graph().map(|g| g.n().max(1))) else {
             return;
         };
+        let start_len = self.trace.as_ref().map_or(0, Trace::len);
         let name = format!("running {} to the end", self.settings.algorithm);
         let job = Job::streaming(name, repaint(&self.egui), move |jc| {
             let mut batch = Vec::new();
@@ -263,7 +264,7 @@ impl AppState {
             }
             RunOutput { stepper, outcome }
         });
-        self.jobs.run = Some(RunJob { job, run_id: self.run_id });
+        self.jobs.run = Some(RunJob { job, run_id: self.run_id, started: Instant::now(), start_len });
     }
 
     /// Installs a solver built on a worker and does what was asked meanwhile.
@@ -305,12 +306,13 @@ impl AppState {
                 None => break,
             }
         }
-        let mut slot = self.jobs.run.take().map(|r| r.job);
+        let Some(RunJob { job, run_id, started, start_len }) = self.jobs.run.take() else { return };
+        let mut slot = Some(job);
         match take_finished(&mut slot) {
             None => {
                 // Still running, or steps left for the next frame.
                 if let Some(job) = slot {
-                    self.jobs.run = Some(RunJob { job, run_id: self.run_id });
+                    self.jobs.run = Some(RunJob { job, run_id, started, start_len });
                 }
                 self.egui.request_repaint();
             }

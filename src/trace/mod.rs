@@ -117,8 +117,9 @@ impl Trace {
             out.extend(d.lowered.iter().map(|&(v, _, _)| v));
             out.extend_from_slice(&d.settled);
         }
-        out.extend_from_slice(self.frontier_at(a));
-        out.extend_from_slice(self.frontier_at(b));
+        // The unfiltered frontiers: at a finished end their vertices turn from frontier to settled.
+        out.extend_from_slice(self.stepped_frontier(a));
+        out.extend_from_slice(self.stepped_frontier(b));
         (out.len() <= max).then_some(out)
     }
 
@@ -172,6 +173,11 @@ impl Trace {
         true
     }
 
+    /// True when the solver has finished and the cursor is at its last iteration (then F = ∅).
+    fn over(&self) -> bool {
+        self.finished && self.pos == self.deltas.len() && self.pos > 0
+    }
+
     /// Moves the cursor to `p` (clamped to the recording).
     pub fn seek(&mut self, p: usize) {
         let p = p.min(self.deltas.len());
@@ -189,7 +195,9 @@ impl Trace {
     pub fn status(&self, v: VertexId) -> VertexStatus {
         let s = self.settled_at[v as usize];
         let p = self.pos as u32;
-        if s < p {
+        // At the end of a finished run nothing is relaxed next: the last step's settled vertices
+        // (Δ-stepping's last bucket) are plain settled, not frontier.
+        if s < p || (s == p && self.over()) {
             VertexStatus::Settled
         } else if s == p {
             VertexStatus::Frontier
@@ -208,6 +216,14 @@ impl Trace {
 
     /// The frontier at position `p`: the source at 0, else the vertices step `p` settled.
     fn frontier_at(&self, p: usize) -> &[VertexId] {
+        if self.finished && p == self.deltas.len() && p > 0 {
+            return &[];
+        }
+        self.stepped_frontier(p)
+    }
+
+    /// The vertices step `p` settled (the source at 0), whether or not the run is over.
+    fn stepped_frontier(&self, p: usize) -> &[VertexId] {
         match p.checked_sub(1) {
             None if (self.source as usize) < self.dist.len() => std::slice::from_ref(&self.source),
             None => &[],

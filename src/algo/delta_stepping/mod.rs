@@ -49,7 +49,7 @@ static PARAMS: [ParamSpec; 2] = [
     ParamSpec {
         key: "delta",
         label: "Bucket width Δ",
-        help: "Δ-stepping's bucket width; arcs with w ≤ Δ are light. 0 = auto: ⌈w_max / (d̄ · max(1, d̄/4))⌉ with d̄ the \
+        help: "Δ-stepping's bucket width; arcs with w ≤ Δ are light. 0 = auto: ceil(w_max / (d̄ · max(1, d̄/4))) with d̄ the \
 mean out-degree ([meyer-sanders]' Θ(1/d) for uniform weights, divided again on graphs denser than roads)",
         kind: ParamKind::Int { min: 0, max: 1 << 53, default: 0, tests: &[1, 100_000] },
     },
@@ -112,7 +112,7 @@ static SERIES: [SeriesSpec; 7] = [
         label: "lane use (relax)",
         help: "arc iterations of the relax loop / lane-iterations its warps spent (1 = every lane busy): with \
 relax=vertex a warp runs as long as its highest-degree frontier vertex; with relax=balanced a block runs \
-⌈its frontier's arcs / block size⌉ rounds",
+ceil(its frontier's arcs / block size) rounds",
         unit: SeriesUnit::Ratio,
         group: PlotGroup::Threads,
     },
@@ -146,10 +146,10 @@ fn code(_: &Params) -> Vec<CodeLine> {
         (Phase::Relax, "    F ← B[i]; R ← R ∪ F; B[i] ← ∅"),
         (Phase::Relax, "    for (u,v,w), u ∈ F, w ≤ Δ, in parallel:"),
         (Phase::Relax, "      atomicMin(δ(v), δ_prev(u)+w)"),
-        (Phase::Update, "    move each lowered v to B[⌊δ(v)/Δ⌋]"),
+        (Phase::Update, "    move each lowered v to B[floor(δ(v)/Δ)]"),
         (Phase::Relax, "  for (u,v,w), u ∈ R, w > Δ, in parallel:  (the heavy phase)"),
         (Phase::Relax, "    atomicMin(δ(v), δ(u)+w)"),
-        (Phase::Update, "  move each lowered v to B[⌊δ(v)/Δ⌋]; R is settled"),
+        (Phase::Update, "  move each lowered v to B[floor(δ(v)/Δ)]; R is settled"),
     ]
 }
 

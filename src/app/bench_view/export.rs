@@ -23,6 +23,8 @@ type IoJob = Job<Result<IoDone, String>>;
 /// File dialogs and screenshots in flight.
 pub struct Io {
     job: Option<IoJob>,
+    /// A path typed beside the buttons: used instead of a dialog (where none can appear).
+    pub typed: String,
     shots_tx: Sender<ColorImage>,
     shots_rx: Receiver<ColorImage>,
 }
@@ -30,11 +32,17 @@ pub struct Io {
 impl Default for Io {
     fn default() -> Self {
         let (shots_tx, shots_rx) = channel();
-        Io { job: None, shots_tx, shots_rx }
+        Io { job: None, typed: String::new(), shots_tx, shots_rx }
     }
 }
 
 impl Io {
+    /// The typed path, if one was typed.
+    fn typed_path(&self) -> Option<PathBuf> {
+        let t = self.typed.trim();
+        (!t.is_empty()).then(|| PathBuf::from(t))
+    }
+
     /// True while a dialog or a write runs.
     pub fn busy(&self) -> bool {
         self.job.is_some()
@@ -45,11 +53,13 @@ impl Io {
         if self.job.is_none()
             && let Ok(img) = self.shots_rx.try_recv()
         {
+            let typed = self.typed_path();
             self.job = Some(Job::spawn("saving a plot", repaint(ctx), move |_| {
-                let Some(path) =
+                let Some(path) = choose(typed, || {
                     rfd::FileDialog::new().set_file_name("plot.png").add_filter("PNG image", &["png"]).save_file()
+                })?
                 else {
-                    return Ok(IoDone::Message("PNG export cancelled".into()));
+                    return cancelled("PNG export");
                 };
                 let bytes = super::png::encode(&img).map_err(|e| format!("encoding the PNG: {e}"))?;
                 std::fs::write(&path, bytes).map_err(|e| format!("writing {}: {e}", path.display()))?;
@@ -75,6 +85,15 @@ impl Io {
     }
 }
 
+/// The typed path if any, else the dialog's choice; where no dialog can appear, an error that
+/// says what is missing and points to the path field.
+fn choose(typed: Option<PathBuf>, dialog: impl FnOnce() -> Option<PathBuf>) -> Result<Option<PathBuf>, String> {
+    match typed {
+        Some(p) => Ok(Some(p)),
+        None => crate::app::dialog::pick(dialog).map_err(|why| format!("{why} (the Path field beside the buttons)")),
+    }
+}
+
 fn cancelled(what: &str) -> Result<IoDone, String> {
     Ok(IoDone::Message(format!("{what} cancelled")))
 }
@@ -83,10 +102,13 @@ fn cancelled(what: &str) -> Result<IoDone, String> {
 pub fn file_buttons(ui: &mut egui::Ui, view: &mut BenchView) {
     let ctx = ui.ctx().clone();
     let idle = !view.io.busy();
+    let typed = view.io.typed_path();
     if ui.add_enabled(idle && view.run.is_none(), egui::Button::new("Open experiment…")).clicked() {
-        view.io.spawn(&ctx, "opening an experiment", || {
-            let Some(path) =
+        let typed = typed.clone();
+        view.io.spawn(&ctx, "opening an experiment", move || {
+            let Some(path) = choose(typed, || {
                 rfd::FileDialog::new().set_title("Open an experiment").add_filter("experiment", &["json"]).pick_file()
+            })?
             else {
                 return cancelled("opening");
             };
@@ -96,9 +118,12 @@ pub fn file_buttons(ui: &mut egui::Ui, view: &mut BenchView) {
     }
     if ui.add_enabled(idle, egui::Button::new("Save experiment…")).clicked() {
         let exp = view.experiment.clone();
+        let typed = typed.clone();
         view.io.spawn(&ctx, "saving the experiment", move || {
             let name = format!("{}.json", exp.name);
-            let Some(path) = rfd::FileDialog::new().set_file_name(name).add_filter("experiment", &["json"]).save_file()
+            let Some(path) = choose(typed, || {
+                rfd::FileDialog::new().set_file_name(name).add_filter("experiment", &["json"]).save_file()
+            })?
             else {
                 return cancelled("saving");
             };
@@ -109,9 +134,11 @@ pub fn file_buttons(ui: &mut egui::Ui, view: &mut BenchView) {
     let has_rows = !view.rows.is_empty();
     if ui.add_enabled(idle && has_rows, egui::Button::new("Export CSV…")).clicked() {
         let rows: Vec<LabResult> = view.rows.clone();
+        let typed = typed.clone();
         view.io.spawn(&ctx, "exporting CSV", move || {
-            let Some(path) =
+            let Some(path) = choose(typed, || {
                 rfd::FileDialog::new().set_file_name("results.csv").add_filter("CSV", &["csv"]).save_file()
+            })?
             else {
                 return cancelled("CSV export");
             };
@@ -129,9 +156,11 @@ pub fn file_buttons(ui: &mut egui::Ui, view: &mut BenchView) {
             rows: view.rows.clone(),
             many: view.many.clone(),
         };
+        let typed = typed.clone();
         view.io.spawn(&ctx, "exporting JSON", move || {
-            let Some(path) =
+            let Some(path) = choose(typed, || {
                 rfd::FileDialog::new().set_file_name("results.json").add_filter("JSON", &["json"]).save_file()
+            })?
             else {
                 return cancelled("JSON export");
             };
@@ -143,6 +172,12 @@ pub fn file_buttons(ui: &mut egui::Ui, view: &mut BenchView) {
             Ok(IoDone::Message(format!("wrote {}", path.display())))
         });
     }
+    let label = ui.label("Path").on_hover_text(
+        "a file to open or write instead of the dialog (needed where no file dialog can appear: \
+         no desktop portal, no zenity); leave empty for the dialog",
+    );
+    ui.add(egui::TextEdit::singleline(&mut view.io.typed).hint_text("(dialog)").desired_width(160.0))
+        .labelled_by(label.id);
 }
 
 /// The part of `img` under `rect` (points), clamped to the image.

@@ -198,8 +198,11 @@ impl BenchView {
         }
         self.poll(&ctx);
         Panel::top("bench-run").show(ui, |ui| self.run_bar(ui));
-        Panel::left("bench-setup").default_size(340.0).resizable(true).show(ui, |ui| {
-            ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
+        // At most a third of the window, so the results keep the rest on a small screen.
+        let third = (ui.available_width() / 3.0).max(200.0);
+        let setup = Panel::left("bench-setup").default_size(340.0_f32.min(third)).max_size(third).resizable(true);
+        setup.show(ui, |ui| {
+            ScrollArea::both().auto_shrink(false).show(ui, |ui| {
                 let changed = self.editor.ui(ui, &mut self.experiment, self.devices, self.run.is_some());
                 if changed {
                     self.editor.apply(&mut self.experiment);
@@ -213,7 +216,8 @@ impl BenchView {
     }
 
     fn run_bar(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
+        // Wrapped, so that a 1024-point window shows every button.
+        ui.horizontal_wrapped(|ui| {
             let running = self.run.is_some();
             if ui.add_enabled(!running, egui::Button::new("Run experiment")).clicked()
                 && let Err(e) = self.start(ui.ctx())

@@ -248,6 +248,19 @@ impl CompareView {
         }
     }
 
+    /// Every lane forward until its settled level reaches `level` (or its run ends), on the
+    /// workers, as one forward action: a script shows a run part-way (the README's NY image)
+    /// without thousands of single steps.
+    pub fn run_to_level(&mut self, level: Distance) {
+        if self.is_busy() {
+            return;
+        }
+        self.history.truncate(self.at + 1);
+        for l in self.lanes.iter_mut().filter(|l| l.runnable()) {
+            l.send(LaneCmd::UntilLevel(level));
+        }
+    }
+
     /// Every lane to its end, on the workers.
     pub fn run_to_end(&mut self) {
         if self.is_busy() {

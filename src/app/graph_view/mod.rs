@@ -262,6 +262,11 @@ impl GraphView {
         self.camera.pan(delta);
     }
 
+    /// Where the view was last drawn (points).
+    pub fn rect(&self) -> Rect {
+        self.last_rect
+    }
+
     /// Zooms by `factor` about the view's centre, as the wheel does (the frame benchmark's zoom).
     pub fn zoom_by(&mut self, factor: f64) {
         self.user_moved = true;

@@ -53,25 +53,11 @@ pub fn gantt(ui: &mut egui::Ui, id: &str, tasks: &[TaskResult], workers: &[Worke
             Bar::new(t.worker as f64, t.end_ms - t.start_ms).base_offset(t.start_ms).width(0.7).fill(shades[k % 2])
         })
         .collect();
-    // The hover text is built for the hovered bar only, not for every task on every frame.
-    let (hover_tasks, hover_names) = (tasks.to_vec(), names.clone());
-    let describe = move |b: &Bar, _: &BarChart| {
-        let hit = hover_tasks.iter().find(|t| t.worker as f64 == b.argument && b.base_offset == Some(t.start_ms));
-        hit.map_or_else(String::new, |t| {
-            format!(
-                "source {} on {}\n{:.1} to {:.1} ms ({:.2} ms)\nreached {}, eccentricity {}",
-                t.source,
-                hover_names.get(t.worker).cloned().unwrap_or_default(),
-                t.start_ms,
-                t.end_ms,
-                t.end_ms - t.start_ms,
-                t.reached,
-                t.eccentricity
-            )
-        })
-    };
-    let chart = BarChart::new("tasks", bars).horizontal().element_formatter(Box::new(describe));
+    // The bar's own hover label is drawn inside the plot and was cut at its corner: the task
+    // under the pointer is described in a tooltip instead, which egui keeps on the screen.
+    let chart = BarChart::new("tasks", bars).horizontal().element_formatter(Box::new(|_, _| String::new()));
     let height = (22.0 * rows as f32 + 40.0).clamp(90.0, 420.0);
+    let axis_names = names.clone();
     let mut plot = Plot::new(id.to_string())
         .height(height)
         .allow_scroll(false)
@@ -81,10 +67,12 @@ pub fn gantt(ui: &mut egui::Ui, id: &str, tasks: &[TaskResult], workers: &[Worke
         .show_grid([true, false])
         .x_axis_label("ms since the run started")
         .y_axis_min_width(60.0)
+        .show_x(false)
+        .show_y(false)
         .y_axis_formatter(move |m, _| {
             let i = m.value.round();
             if (m.value - i).abs() < 1e-6 && i >= 0.0 {
-                names.get(i as usize).cloned().unwrap_or_default()
+                axis_names.get(i as usize).cloned().unwrap_or_default()
             } else {
                 String::new()
             }
@@ -93,10 +81,38 @@ pub fn gantt(ui: &mut egui::Ui, id: &str, tasks: &[TaskResult], workers: &[Worke
     if let Some(m) = makespan {
         plot = plot.include_x(m);
     }
-    plot.show(ui, |pui| {
+    let shown = plot.show(ui, |pui| {
         pui.bar_chart(chart);
         if let Some(m) = makespan {
             pui.vline(egui_plot::VLine::new("makespan", m).color(egui::Color32::from_rgb(240, 180, 50)));
         }
+        pui.pointer_coordinate()
     });
+    let hit = shown.inner.and_then(|p| task_at(tasks, p.x, p.y));
+    if let Some(t) = hit {
+        let worker = names.get(t.worker).cloned().unwrap_or_default();
+        shown.response.on_hover_text_at_pointer(describe(t, &worker));
+    }
+}
+
+/// The task drawn under plot point (`x` ms, `y` row), if any.
+fn task_at(tasks: &[TaskResult], x: f64, y: f64) -> Option<&TaskResult> {
+    let row = y.round();
+    if (y - row).abs() > 0.35 || row < 0.0 {
+        return None;
+    }
+    tasks.iter().find(|t| t.worker as f64 == row && t.start_ms <= x && x <= t.end_ms)
+}
+
+/// The hover text of a task: source, worker, times, reached and eccentricity.
+pub fn describe(t: &TaskResult, worker: &str) -> String {
+    format!(
+        "source {} on {worker}\n{:.1} to {:.1} ms ({:.2} ms)\nreached {}, eccentricity {}",
+        t.source,
+        t.start_ms,
+        t.end_ms,
+        t.end_ms - t.start_ms,
+        t.reached,
+        t.eccentricity
+    )
 }

@@ -48,12 +48,10 @@ fn road_note(ui: &mut egui::Ui, state: &AppState) {
     let detail = "On NY from vertex 1, Martín needs 227 575 iterations (mean |F| 1.2) and Crauser 7 502 \
 (mean |F| 35). Every iteration costs a few kernel launches and a read-back, so on a GPU the run time is \
 iterations × launch latency, whatever the memory bandwidth (docs/references.md [terms-peers]).";
-    let r = if road_like && state.settings.algorithm.algorithm.threshold().is_some() {
-        ui.colored_label(ui.visuals().warn_fg_color, short)
-    } else {
-        ui.label(RichText::new(short).small().weak())
-    };
-    r.on_hover_text(detail);
+    // Only where it is true: a large sparse graph with coordinates, under a frontier solver.
+    if road_like && state.settings.algorithm.algorithm.threshold().is_some() {
+        ui.colored_label(ui.visuals().warn_fg_color, short).on_hover_text(detail);
+    }
 }
 
 fn record_table(ui: &mut egui::Ui, state: &AppState) {
@@ -68,6 +66,16 @@ fn record_table(ui: &mut egui::Ui, state: &AppState) {
         Some(text) => ui.label(RichText::new(text).monospace().size(11.0)),
         None => ui.label(""),
     };
+    if state.at_end() {
+        // |U| in the record counts the vertices unsettled when the last iteration *started*;
+        // after it, U holds only what the source cannot reach.
+        let n = state.graph().map_or(0, |g| g.n() as u64);
+        let left = n.saturating_sub(r.settled);
+        let what =
+            if left == 0 { "U is empty".to_string() } else { format!("|U| = {left}, all unreachable (δ = ∞)") };
+        ui.label(RichText::new(format!("After the last iteration: {what}, F is empty")).small())
+            .on_hover_text("the record's |U| counts the vertices unsettled when its iteration started");
+    }
     egui::Frame::group(ui.style()).show(ui, |ui| {
         egui::Grid::new("record").num_columns(2).spacing([12.0, 1.0]).show(ui, |ui| {
             for i in 0..left.len().max(right.len()) {

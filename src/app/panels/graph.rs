@@ -109,10 +109,21 @@ fn facts(ui: &mut egui::Ui, state: &AppState) {
         row("out-degree", format!("{}…{}, mean {:.2}", s.min_out_degree, s.max_out_degree, s.mean_out_degree));
         row("max in-degree", s.max_in_degree.to_string());
         row("weights", format!("{}…{}", s.min_weight, s.max_weight));
-        row("weight origin", g.weight_origin.clone());
+        // A generated graph has no file: its builder's "from file" means "as generated".
+        let generated = loaded.path.is_none();
+        let origin = match (generated, g.weight_origin.strip_prefix("from file")) {
+            (true, Some(rest)) => format!("from the generator{rest}"),
+            _ => g.weight_origin.clone(),
+        };
+        row("weight origin", origin);
         row("self-loops / sinks", format!("{} / {}", s.self_loops, s.sinks));
         row("memory", format!("{:.1} MB", s.bytes as f64 / 1e6));
-        row("coordinates", if g.coords().is_some() { "yes (from the file)" } else { "no (laid out)" }.into());
+        let coords = match (g.coords().is_some(), generated) {
+            (true, false) => "yes (from the file)",
+            (true, true) => "yes (from the generator)",
+            (false, _) => "no (laid out)",
+        };
+        row("coordinates", coords.into());
         row("vertex ids", g.labels().describe(g.n()));
     });
 }

@@ -21,6 +21,11 @@ use super::series::PlotSeries;
 use super::state::{AppState, Verification};
 use egui::{CentralPanel, Panel, ScrollArea};
 
+/// Most of the window's width the Step tab's left and right panels may take (the graph view
+/// keeps the other 40 %).
+pub const LEFT_SHARE: f32 = 0.26;
+pub const RIGHT_SHARE: f32 = 0.31;
+
 /// Which half of the app fills the window.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Tab {
@@ -45,6 +50,9 @@ pub struct Panels {
     pub bench: BenchView,
     pub many: super::many_view::ManyView,
     pub compare: super::compare::CompareView,
+    /// Step tab: the controls (left) and analysis (right) panels folded away.
+    pub hide_controls: bool,
+    pub hide_analysis: bool,
 }
 
 /// Draws the whole window.
@@ -69,10 +77,23 @@ pub fn show(
                     }
                 }
             });
+            if panels.tab == Tab::Explore {
+                ui.separator();
+                let mut show = !panels.hide_controls;
+                ui.toggle_value(&mut show, "Controls").on_hover_text("show or fold the left panel");
+                panels.hide_controls = !show;
+                let mut show = !panels.hide_analysis;
+                ui.toggle_value(&mut show, "Plots").on_hover_text("show or fold the right panel (code, record, plots)");
+                panels.hide_analysis = !show;
+            }
         });
     });
-    if !state.errors.is_empty() {
-        Panel::top("errors").show(ui, |ui| status::error_banners(ui, state, cmds));
+    if !state.errors.is_empty() || state.path_prompt.is_some() || state.confirm.is_some() {
+        Panel::top("errors").show(ui, |ui| {
+            status::error_banners(ui, state, cmds);
+            status::path_prompt(ui, state, cmds);
+            status::confirm_change(ui, state, cmds);
+        });
     }
     Panel::bottom("status").show(ui, |ui| status::status_bar(ui, state, cmds));
     if panels.tab == Tab::Bench {
@@ -92,18 +113,37 @@ pub fn show(
         drop_overlay(ui.ctx());
         return;
     }
-    Panel::left("controls").default_size(330.0).resizable(true).show(ui, |ui| {
-        ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
-            graph::graph_panel(ui, state, cmds);
-            ui.separator();
-            run::run_panel(ui, state, cmds);
+    // The graph view keeps at least 40 % of the width: the side panels share the rest
+    // (26 % and 31 %, with their margins under 60 %), scroll what does not fit, and either can be folded away.
+    let width = ui.available_width();
+    let (left_max, right_max) = ((width * LEFT_SHARE).max(180.0), (width * RIGHT_SHARE).max(220.0));
+    if !panels.hide_controls {
+        let left = Panel::left("controls").default_size(330.0_f32.min(left_max)).max_size(left_max);
+        left.resizable(true).show(ui, |ui| {
+            ScrollArea::both().auto_shrink(false).show(ui, |ui| {
+                graph::graph_panel(ui, state, cmds);
+                ui.separator();
+                run::run_panel(ui, state, cmds);
+            });
         });
-    });
-    Panel::right("analysis").default_size(480.0).resizable(true).show(ui, |ui| {
-        code::code_panel(ui, state);
-        ui.separator();
-        plots::plots(ui, state, &mut panels.plots, cmds);
-    });
+    }
+    if !panels.hide_analysis {
+        let right = Panel::right("analysis").default_size(480.0_f32.min(right_max)).max_size(right_max);
+        right.resizable(true).show(ui, |ui| {
+            // Scrolled, not clipped from the left, where the code lines are wider than the panel
+            // (the plots still fill the visible height).
+            let visible = ui.available_width() - ui.spacing().scroll.bar_width;
+            ScrollArea::both().auto_shrink(false).show(ui, |ui| {
+                code::code_panel(ui, state);
+                ui.separator();
+                // As wide as the panel shows, whatever the width of the table above.
+                ui.scope(|ui| {
+                    ui.set_max_width(visible);
+                    plots::plots(ui, state, &mut panels.plots, cmds);
+                });
+            });
+        });
+    }
     CentralPanel::default().show(ui, |ui| {
         status::legend(ui, state, &mut panels.color_mode);
         if state.graph.is_none() {

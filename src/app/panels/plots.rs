@@ -87,7 +87,7 @@ pub fn plots(ui: &mut egui::Ui, state: &AppState, series: &mut PlotSeries, cmds:
     let each = ((left / shown.len().max(1) as f32) - pane).max(min_h);
     let link = egui::Id::unique("iteration-plots");
     for spec in shown {
-        let mut title = spec.title.to_string();
+        let mut title = plot_title(spec, series);
         if spec.id == "plot-dummy" && series.modelled {
             title.push_str(" (modelled)");
         }
@@ -102,7 +102,8 @@ pub fn plots(ui: &mut egui::Ui, state: &AppState, series: &mut PlotSeries, cmds:
             .allow_boxed_zoom(false)
             .allow_double_click_reset(false)
             .include_x(0.0)
-            .include_x(len.max(1) as f64)
+            // A little room on the right so the last x label is not cut at the edge.
+            .include_x(len.max(1) as f64 * 1.03)
             .include_y(0.0)
             .legend(
                 Legend::default()
@@ -111,13 +112,19 @@ pub fn plots(ui: &mut egui::Ui, state: &AppState, series: &mut PlotSeries, cmds:
                     .background_alpha(0.6)
                     .follow_insertion_order(true),
             )
-            .y_axis_min_width(36.0);
+            // One y-axis width for every plot (labels are compact, so none grows past it): the
+            // plots then share their x mapping and the linked cursor sits at one x in all.
+            .y_axis_min_width(Y_AXIS_W)
+            .x_axis_formatter(|m, _| compact(m.value));
         plot = plot.x_grid_spacer(nice_steps(10.0, 1.0));
         if spec.log {
             plot = plot.y_axis_formatter(log_label).y_grid_spacer(decades).label_formatter(log_hover);
         } else {
             let min_step = if spec.id == "plot-dummy" { 0.1 } else { 1.0 };
-            plot = plot.y_grid_spacer(nice_steps(4.0, min_step));
+            plot = plot
+                .y_grid_spacer(nice_steps(4.0, min_step))
+                .y_axis_formatter(|m, _| compact(m.value))
+                .label_formatter(linear_hover);
         }
         if spec.id == "plot-dummy" {
             plot = plot.include_y(1.0).y_axis_formatter(|m, _| format!("{:.0}%", m.value * 100.0));
@@ -239,11 +246,62 @@ fn decades(input: GridInput) -> Vec<GridMark> {
     (lo..=hi).filter(|e| e % step == 0).map(|e| GridMark { value: e as f64, step_size: step as f64 }).collect()
 }
 
+/// Width of every plot's y axis, points.
+const Y_AXIS_W: f32 = 44.0;
+
+/// The plot's title from the series it shows (a Δ-stepping run has no Martín or Crauser
+/// threshold, seed 001's schemes no dummy threads), or its fixed title.
+fn plot_title(spec: &PlotSpec, series: &PlotSeries) -> String {
+    let labels: Vec<&str> =
+        series.series().iter().filter(|s| s.spec.group == spec.group).map(|s| s.spec.label).collect();
+    match spec.group {
+        PlotGroup::Thresholds => format!("Thresholds: {}", labels.join(", ")),
+        PlotGroup::Threads => format!("Threads: {}", labels.join(", ")),
+        _ => spec.title.to_string(),
+    }
+}
+
+/// An axis label of at most five characters: 950, 9500, 95k, 950k, 9.5M, 0.25.
+fn compact(v: f64) -> String {
+    let trim = |t: String, unit: &str| format!("{}{unit}", t.strip_suffix(".0").unwrap_or(&t));
+    match v.abs() {
+        a if a >= 1e9 => trim(format!("{:.1}", v / 1e9), "G"),
+        a if a >= 1e6 => trim(format!("{:.1}", v / 1e6), "M"),
+        a if a >= 1e4 => format!("{:.0}k", v / 1e3),
+        a if a >= 1.0 || v.fract() == 0.0 => format!("{v:.0}"),
+        _ => format!("{v:.2}"),
+    }
+}
+
+/// The iteration a hover is at: rounded as a click rounds it ([`Command::Seek`]), so the text
+/// names the iteration whose record a click shows.
+fn hover_iteration(p: &egui_plot::HoverPosition<'_>) -> f64 {
+    match p {
+        egui_plot::HoverPosition::NearDataPoint { position, .. } | egui_plot::HoverPosition::Elsewhere { position } => {
+            position.x.round().max(0.0)
+        }
+    }
+}
+
 fn log_hover(p: &egui_plot::HoverPosition<'_>) -> Option<String> {
+    let it = hover_iteration(p);
     Some(match p {
         egui_plot::HoverPosition::NearDataPoint { plot_name, position, .. } => {
-            format!("{plot_name}\niteration {:.0}: {:.0}", position.x, 10f64.powf(position.y))
+            format!("{plot_name}\niteration {it:.0}: {:.0}", 10f64.powf(position.y))
         }
-        egui_plot::HoverPosition::Elsewhere { position } => format!("iteration {:.0}", position.x),
+        egui_plot::HoverPosition::Elsewhere { .. } => format!("iteration {it:.0}"),
+    })
+}
+
+fn linear_hover(p: &egui_plot::HoverPosition<'_>) -> Option<String> {
+    let it = hover_iteration(p);
+    Some(match p {
+        egui_plot::HoverPosition::NearDataPoint { plot_name, position, .. } => {
+            format!(
+                "{plot_name}\niteration {it:.0}: {}",
+                if position.y.fract() == 0.0 { format!("{:.0}", position.y) } else { format!("{:.3}", position.y) }
+            )
+        }
+        egui_plot::HoverPosition::Elsewhere { .. } => format!("iteration {it:.0}"),
     })
 }

@@ -11,9 +11,10 @@ const BLOCKS: [u32; 10] = [32, 64, 96, 128, 192, 256, 384, 512, 768, 1024];
 /// Sets one kernel's block size.
 type SetBlock = fn(BlockSizes, u32) -> BlockSizes;
 
-/// One row per parameter of the chosen algorithm, from its spec; a change re-chooses the
-/// algorithm with the new value (and resets the run).
-fn param_rows(ui: &mut egui::Ui, choice: &AlgoChoice, cmds: &mut Vec<Command>) {
+/// One row per parameter of the chosen algorithm, from its spec (integers on a slider scaled
+/// to the graph's heaviest arc, `max_weight`); a change re-chooses the algorithm with the new
+/// value (and resets the run).
+fn param_rows(ui: &mut egui::Ui, choice: &AlgoChoice, max_weight: i64, cmds: &mut Vec<Command>) {
     let algo = choice.algorithm;
     for p in algo.spec().params {
         let label = ui.label(p.label).on_hover_text(p.help);
@@ -36,13 +37,17 @@ fn param_rows(ui: &mut egui::Ui, choice: &AlgoChoice, cmds: &mut Vec<Command>) {
             }
             ParamKind::Int { min, max, .. } => {
                 let mut v = algo.int(&choice.params, p.key);
-                // About 1 % of the value per pixel, so wide ranges (Δ on a road network: ~10⁴)
-                // can be dragged; the spec's range clamps it.
-                let speed = (v.unsigned_abs() as f64 / 100.0).max(1.0);
-                let r = ui
-                    .add(egui::DragValue::new(&mut v).range(*min..=*max).speed(speed))
-                    .labelled_by(label.id)
-                    .on_hover_text(p.help);
+                // A logarithmic slider up to a few times the heaviest arc (Δ beyond it changes
+                // nothing: every arc is light), never past the spec's range; its text field
+                // takes any value in that range. 0 = auto.
+                let top = (max_weight.max(1) * 4).clamp(16, 1 << 40).clamp(*min + 1, *max).max(v);
+                let slider = egui::Slider::new(&mut v, *min..=top)
+                    .logarithmic(true)
+                    .smallest_positive(1.0)
+                    .integer()
+                    .custom_formatter(|x, _| if x == 0.0 { "auto".into() } else { format!("{x:.0}") })
+                    .custom_parser(|t| if t.trim() == "auto" { Some(0.0) } else { t.trim().parse().ok() });
+                let r = ui.add(slider).labelled_by(label.id).on_hover_text(p.help);
                 if r.changed() {
                     let params = choice.params.clone().with(p.key, &v.to_string());
                     cmds.push(Command::SetAlgorithm(AlgoChoice { algorithm: algo, params }));
@@ -54,6 +59,28 @@ fn param_rows(ui: &mut egui::Ui, choice: &AlgoChoice, cmds: &mut Vec<Command>) {
 }
 
 pub fn run_panel(ui: &mut egui::Ui, state: &mut AppState, cmds: &mut Vec<Command>) {
+    let first = cmds.len();
+    settings(ui, state, cmds);
+    // A change that resets the run asks first when there is a run to lose.
+    if state.has_run_to_lose() {
+        for c in &mut cmds[first..] {
+            if matches!(c, Command::SetAlgorithm(_) | Command::SetDevice(_) | Command::SetBlockSizes(_)) {
+                *c = Command::AskFirst(Box::new(c.clone()));
+            }
+        }
+    }
+    ui.label(format!("Source: {}", state.describe_vertex(state.source)));
+    ui.add_space(6.0);
+    controls(ui, state, cmds);
+    crate::app::progress::run_rate(ui, state);
+    roofline(ui, state);
+    ui.add_space(6.0);
+    shortcuts(ui);
+}
+
+/// The settings grid: algorithm and its parameters, device, threads, block sizes, tuning and
+/// the source.
+fn settings(ui: &mut egui::Ui, state: &mut AppState, cmds: &mut Vec<Command>) {
     ui.heading("Run");
     egui::Grid::new("run-settings").num_columns(2).show(ui, |ui| {
         let label = ui.label("Algorithm");
@@ -87,7 +114,8 @@ pub fn run_panel(ui: &mut egui::Ui, state: &mut AppState, cmds: &mut Vec<Command
                 algo.spec().iteration
             ));
         ui.end_row();
-        param_rows(ui, &choice, cmds);
+        let max_weight = state.graph().map_or(100, |g| i64::from(g.max_weight()));
+        param_rows(ui, &choice, max_weight, cmds);
 
         let label = ui.label("Device");
         device_combo(ui, state, cmds).labelled_by(label.id);
@@ -103,6 +131,11 @@ pub fn run_panel(ui: &mut egui::Ui, state: &mut AppState, cmds: &mut Vec<Command
             if ui.add(drag).labelled_by(label.id).changed() && t != threads {
                 cmds.push(Command::SetDevice(DeviceId::CpuParallel(t)));
             }
+            ui.end_row();
+        }
+        if let Some(warning) = crate::app::progress::spin_warning(state) {
+            ui.label("");
+            ui.add(egui::Label::new(egui::RichText::new(warning).color(ui.visuals().warn_fg_color).small()).wrap());
             ui.end_row();
         }
 
@@ -143,12 +176,6 @@ pub fn run_panel(ui: &mut egui::Ui, state: &mut AppState, cmds: &mut Vec<Command
         });
         ui.end_row();
     });
-    ui.label(format!("Source: {}", state.describe_vertex(state.source)));
-    ui.add_space(6.0);
-    controls(ui, state, cmds);
-    roofline(ui, state);
-    ui.add_space(6.0);
-    shortcuts(ui);
 }
 
 /// The Tune button (block sizes and delta predicted from the graph's statistics for the
@@ -189,7 +216,7 @@ fn device_combo(ui: &mut egui::Ui, state: &AppState, cmds: &mut Vec<Command>) ->
         _ => devices.iter().find(|d| same(d.id)).map_or_else(|| current.to_string(), |d| d.name.clone()),
     };
     egui::ComboBox::from_id_salt("device")
-        .selected_text(name)
+        .selected_text(elide(&name, DEVICE_CHARS))
         .width(170.0)
         .show_ui(ui, |ui| {
             if devices.is_empty() && ui.selectable_label(current == DeviceId::Cpu, "CPU (probing others…)").clicked()
@@ -205,7 +232,9 @@ fn device_combo(ui: &mut egui::Ui, state: &AppState, cmds: &mut Vec<Command>) ->
                     .supports(choice.algorithm, &opts)
                     .and_then(|()| graph.map_or(Ok(()), |g| d.fits(g, choice.algorithm, &opts)))
                     .err();
-                let r = ui.add_enabled(why_not.is_none(), egui::Button::selectable(same(d.id), &d.name));
+                let short = elide(&d.name, 2 * DEVICE_CHARS);
+                let r = ui.add_enabled(why_not.is_none(), egui::Button::selectable(same(d.id), short));
+                let r = r.on_hover_text(&d.name);
                 let r = match why_not {
                     Some(reason) => r.on_disabled_hover_text(reason),
                     None => r,
@@ -216,6 +245,21 @@ fn device_combo(ui: &mut egui::Ui, state: &AppState, cmds: &mut Vec<Command>) ->
             }
         })
         .response
+        .on_hover_text(name)
+}
+
+/// Characters of a device name in the closed combo box (a wgpu adapter's full name, e.g.
+/// "wgpu Vulkan: llvmpipe (LLVM 19.1.7, 256 bits) (software)", widened the panel for good).
+const DEVICE_CHARS: usize = 26;
+
+/// `s` cut to `max` characters with an ellipsis.
+fn elide(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
 }
 
 fn controls(ui: &mut egui::Ui, state: &AppState, cmds: &mut Vec<Command>) {

@@ -6,20 +6,81 @@ use crate::app::graph_view::ColorMode;
 use crate::app::palette;
 use crate::app::state::AppState;
 
-/// One dismissible banner per error, newest last.
+/// One banner for all errors: the newest in full, the earlier ones folded under it, and one
+/// button that dismisses them all (stacked banners pushed the panels off a projector's screen).
 pub fn error_banners(ui: &mut egui::Ui, state: &AppState, cmds: &mut Vec<Command>) {
-    for (i, msg) in state.errors.iter().enumerate() {
-        let fill = ui.visuals().error_fg_color.gamma_multiply(0.25);
-        egui::Frame::new().fill(fill).inner_margin(6.0).corner_radius(4.0).show(ui, |ui| {
-            ui.horizontal(|ui| {
-                if ui.button("Dismiss").on_hover_text("Remove this message").clicked() {
-                    cmds.push(Command::DismissError(i));
-                }
-                let text = egui::RichText::new(format!("Error: {msg}")).color(ui.visuals().strong_text_color());
-                ui.add(egui::Label::new(text).wrap());
-            });
+    let Some((newest, earlier)) = state.errors.split_last() else { return };
+    let fill = ui.visuals().error_fg_color.gamma_multiply(0.25);
+    egui::Frame::new().fill(fill).inner_margin(6.0).corner_radius(4.0).show(ui, |ui| {
+        ui.horizontal(|ui| {
+            let (label, hover) = if earlier.is_empty() {
+                ("Dismiss", "Remove this message")
+            } else {
+                ("Dismiss all", "Remove this message and the earlier ones")
+            };
+            if ui.button(label).on_hover_text(hover).clicked() {
+                cmds.push(Command::DismissErrors);
+            }
+            let text = egui::RichText::new(format!("Error: {newest}")).color(ui.visuals().strong_text_color());
+            ui.add(egui::Label::new(text).wrap());
         });
-    }
+        if !earlier.is_empty() {
+            let n = earlier.len();
+            egui::CollapsingHeader::new(format!("{n} earlier message{}", if n == 1 { "" } else { "s" }))
+                .id_salt("earlier-errors")
+                .show(ui, |ui| {
+                    for msg in earlier.iter().rev() {
+                        ui.add(egui::Label::new(format!("Error: {msg}")).wrap());
+                    }
+                });
+        }
+    });
+}
+
+/// The typed-path field shown where no file dialog can appear: says what is missing, takes a
+/// path, and opens or saves there.
+pub fn path_prompt(ui: &mut egui::Ui, state: &mut AppState, cmds: &mut Vec<Command>) {
+    let Some(p) = &mut state.path_prompt else { return };
+    ui.label(egui::RichText::new(&p.why).color(ui.visuals().warn_fg_color));
+    ui.horizontal(|ui| {
+        let label = ui.label(if p.save_trace { "Save the trace to" } else { "Open the file" });
+        let hint = if p.save_trace { "path/run.trace.json.gz" } else { "path/graph.gr or path/run.trace.json.gz" };
+        let edit = egui::TextEdit::singleline(&mut p.text).hint_text(hint).desired_width(360.0);
+        let r = ui.add(edit).labelled_by(label.id);
+        let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        let go = if p.save_trace { "Save" } else { "Open" };
+        let text = p.text.trim();
+        if (ui.add_enabled(!text.is_empty(), egui::Button::new(go)).clicked() || enter) && !text.is_empty() {
+            let path = std::path::PathBuf::from(text);
+            cmds.push(if p.save_trace { Command::SaveTrace(path) } else { Command::Open(path) });
+            cmds.push(Command::ClosePathPrompt);
+        }
+        if ui.button("Close").clicked() {
+            cmds.push(Command::ClosePathPrompt);
+        }
+    });
+}
+
+/// The question of a change that would discard the run ([`Command::AskFirst`]).
+pub fn confirm_change(ui: &mut egui::Ui, state: &AppState, cmds: &mut Vec<Command>) {
+    let Some(change) = &state.confirm else { return };
+    let what = match change {
+        Command::SetAlgorithm(a) => format!("the algorithm to {a}"),
+        Command::SetDevice(d) => format!("the device to {d}"),
+        Command::SetBlockSizes(_) => "the block sizes".to_string(),
+        _ => "this setting".to_string(),
+    };
+    let n = state.trace.as_ref().map_or(0, |t| t.len());
+    let running = if state.jobs.run.is_some() { ", still running" } else { "" };
+    ui.horizontal_wrapped(|ui| {
+        ui.label(format!("Changing {what} starts a new run: the current one ({n} iterations{running}) is discarded."));
+        if ui.button("Change and discard the run").clicked() {
+            cmds.push(Command::Confirm(true));
+        }
+        if ui.button("Keep the run").clicked() {
+            cmds.push(Command::Confirm(false));
+        }
+    });
 }
 
 pub fn status_bar(ui: &mut egui::Ui, state: &AppState, cmds: &mut Vec<Command>) {
