@@ -3,6 +3,7 @@
 
 pub mod algo;
 pub mod app;
+pub mod assets;
 pub mod cli;
 pub mod device;
 pub mod formats;

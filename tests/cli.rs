@@ -242,3 +242,141 @@ fn apsp_writes_one_summary_per_source_and_the_policies_agree() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("is not a vertex"), "{}", stderr(&o));
 }
+
+// Issue 32: hostile inputs refused up front, with the right reason.
+
+/// Runs the binary with a fixed memory size, so refusals do not depend on the machine.
+fn bin_with_memory(bytes: u64) -> Command {
+    let mut c = bin();
+    c.env("SSSP_LAB_MEMORY_BYTES", bytes.to_string());
+    c
+}
+
+#[test]
+fn a_missing_file_names_its_os_error_once() {
+    let o = run(bin().args(["info", "/nonexistent/graph.gr"]));
+    let err = stderr(&o);
+    assert!(!o.status.success());
+    assert_eq!(err.matches("os error 2").count(), 1, "{err}");
+    assert!(err.contains("/nonexistent/graph.gr"), "{err}");
+}
+
+#[test]
+fn generators_that_would_exhaust_memory_are_refused_with_the_estimate() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("g.gr");
+    let cases: [&[&str]; 3] = [
+        &["gen", "martin", "--n", "500000000"],
+        &["gen", "dense", "--n", "100000"],
+        &["gen", "ssca2", "--n", "100000", "--parallel", "1000000000"],
+    ];
+    for args in cases {
+        let o = run(bin_with_memory(16_000_000_000).args(args).arg("--out").arg(&out));
+        let err = stderr(&o);
+        assert!(!o.status.success(), "{args:?}: {err}");
+        assert!(
+            err.contains("needs about") && err.contains("GB") && err.contains("16.0 GB available"),
+            "{args:?}: {err}"
+        );
+        assert!(!out.exists(), "{args:?}: nothing written");
+    }
+    // The real machine's memory when no override is given: still refused, still named.
+    let o = run(bin().args(["gen", "martin", "--n", "500000000", "--out"]).arg(&out));
+    assert!(!o.status.success() && stderr(&o).contains("/proc/meminfo"), "{}", stderr(&o));
+}
+
+/// Writes an experiment file into `dir` and runs `bench` on it; returns the output and the report.
+fn bench(dir: &Path, json: &str) -> (Output, String) {
+    let exp = dir.join("exp.json");
+    std::fs::write(&exp, json).expect("experiment written");
+    let out = dir.join("out");
+    let o = run(bin_with_memory(16_000_000_000).arg("bench").arg(&exp).arg("--out").arg(&out));
+    (o, std::fs::read_to_string(out.join("report.md")).unwrap_or_default())
+}
+
+#[test]
+fn bench_exits_non_zero_and_lists_the_cells_that_failed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let graphs = format!(
+        r#"[{{ "file": "no/such/graph.gr" }}, {{ "file": "{}" }}, {{ "generate": {{ "family": "martin", "n": 500000000, "seed": 1 }} }}, {{ "file": "{}" }}]"#,
+        data("Hamrle1.mtx").display(),
+        data("4.gr").display()
+    );
+    let json = format!(
+        r#"{{ "name": "failing", "kind": "sweep", "graphs": {graphs}, "algorithms": ["crauser-succ"], "devices": ["cpu"],
+            "repetitions": 1, "sources": {{ "random": {{ "count": 1, "seed": 1 }} }} }}"#
+    );
+    let (o, report) = bench(dir.path(), &json);
+    let err = stderr(&o);
+    assert!(!o.status.success(), "{err}");
+    assert!(err.contains("3 of the experiment's cells failed"), "{err}");
+    assert!(
+        err.contains("no/such/graph.gr") && err.contains("negative weights") && err.contains("needs about"),
+        "{err}"
+    );
+    assert!(report.contains("## Failed cells (3)"), "{report}");
+    // A source that is not a vertex fails its cell too.
+    let json = format!(
+        r#"{{ "name": "bad-source", "kind": "sweep", "graphs": [{{ "file": "{}" }}], "algorithms": ["dijkstra"],
+            "devices": ["cpu"], "repetitions": 1, "sources": {{ "ids": [99] }} }}"#,
+        data("4.gr").display()
+    );
+    let (o, report) = bench(dir.path(), &json);
+    assert!(!o.status.success() && stderr(&o).contains("does not exist"), "{}", stderr(&o));
+    assert!(report.contains("## Failed cells (1)"), "{report}");
+}
+
+#[test]
+fn apsp_workers_and_repeat_refuse_what_they_cannot_mean() {
+    let o = run(bin().args(["apsp", "--sources", "0:1"]).arg(data("4.gr")));
+    assert!(!o.status.success() && stderr(&o).contains("write 0..1"), "{}", stderr(&o));
+    let o = run(bin().args(["apsp", "--workers", "cpu-par:0"]).arg(data("4.gr")));
+    assert!(!o.status.success() && stderr(&o).contains("T ≥ 1"), "{}", stderr(&o));
+    let o = run(bin().args(["solve", "-s", "1", "--repeat", "0"]).arg(data("4.gr")));
+    assert!(!o.status.success() && stderr(&o).contains("--repeat"), "{}", stderr(&o));
+}
+
+#[test]
+fn real_valued_weights_say_their_scale_in_the_distances_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mtx = dir.path().join("real.mtx");
+    std::fs::write(&mtx, "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1.5\n").expect("written");
+    let out = dir.path().join("d.txt");
+    let o = run(bin().args(["solve", "-s", "1", "-o"]).arg(&out).arg(&mtx));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).expect("written");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("# distances are in units of 10^-1"), "{text}");
+    assert_eq!(&lines[1..], ["1 0", "2 15"], "{text}");
+    // 1e-12 rounds to 0 at any scale the loader allows: the output says the distances are not the file's.
+    std::fs::write(&mtx, "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1e-12\n2 3 1e-12\n")
+        .expect("written");
+    let o = run(bin().args(["solve", "-s", "1", "-o"]).arg(&out).arg(&mtx));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("warning: rounding"), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).expect("written");
+    assert!(text.lines().any(|l| l.starts_with("# warning: rounding")), "{text}");
+    // Integer weights: no header at all.
+    let o = run(bin().args(["solve", "-s", "1", "-o"]).arg(&out).arg(data("4.gr")));
+    assert!(o.status.success() && !std::fs::read_to_string(&out).unwrap_or_default().starts_with('#'));
+}
+
+#[test]
+fn tune_on_negative_weights_gives_the_reason() {
+    let o = run(bin().args(["tune"]).arg(data("Hamrle1.mtx")));
+    let err = stderr(&o);
+    assert!(!o.status.success(), "{err}");
+    assert!(err.contains("negative weights") && err.contains("bellman-ford"), "{err}");
+}
+
+#[test]
+fn check_reports_unsupported_cells_as_skipped_with_the_reason() {
+    let o = run(bin().args(["check", "--device", "cpu-par", "--no-bundled", "--sources", "1"]));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}\n{}", stderr(&o));
+    assert!(out.contains("SKIPPED not supported:") && !out.contains("ERROR"), "{out}");
+    assert!(out.lines().any(|l| l.contains(" cells in ") && l.contains("skipped")), "{out}");
+    let o = run(bin().args(["check", "--list", "--device", "cpu"]));
+    let list = String::from_utf8_lossy(&o.stdout);
+    assert!(list.lines().any(|l| l == "cpu\tdijkstra\texact"), "{list}");
+}

@@ -64,7 +64,7 @@ const LAYERS: [&[&str]; 8] = [
     &["device"],
     &["algo"],
     &["formats", "generate"],
-    &["graph"],
+    &["graph", "assets"],
 ];
 
 #[test]

@@ -65,8 +65,9 @@ impl Overrides {
 /// line on stderr (`\r[done/total] pct ETA current`), then writes `results.csv`, `results.json`
 /// and `report.md` into `out_dir`.
 ///
-/// Errors: the experiment cannot be read or planned, the outputs cannot be written, or the run
-/// failed as a whole (per-run failures are rows in the results, not errors).
+/// Errors: the experiment cannot be read or planned, the outputs cannot be written, the run
+/// failed as a whole, or some cells failed ([`crate::lab::failed_cells`]: listed on stderr and in
+/// `report.md`; the results are written first).
 pub fn run_experiment(path: &Path, out_dir: &Path, overrides: &Overrides) -> Result<()> {
     let mut exp = Experiment::load(path)?;
     overrides.apply(&mut exp)?;
@@ -147,6 +148,15 @@ pub fn run_experiment(path: &Path, out_dir: &Path, overrides: &Overrides) -> Res
     );
     if res.outcome.starts_with("failed") {
         bail!("{}", res.outcome);
+    }
+    // A run whose cells failed is not a success, even if the runner completed it.
+    let failed = crate::lab::failed_cells(&res);
+    if !failed.is_empty() {
+        let _ = writeln!(err, "failed cells ({}, also in report.md):", failed.len());
+        failed.iter().for_each(|l| {
+            let _ = writeln!(err, "  {l}");
+        });
+        bail!("{} of the experiment's cells failed", failed.len());
     }
     Ok(())
 }

@@ -40,9 +40,10 @@ enum Command {
     },
     /// Solve SSSP from one source; write `<id> <distance|inf>` per vertex.
     Solve(SolveArgs),
-    /// Print a graph's size, degree and weight statistics.
+    /// Print a graph's size, degree and weight statistics (no FILE: the bundled NY road network,
+    /// which the binary carries).
     Info {
-        file: PathBuf,
+        file: Option<PathBuf>,
         #[command(flatten)]
         load: LoadArgs,
     },
@@ -159,9 +160,9 @@ struct SolveArgs {
     /// iteration, so GPU runs use the per-iteration kernels, not the fast path.
     #[arg(long)]
     trace: Option<PathBuf>,
-    /// Solve this many times and report the median and min time (a fresh stepper each time).
-    #[arg(long, default_value_t = 1)]
-    repeat: usize,
+    /// Solve this many times (1…) and report the median and min time (a fresh stepper each time).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    repeat: u32,
     #[command(flatten)]
     load: LoadArgs,
 }
@@ -291,7 +292,7 @@ pub fn main(open_app: OpenApp) -> ExitCode {
         None => open_app(None, Default::default()),
         Some(Command::Gui { file, load }) => open_app(file, load.options()),
         Some(Command::Solve(args)) => solve(&args),
-        Some(Command::Info { file, load }) => info(&file, &load),
+        Some(Command::Info { file, load }) => info(&file.unwrap_or_else(formats::bundled_graph_path), &load),
         Some(Command::Gen { family, out }) => match out {
             Some(out) => generate(&family.spec(), &out),
             None => Err(anyhow!("gen needs --out FILE.gr")),
@@ -372,7 +373,7 @@ fn solve(args: &SolveArgs) -> Result<()> {
         let mut stepper = make_stepper(device, Arc::clone(&graph), args.algo.algorithm, source, &opts)?;
         let run = stepper.run_to_end(&cancel, &mut |_| {})?;
         times.push(run.total_ms);
-        if times.len() >= args.repeat.max(1) {
+        if times.len() >= args.repeat as usize {
             break (stepper, run);
         }
     };
@@ -406,6 +407,9 @@ fn solve(args: &SolveArgs) -> Result<()> {
         for r in &run.records {
             eprintln!("{}", record_json(args.algo.algorithm, r)?);
         }
+    }
+    if let Some(warning) = distance_header(&graph).iter().find(|l| l.starts_with("# warning")) {
+        eprintln!("{}", warning.trim_start_matches("# "));
     }
     if let Some(out) = &args.out {
         write_distances(&graph, &dist, out)?;
@@ -472,7 +476,32 @@ fn record_json(algo: crate::algo::Algorithm, r: &crate::algo::IterationRecord) -
     Ok(obj.to_string())
 }
 
-/// Writes `<file id> <distance|inf>` per vertex, in vertex order.
+/// What a distances file says before its rows when the weights are not the file's own integers:
+/// real-valued weights are stored ×10^K ([`crate::graph::WeightScale`]) and the distances are in
+/// those units (`a 1 2 1.5` → `2 15` under `# … ×10^1`); a scale that rounds non-zero weights to
+/// 0 (e.g. 1e-12) gets a warning line. Empty for integer weights. Lines start with `#`.
+pub fn distance_header(graph: &Graph) -> Vec<String> {
+    let Some(scale) = graph.weight_scale.as_ref() else { return Vec::new() };
+    let k = scale.decimals;
+    let mut lines = Vec::new();
+    if k > 0 {
+        lines.push(format!(
+            "# distances are in units of 10^-{k} of the file's weights (weights {scale}): divide by 10^{k} \
+             (--weight-decimals K chooses the scale)"
+        ));
+    }
+    if scale.max_rel_error >= 1.0 {
+        lines.push(format!(
+            "# warning: rounding at ×10^{k} turns some non-zero weights into 0 or doubles them (largest relative \
+             error {:.0} %): these distances are not the file's; choose more --weight-decimals or rescale the file",
+            scale.max_rel_error * 100.0
+        ));
+    }
+    lines
+}
+
+/// Writes `<file id> <distance|inf>` per vertex, in vertex order, after the
+/// [`distance_header`] lines (real-valued weights only).
 pub fn write_distances(graph: &Graph, dist: &[crate::graph::Distance], out: &Path) -> Result<()> {
     let sink: Box<dyn Write> = if out.as_os_str() == "-" {
         Box::new(std::io::stdout().lock())
@@ -480,6 +509,9 @@ pub fn write_distances(graph: &Graph, dist: &[crate::graph::Distance], out: &Pat
         Box::new(std::fs::File::create(out).with_context(|| format!("{}: cannot create", out.display()))?)
     };
     let mut w = BufWriter::new(sink);
+    for line in distance_header(graph) {
+        writeln!(w, "{line}")?;
+    }
     for (v, &d) in dist.iter().enumerate() {
         let label = graph.labels().label(v as VertexId);
         if d == INF {

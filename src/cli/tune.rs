@@ -168,7 +168,21 @@ pub fn run(args: &TuneArgs) -> Result<()> {
         eprintln!("wrote {}", path.display());
     }
     if ran == 0 {
-        bail!("{device} runs none of the algorithms asked for");
+        // The reasons, not just the fact: a graph with negative weights is refused by every
+        // frontier algorithm for the same reason, which is then said once.
+        let mut why: Vec<String> = report.cases.iter().filter_map(|c| c.error.clone()).collect();
+        if let Some((u, v, w)) = graph.first_negative_arc() {
+            let l = graph.labels();
+            why = vec![format!(
+                "`{}` has negative weights (first: the arc from {} to {}, weight {}), which none of them allows \
+                 (only bellman-ford runs such graphs: `--algo bellman-ford`)",
+                graph.name,
+                l.label(u),
+                l.label(v),
+                graph.weight_text(i64::from(w))
+            )];
+        }
+        bail!("{device} runs none of the algorithms asked for: {}", why.join("; "));
     }
     wrong_runs(&report)
 }

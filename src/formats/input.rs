@@ -104,7 +104,7 @@ impl<R: Read> Read for Counting<R> {
 
 /// Builds the [`LoadError::Io`] of `path`.
 pub(crate) fn io_error(path: &Path) -> impl FnOnce(io::Error) -> LoadError + '_ {
-    move |source| LoadError::Io { path: path.display().to_string(), source }
+    move |error| LoadError::Io { path: path.display().to_string(), error }
 }
 
 /// Size of a file in bytes.
@@ -275,7 +275,7 @@ impl<'p, 'a, 'r> Lines<'p, 'a, 'r> {
                 msg: format!("corrupt or truncated gzip data ({e})"),
             }
         } else {
-            LoadError::Io { path: self.path.clone(), source: e }
+            LoadError::Io { path: self.path.clone(), error: e }
         }
     }
 

@@ -22,9 +22,11 @@
 //! ignored columns, ids beyond 32 bits) lands in [`Graph::warnings`]. [`load_bytes`] reads from
 //! memory; the fuzz targets (`fuzz/`) and `tests/fuzz_corpus.rs` call it.
 
-/// The bundled default graph: DIMACS USA-road-d.NY (the `.co.gz` beside it gives coordinates).
+/// The bundled default graph: DIMACS USA-road-d.NY (the `.co.gz` beside it gives coordinates),
+/// carried inside the binary and written to a cache folder on first use ([`crate::assets`]), so
+/// it is found from any working directory and without the build tree.
 pub fn bundled_graph_path() -> std::path::PathBuf {
-    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/USA-road-d.NY.gr.gz")
+    crate::assets::bundled_graph()
 }
 
 mod dimacs;
@@ -200,12 +202,10 @@ pub struct LoadOptions {
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// The file could not be opened or read.
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    /// (`error` is shown in the message and is not also the error's `source`, so a chained
+    /// report prints the OS error once.)
+    #[error("{path}: {error}")]
+    Io { path: String, error: std::io::Error },
     /// A line does not follow the format (also: corrupt gzip data, counts that disagree with the
     /// header at the end of the file — then `line` is the last line).
     #[error("{path}:{line}: {msg}")]

@@ -1,8 +1,11 @@
 //! Seeded, reproducible graph generators (docs/references.md `[terms-graphs]`). The same spec always gives the same
 //! graph (PCG64 streams, independent of thread count).
 
+mod budget;
 mod families;
 mod ssca2;
+
+pub use budget::{BYTES_PER_ARC, BYTES_PER_VERTEX, machine_memory};
 
 pub use families::{counterexample, dense, fanout, grid, martin, rmat, teaching};
 pub use ssca2::{Ssca2, ssca2};
@@ -42,8 +45,10 @@ pub enum GeneratorSpec {
 
 impl GeneratorSpec {
     /// Builds the graph. Errors: parameters out of range (n = 0, d ≥ n, probabilities that do not
-    /// sum to ≤ 1, more than 2³² arcs).
+    /// sum to ≤ 1, more than 2³² arcs), or an estimated peak beyond the machine's available
+    /// memory ([`GeneratorSpec::check_memory`]), refused before anything is allocated.
     pub fn generate(&self) -> Result<Graph, String> {
+        self.check_memory()?;
         match *self {
             GeneratorSpec::Martin { n, seed } => martin(n, seed),
             GeneratorSpec::Dense { n, seed } => dense(n, seed),

@@ -3,11 +3,12 @@
 //! ([`super::plan::device_status`]) and the worker's Boost cells use it.
 //!
 //! The harness `bench/boost/dijkstra_boost.cpp` (embedded here, so an installed binary can build
-//! it too) is compiled once per process with `g++ -O3` into `target/boost/` when the Boost Graph
-//! headers are installed (Debian `libboost-graph-dev`). The runner writes the graph as a plain
-//! DIMACS `.gr` with [`crate::formats::write_dimacs`], starts one harness process per graph for
-//! all its sources and repetitions, reads one JSON line per run, and the worker checks the
-//! distances file each run leaves against sequential Dijkstra.
+//! it too) is compiled once per process with `g++ -O3` into `~/.cache/sssp-lab/boost/`
+//! ([`crate::assets::cache_dir`], never the build tree) when the Boost Graph headers are
+//! installed (Debian `libboost-graph-dev`). The runner writes the graph as a plain DIMACS `.gr`
+//! with [`crate::formats::write_dimacs`], starts one harness process per graph for all its
+//! sources and repetitions, reads one JSON line per run, and the worker checks the distances
+//! file each run leaves against sequential Dijkstra.
 
 use crate::graph::{Distance, Graph};
 use crate::jobs::{Job, NoEvent, no_repaint};
@@ -46,7 +47,8 @@ fn build() -> Result<PathBuf, String> {
             "Boost.Graph is not installed ({BOOST_HEADER} missing; apt-get install libboost-graph-dev)"
         ));
     }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/boost");
+    // A folder of our own, not the build tree: an installed binary builds its harness too.
+    let dir = crate::assets::cache_dir().join("boost");
     std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
     let bin = dir.join("dijkstra_boost");
     let src = dir.join("dijkstra_boost.cpp");

@@ -158,8 +158,11 @@ pub fn expand(entry: &GraphEntry) -> Result<Vec<GraphPlan>> {
     }
 }
 
-/// Finds a relative path: as given (working directory), then beside the experiment file, in
-/// its parent, and in the crate root. Absolute paths are returned unchanged.
+/// Finds a relative path: as given (working directory), then beside the experiment file and in
+/// its parent, then beside the running binary ([`crate::assets::beside_binary`]); the bundled
+/// graph (`assets/USA-road-d.NY.gr.gz`) is the copy the binary carries when no file is found.
+/// Never the build tree, so an installed binary runs the bundled experiments from anywhere.
+/// Absolute paths are returned unchanged.
 pub fn resolve_path(path: &Path, exp_dir: &Path) -> PathBuf {
     if path.is_absolute() || path.exists() {
         return path.to_path_buf();
@@ -168,8 +171,12 @@ pub fn resolve_path(path: &Path, exp_dir: &Path) -> PathBuf {
     if let Some(parent) = exp_dir.parent() {
         candidates.push(parent.join(path));
     }
-    candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(path));
-    candidates.into_iter().find(|p| p.exists()).unwrap_or_else(|| path.to_path_buf())
+    candidates.extend(crate::assets::beside_binary().into_iter().map(|d| d.join(path)));
+    candidates
+        .into_iter()
+        .find(|p| p.exists())
+        .or_else(|| crate::assets::bundled_equivalent(path))
+        .unwrap_or_else(|| path.to_path_buf())
 }
 
 impl GraphPlan {

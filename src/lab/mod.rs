@@ -40,7 +40,7 @@ pub use experiment::{
     Baseline, BlockSpec, Experiment, ExperimentKind, LabDevice, ManyConfig, ManySourceSpec, SourceSpec,
 };
 pub use graphs::GraphEntry;
-pub use output::{merge_results, regenerate_report, write_outputs};
+pub use output::{failed_cells, merge_results, regenerate_report, write_outputs};
 pub use result::{
     DeviceLine, LabEvent, LabOutcome, LabProgress, LabResult, LabResults, ManyRow, outcome_text, today_utc,
 };

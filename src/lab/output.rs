@@ -19,9 +19,48 @@ pub fn write_outputs(res: &LabResults, out_dir: &Path) -> Result<()> {
     write_report(res, out_dir)
 }
 
-/// `report.md` with a `## Plots` section linking the PNGs drawn under `out_dir/plots/`.
+/// The cells of a run that failed, one line each (`graph · algorithm @ device (config): why`,
+/// with the number of runs): an error (a graph that could not be loaded or generated, a source
+/// out of range, negative weights for an algorithm that needs non-negative ones, a device error)
+/// or wrong distances from an exact algorithm (the non-atomic relax, `racy`, is wrong by design
+/// and not counted), and many-source configurations that failed. Skipped cells are not failures.
+/// Empty when every cell ran.
+pub fn failed_cells(res: &LabResults) -> Vec<String> {
+    let mut cells: Vec<(String, String, usize)> = Vec::new();
+    for r in &res.rows {
+        let exact = r.algorithm.parse::<crate::algo::AlgoChoice>().map_or(true, |a| a.exact());
+        let why = match (&r.error, r.correct) {
+            (Some(e), _) => e.clone(),
+            (None, Some(false)) if exact => format!("{} wrong distances", r.mismatches.unwrap_or(0)),
+            _ => continue,
+        };
+        let key = format!("{} · {} ({})", r.graph, r.series(), r.config());
+        match cells.iter_mut().find(|(k, w, _)| *k == key && *w == why) {
+            Some(c) => c.2 += 1,
+            None => cells.push((key, why, 1)),
+        }
+    }
+    let mut lines: Vec<String> = cells
+        .into_iter()
+        .map(|(k, why, runs)| format!("{k}: {why} ({runs} run{})", if runs == 1 { "" } else { "s" }))
+        .collect();
+    lines.extend(
+        res.many
+            .iter()
+            .filter_map(|m| m.error.as_ref().map(|e| format!("{} · {} {}: {e}", m.graph, m.label, m.policy))),
+    );
+    lines
+}
+
+/// `report.md` with a `## Failed cells` section when some failed ([`failed_cells`]) and a
+/// `## Plots` section linking the PNGs drawn under `out_dir/plots/`.
 fn write_report(res: &LabResults, out_dir: &Path) -> Result<()> {
     let mut md = report::markdown(res);
+    let failed = failed_cells(res);
+    if !failed.is_empty() {
+        md.push_str(&format!("\n## Failed cells ({})\n\n", failed.len()));
+        failed.iter().for_each(|l| md.push_str(&format!("- {l}\n")));
+    }
     // The results are worth more than the plots: a plot that fails still leaves the report.
     let plots = report::plots::write_plots(res, out_dir);
     match &plots {

@@ -223,6 +223,16 @@ impl<'a> Worker<'a> {
     ) -> bool {
         let reps = self.exp.repetitions;
         let gpu = matches!(d, DeviceId::Cuda(_) | DeviceId::Wgpu(_));
+        // A graph too large for the device (memory, 32-bit distances) is skipped with the
+        // reason, as an unsupported algorithm is: not a failed cell (`sssp-lab check` alike).
+        if let (true, Some(info), Some(choice)) = (gpu, crate::device::find(d), cell.algorithm.as_ref()) {
+            let opts = SolveOptions { params: choice.params.clone(), block: cell.block, ..Default::default() };
+            if let Err(why) = info.fits(g, choice.algorithm, &opts) {
+                let work = sources.len() * reps as usize;
+                self.row(LabResult { skipped: Some(format!("does not fit: {why}")), ..row.clone() }, work);
+                return true;
+            }
+        }
         if let (true, Some(&s0)) = (gpu, sources.first())
             && let Err(e) = self.solve(d, g, cell, s0)
         {

@@ -81,7 +81,15 @@ impl FromStr for SourceSet {
             return if first <= last { Ok(SourceSet::Range { first, last }) } else { Err(bad()) };
         }
         let (k, seed) = s.split_once(':').ok_or_else(bad)?;
-        Ok(SourceSet::Random { count: k.parse().map_err(|_| bad())?, seed: seed.parse().map_err(|_| bad())? })
+        let count: usize = k.parse().map_err(|_| bad())?;
+        if count == 0 {
+            // `0:1` reads like the ids 0 to 1, but K:SEED is a count and a seed: say so.
+            return Err(format!(
+                "sources `{s}`: K:SEED is K random sources with seed SEED, and K must be ≥ 1; for the ids {k} to \
+                 {seed} write {k}..{seed}"
+            ));
+        }
+        Ok(SourceSet::Random { count, seed: seed.parse().map_err(|_| bad())? })
     }
 }
 
@@ -132,7 +140,8 @@ impl WorkerSpec {
 /// is K one-thread CPU workers (`cpu` alone is one). Every worker runs `algorithm` (GPU workers
 /// and `cpu-par` fall back to `crauser-succ` when it is `dijkstra`, which has no such solver).
 ///
-/// Errors: an unknown device, `cpu:0`, or no worker at all.
+/// Errors: an unknown device, `cpu:0`, `cpu-par:0` (as `solve --threads 0`: `cpu-par` alone is
+/// every core), or no worker at all.
 pub fn parse_workers(s: &str, algorithm: &AlgoChoice) -> Result<Vec<WorkerSpec>, String> {
     let mut out = Vec::new();
     for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
@@ -143,6 +152,11 @@ pub fn parse_workers(s: &str, algorithm: &AlgoChoice) -> Result<Vec<WorkerSpec>,
                     return Err(format!("worker `{item}`: cpu:K needs a count K ≥ 1"));
                 }
                 (DeviceId::Cpu, k)
+            }
+            None if item.strip_prefix("cpu-par:").is_some_and(|t| t.trim().parse::<u64>() == Ok(0)) => {
+                return Err(format!(
+                    "worker `{item}`: cpu-par:T needs T ≥ 1 threads (`cpu-par` alone uses every core)"
+                ));
             }
             None => (item.parse::<DeviceId>().map_err(|e| format!("worker `{item}`: {e}"))?, 1),
         };

@@ -87,7 +87,8 @@ impl Default for BenchView {
         BenchView {
             editor: setup::Editor::from_experiment(&experiment),
             experiment,
-            exp_dir: PathBuf::from(env!("CARGO_MANIFEST_DIR")),
+            // Relative paths of the default experiment: the working directory, then beside the binary.
+            exp_dir: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
             rows: Vec::new(),
             many: Vec::new(),
             options: ResultsOptions::default(),
