@@ -19,6 +19,7 @@ pub mod many_view;
 pub mod palette;
 mod panels;
 pub mod persist;
+pub mod record;
 pub mod script;
 pub mod series;
 pub mod state;

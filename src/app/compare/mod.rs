@@ -218,6 +218,10 @@ impl CompareView {
         for l in &mut self.lanes {
             any |= l.poll();
         }
+        if self.level_wait.is_some_and(|i| i >= self.lanes.len()) {
+            // The lanes were replaced or removed while one was waited for (found by tests/soak.rs).
+            self.level_wait = None;
+        }
         if let Some(i) = self.level_wait
             && !self.lanes[i].busy
         {

@@ -44,6 +44,7 @@ pub struct Panels {
     pub bench: BenchView,
     pub many: super::many_view::ManyView,
     pub compare: super::compare::CompareView,
+    pub record: super::record::RecordDialog,
 }
 
 /// Draws the whole window.
@@ -96,6 +97,7 @@ pub fn show(
             graph::graph_panel(ui, state, cmds);
             ui.separator();
             run::run_panel(ui, state, cmds);
+            panels.record.button(ui, state);
         });
     });
     Panel::right("analysis").default_size(480.0).resizable(true).show(ui, |ui| {
@@ -137,6 +139,7 @@ pub fn show(
     if state.show_generator {
         generator::generator_window(ui.ctx(), state, cmds);
     }
+    panels.record.window(ui.ctx(), state);
     drop_overlay(ui.ctx());
 }
 
