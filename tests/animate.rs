@@ -111,6 +111,48 @@ fn a_cancelled_recording_leaves_no_file_and_too_many_frames_are_refused() {
     assert!(!path.exists(), "a refusal writes nothing");
 }
 
+/// A compare session: two lanes side by side, each tile in its own lane's final colours.
+#[test]
+fn two_lanes_become_one_gif_side_by_side() {
+    let graph = Arc::new(GeneratorSpec::Grid { width: 5, height: 4, max_weight: 9, seed: 5 }.generate().expect("grid"));
+    let a = run(&graph, 3);
+    let opts = SolveOptions { record_deltas: true, ..SolveOptions::default() };
+    let mut stepper =
+        make_stepper(DeviceId::Cpu, graph.clone(), sssp_lab::algo::MARTIN_SUCC, 3, &opts).expect("a stepper");
+    let mut b = Trace::new(graph.n(), 3);
+    while let Some(step) = stepper.step().expect("a step") {
+        b.push(step);
+    }
+    b.set_finished();
+    let lens = [a.len(), b.len()];
+    let frames = animate::lane_frames(&lens, 1);
+    assert_eq!(frames.len(), lens[0].max(lens[1]) + 1);
+    assert_eq!(frames.last(), Some(&lens.to_vec()), "both lanes end at their ends");
+    let size = Size { width: 400, height: 200 };
+    let pos = animate::positions_for(&graph, None);
+    let mut lanes = vec![("A".to_string(), a.clone()), ("B".to_string(), b.clone())];
+    let mut bytes = Vec::new();
+    let opts = Options { size, ..Options::default() };
+    let r = animate::encode_lanes(&mut lanes, &frames, &graph, &pos, &opts, &mut bytes, &mut |_, _| true)
+        .expect("encoded")
+        .expect("not cancelled");
+    let (w, _, decoded) = decode(&bytes);
+    assert_eq!((w, decoded.len()), (400, r.frames));
+    let painter = Painter::new(&graph, &pos, Size { width: 200, height: 200 });
+    let last = decoded.last().expect("a frame");
+    for (x0, mut t) in [(0, a), (200, b)] {
+        t.seek(t.len());
+        for v in 0..graph.n() {
+            let (x, y) = painter.pixel(v).expect("inside the tile");
+            assert_eq!(
+                pixel(last, w, (x0 + x, y)),
+                animate::status_rgb(t.status(v as u32)),
+                "tile at {x0}, vertex {v}"
+            );
+        }
+    }
+}
+
 /// The core's colours are the app's, so a GIF and the window agree.
 #[test]
 fn the_gif_palette_is_the_apps() {
@@ -160,4 +202,52 @@ fn solve_animate_writes_a_gif_of_the_run() {
         .expect("the binary runs");
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("WIDTHxHEIGHT"));
+}
+
+/// The app's *Record…* dialog (issue 28 item 8): on the Step tab's finished run it writes the
+/// GIF on a job, at the typed size, with the automatic steps per frame, and says where.
+#[test]
+fn the_record_dialog_writes_the_step_tabs_run_on_a_job() {
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+    use sssp_lab::app::{Command, SsspApp, Startup};
+    use std::time::{Duration, Instant};
+
+    let spec = GeneratorSpec::Grid { width: 9, height: 7, max_weight: 9, seed: 2 };
+    let startup = Startup { generator: Some(spec), ..Startup::default() };
+    let mut h =
+        Harness::builder().with_size(egui::vec2(1400.0, 900.0)).build_eframe(|cc| SsspApp::new(&cc.egui_ctx, startup));
+    let settle = |h: &mut Harness<'_, SsspApp>| {
+        let t = Instant::now();
+        while h.state().is_busy() || h.state().state().devices.is_none() {
+            assert!(t.elapsed() < Duration::from_secs(120), "jobs did not finish");
+            h.step();
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        h.run_steps(2);
+    };
+    settle(&mut h);
+    h.state_mut().apply(Command::RunToEnd);
+    settle(&mut h);
+    let len = h.state().state().trace.as_ref().map_or(0, |t| t.len());
+    assert!(len > 3);
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("grid run.gif");
+    h.get_by_label("Record…").click_accesskit();
+    h.run_steps(2);
+    h.get_by_label("GIF file").set_text_value_accesskit(path.to_str().expect("a UTF-8 path"));
+    h.get_by_label("Size (WxH)").set_text_value_accesskit("320x240");
+    h.run_steps(2);
+    h.get_by_label("Record GIF").click_accesskit();
+    let t = Instant::now();
+    while h.query_by_label_contains("wrote ").is_none() {
+        assert!(t.elapsed() < Duration::from_secs(60), "no 'wrote' note: {:?}", h.state().state().errors);
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let (w, hgt, frames) = decode(&std::fs::read(&path).expect("the GIF is written"));
+    assert_eq!((w, hgt), (320, 240));
+    assert_eq!(frames.len(), animate::frame_count(len, animate::auto_steps_per_frame(len)));
+    assert!(h.state().state().errors.is_empty(), "{:?}", h.state().state().errors);
 }

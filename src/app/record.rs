@@ -7,6 +7,7 @@
 //! The path is typed, not picked in a file dialog: the dialog needs no desktop portal, and a
 //! lecturer sees where the file goes before it is written.
 
+use super::compare::CompareView;
 use super::graph_view::{LAYOUT_MAX_N, layout};
 use super::jobs::{Job, repaint};
 use super::state::AppState;
@@ -27,6 +28,8 @@ pub struct RecordDialog {
     job: Option<RecordJob>,
     /// What the last recording did, shown under the button.
     note: Option<String>,
+    /// Records the compare tab's lanes side by side instead of the Step tab's run.
+    lanes: bool,
 }
 
 impl Default for RecordDialog {
@@ -39,6 +42,7 @@ impl Default for RecordDialog {
             steps: 1,
             job: None,
             note: None,
+            lanes: false,
         }
     }
 }
@@ -66,10 +70,27 @@ impl RecordDialog {
                 .add_enabled(has, egui::Button::new("Record…"))
                 .on_hover_text("the run's recorded iterations as an animated GIF, for slides");
             if r.clicked() {
-                if self.path.is_empty() {
-                    self.path = default_name(state);
-                }
-                self.open = true;
+                self.path = default_name(state);
+                (self.open, self.lanes) = (true, false);
+            }
+            if let Some(job) = &self.job {
+                ui.add(egui::ProgressBar::new(job.progress()).text("recording").desired_width(120.0));
+            } else if let Some(note) = &self.note {
+                ui.weak(note);
+            }
+        });
+    }
+
+    /// The compare tab's button: the lanes side by side, as stepped.
+    pub fn lanes_button(&mut self, ui: &mut egui::Ui, state: &AppState, compare: &CompareView) {
+        ui.horizontal(|ui| {
+            let has = compare.lanes.iter().any(|l| l.trace.as_ref().is_some_and(|t| !t.is_empty()));
+            let r = ui
+                .add_enabled(has && !compare.is_busy(), egui::Button::new("Record lanes…"))
+                .on_hover_text("the lanes side by side as an animated GIF, frame by frame as they were stepped");
+            if r.clicked() {
+                self.path = format!("compare-{}", default_name(state));
+                (self.open, self.lanes) = (true, true);
             }
             if let Some(job) = &self.job {
                 ui.add(egui::ProgressBar::new(job.progress()).text("recording").desired_width(120.0));
@@ -80,16 +101,27 @@ impl RecordDialog {
     }
 
     /// The dialog window (when open) and the job's progress and result.
-    pub fn window(&mut self, ctx: &egui::Context, state: &mut AppState) {
+    pub fn window(&mut self, ctx: &egui::Context, state: &mut AppState, compare: &CompareView) {
         self.poll(state);
         let mut open = self.open;
-        egui::Window::new("Record the run as a GIF").open(&mut open).resizable(false).collapsible(false).show(
-            ctx,
-            |ui| {
-                self.form(ui, state);
-            },
-        );
+        let title = if self.lanes { "Record the lanes as a GIF" } else { "Record the run as a GIF" };
+        egui::Window::new(title).open(&mut open).resizable(false).collapsible(false).show(ctx, |ui| {
+            self.form(ui, state, compare);
+        });
         self.open = open && self.open;
+    }
+
+    /// The compare session's frames: every K-th position of its history when it was stepped
+    /// (several forward actions), else every lane every K iterations.
+    fn lane_frames(&self, compare: &CompareView) -> Vec<Vec<usize>> {
+        let lens: Vec<usize> = compare.lanes.iter().map(|l| l.trace.as_ref().map_or(0, |t| t.len())).collect();
+        let history = compare.history();
+        let count = if history.len() > 2 { history.len() - 1 } else { lens.iter().copied().max().unwrap_or(0) };
+        let k = if self.auto_steps { animate::auto_steps_per_frame(count) } else { self.steps.max(1) };
+        if history.len() <= 2 {
+            return animate::lane_frames(&lens, k);
+        }
+        (0..animate::frame_count(count, k)).map(|i| history[animate::frame_position(i, count, k)].clone()).collect()
     }
 
     fn poll(&mut self, state: &mut AppState) {
@@ -111,10 +143,11 @@ impl RecordDialog {
         }
     }
 
-    fn form(&mut self, ui: &mut egui::Ui, state: &AppState) {
+    fn form(&mut self, ui: &mut egui::Ui, state: &AppState, compare: &CompareView) {
         let len = state.trace.as_ref().map_or(0, |t| t.len());
+        let lane_frames = if self.lanes { self.lane_frames(compare) } else { Vec::new() };
         egui::Grid::new("record-form").num_columns(2).show(ui, |ui| {
-            let l = ui.label("File");
+            let l = ui.label("GIF file");
             ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(280.0)).labelled_by(l.id);
             ui.end_row();
             let l = ui.label("Size (WxH)");
@@ -131,11 +164,15 @@ impl RecordDialog {
         });
         let k = if self.auto_steps { animate::auto_steps_per_frame(len) } else { self.steps.max(1) };
         let finished = state.trace.as_ref().is_some_and(|t| t.is_finished());
-        ui.label(format!(
-            "{len} iterations recorded{}: {} frames",
-            if finished { "" } else { " so far (run to the end for the whole run)" },
-            animate::frame_count(len, k)
-        ));
+        if self.lanes {
+            ui.label(format!("{} lanes: {} frames", compare.lanes.len(), lane_frames.len()));
+        } else {
+            ui.label(format!(
+                "{len} iterations recorded{}: {} frames",
+                if finished { "" } else { " so far (run to the end for the whole run)" },
+                animate::frame_count(len, k)
+            ));
+        }
         let size = self.size.parse::<Size>();
         if let Err(e) = &size {
             ui.colored_label(ui.visuals().error_fg_color, e);
@@ -147,12 +184,18 @@ impl RecordDialog {
                     job.cancel();
                 }
             } else {
-                let ok = size.is_ok() && len > 0 && !self.path.trim().is_empty();
+                let has = if self.lanes { !lane_frames.is_empty() } else { len > 0 };
+                let ok = size.is_ok() && has && !self.path.trim().is_empty();
                 if ui.add_enabled(ok, egui::Button::new("Record GIF")).clicked()
                     && let Ok(size) = size
                 {
                     let steps = (!self.auto_steps).then_some(self.steps.max(1));
-                    self.start(state, animate::Options { size, steps_per_frame: steps, ..Default::default() });
+                    let opts = animate::Options { size, steps_per_frame: steps, ..Default::default() };
+                    if self.lanes {
+                        self.start_lanes(state, compare, lane_frames, opts);
+                    } else {
+                        self.start(state, opts);
+                    }
                 }
             }
         });
@@ -172,6 +215,43 @@ impl RecordDialog {
                 !jc.cancelled()
             };
             let done = animate::record(trace, &graph, &positions, &opts, &path, &mut progress);
+            done.map(|r| r.map(|r| (r, path))).map_err(|e| format!("{e:#}"))
+        }));
+    }
+}
+
+impl RecordDialog {
+    /// Starts the job on copies of the lanes' traces, lettered as in the compare tab.
+    fn start_lanes(
+        &mut self,
+        state: &AppState,
+        compare: &CompareView,
+        frames: Vec<Vec<usize>>,
+        opts: animate::Options,
+    ) {
+        let Some(graph) = compare.graph().cloned() else { return };
+        let mut lanes: Vec<(String, crate::trace::Trace)> = compare
+            .lanes
+            .iter()
+            .zip(["A", "B", "C", "D"])
+            .map(|(l, name)| {
+                (name.to_string(), l.trace.clone().unwrap_or_else(|| crate::trace::Trace::new(graph.n(), 0)))
+            })
+            .collect();
+        let path = PathBuf::from(self.path.trim());
+        let path = std::path::absolute(&path).unwrap_or(path);
+        self.note = None;
+        self.job = Some(Job::spawn("recording a GIF", repaint(&state.egui), move |jc| {
+            let cancel = jc.cancel_token();
+            let positions = positions(&graph, &cancel);
+            let mut progress = |done: usize, total: usize| {
+                jc.set_progress(done as f32 / total.max(1) as f32);
+                !jc.cancelled()
+            };
+            let mut encode = |out: &mut dyn std::io::Write| {
+                animate::encode_lanes(&mut lanes, &frames, &graph, &positions, &opts, out, &mut progress)
+            };
+            let done = animate::write_file(&path, &mut encode);
             done.map(|r| r.map(|r| (r, path))).map_err(|e| format!("{e:#}"))
         }));
     }

@@ -243,6 +243,11 @@ impl Painter {
 
     /// The frame of `trace` at its cursor, as palette indices (row-major, `width × height`).
     pub fn frame(&mut self, trace: &Trace) -> Vec<u8> {
+        self.frame_labelled(trace, "")
+    }
+
+    /// [`frame`](Self::frame) with `label` before the caption (a compare lane's letter).
+    pub fn frame_labelled(&mut self, trace: &Trace, label: &str) -> Vec<u8> {
         let mut img = self.base.clone();
         let n = self.px.len().min(trace.distances().len());
         let mut settled = 0usize;
@@ -251,10 +256,12 @@ impl Painter {
             settled += matches!(s, VertexStatus::Settled | VertexStatus::Frontier) as usize;
             self.status[v] = status_index(s);
         }
-        // Frontier on top: it is what a step changes.
+        // Frontier on top and at least 3 pixels wide: it is what a step changes, and on a road
+        // network of 100 k vertices a one-pixel frontier vanishes among the settled.
         for layer in [6u8, 5, 3, 4] {
+            let r = if layer == 4 { self.radius.max(1) } else { self.radius };
             for v in (0..n).filter(|&v| self.status[v] == layer) {
-                disc(&mut img, self.w, self.caption_top, self.px[v], self.radius, layer);
+                disc(&mut img, self.w, self.caption_top, self.px[v], r, layer);
             }
         }
         if (trace.source as usize) < n {
@@ -263,7 +270,7 @@ impl Painter {
         }
         let end = if trace.is_finished() && trace.pos() == trace.len() { "  finished" } else { "" };
         let caption = format!(
-            "iteration {}/{}  |F| {}  settled {}/{}{end}",
+            "{label}iteration {}/{}  |F| {}  settled {}/{}{end}",
             trace.pos(),
             trace.len(),
             trace.frontier().len(),
@@ -292,9 +299,18 @@ pub fn record(
 ) -> Result<Option<Recorded>> {
     // Refused before the file exists: a refusal leaves whatever was at `path` alone.
     plan(trace.len(), opts)?;
+    write_file(path, &mut |out| encode(&mut trace, graph, positions, opts, out, progress))
+}
+
+/// Runs `encode` into a new file at `path`; the file is removed again when it fails or is
+/// cancelled (`Ok(None)`). The result's `bytes` is the file's size.
+pub fn write_file(
+    path: &Path,
+    encode: &mut dyn FnMut(&mut dyn Write) -> Result<Option<Recorded>>,
+) -> Result<Option<Recorded>> {
     let file = std::fs::File::create(path).with_context(|| format!("{}: cannot create", path.display()))?;
     let mut out = std::io::BufWriter::new(file);
-    let written = encode(&mut trace, graph, positions, opts, &mut out, progress)
+    let written = encode(&mut out)
         .and_then(|r| out.flush().map(|()| r).map_err(anyhow::Error::from))
         .with_context(|| format!("{}: cannot write the GIF", path.display()));
     match written {
@@ -348,6 +364,80 @@ pub fn encode(
     }
     enc.into_inner()?;
     Ok(Some(Recorded { frames, steps_per_frame: k, bytes: 0 }))
+}
+
+/// A compare session as one GIF: the lanes' traces side by side (two in a row, three or four
+/// in a 2 × 2 grid), each tile captioned with its lane's letter. `frames[i][l]` is lane `l`'s
+/// position in frame `i` (the compare tab's history of forward actions, or [`lane_frames`]);
+/// `opts.steps_per_frame` is not used. Cancel and errors as in [`encode`].
+pub fn encode_lanes(
+    lanes: &mut [(String, Trace)],
+    frames: &[Vec<usize>],
+    graph: &Graph,
+    positions: &[[f32; 2]],
+    opts: &Options,
+    out: &mut dyn Write,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<Option<Recorded>> {
+    if lanes.is_empty() || frames.is_empty() {
+        bail!("no lanes or no frames to record");
+    }
+    if frames.len() > MAX_FRAMES {
+        bail!("{} frames, more than {MAX_FRAMES}: choose more steps per frame", frames.len());
+    }
+    if positions.len() != graph.n() {
+        bail!("{} positions for a graph of {} vertices", positions.len(), graph.n());
+    }
+    let (w, h) = (opts.size.width as usize, opts.size.height as usize);
+    let cols = lanes.len().min(2);
+    let rows = lanes.len().div_ceil(cols);
+    let (tw, th) = (w / cols, h / rows);
+    let tile = Size { width: tw as u16, height: th as u16 };
+    let mut painters: Vec<Painter> = lanes.iter().map(|_| Painter::new(graph, positions, tile)).collect();
+    let flat: Vec<u8> = PALETTE.iter().flatten().copied().collect();
+    let mut enc = gif::Encoder::new(out, opts.size.width, opts.size.height, &flat)?;
+    enc.set_repeat(gif::Repeat::Infinite)?;
+    for (i, pos) in frames.iter().enumerate() {
+        let mut img = vec![I_BG; w * h];
+        for (l, ((label, trace), painter)) in lanes.iter_mut().zip(&mut painters).enumerate() {
+            trace.seek(pos.get(l).copied().unwrap_or(0));
+            let part = painter.frame_labelled(trace, &format!("{label}  "));
+            let (x0, y0) = ((l % cols) * tw, (l / cols) * th);
+            for y in 0..th {
+                let at = (y0 + y) * w + x0;
+                img[at..at + tw].copy_from_slice(&part[y * tw..(y + 1) * tw]);
+                if x0 > 0 {
+                    img[at] = I_TEXT;
+                }
+            }
+            if y0 > 0 {
+                img[y0 * w + x0..y0 * w + x0 + tw].fill(I_TEXT);
+            }
+        }
+        let last = i + 1 == frames.len();
+        let frame = gif::Frame {
+            width: opts.size.width,
+            height: opts.size.height,
+            buffer: std::borrow::Cow::Owned(img),
+            delay: if last { opts.delay_cs.saturating_add(200) } else { opts.delay_cs },
+            ..gif::Frame::default()
+        };
+        enc.write_frame(&frame)?;
+        if !progress(i + 1, frames.len()) {
+            return Ok(None);
+        }
+    }
+    enc.into_inner()?;
+    Ok(Some(Recorded { frames: frames.len(), steps_per_frame: 0, bytes: 0 }))
+}
+
+/// Frames of a compare session stepped by iteration: every lane at 0, k, 2k, … (each held at
+/// its own end) until the longest lane's end.
+pub fn lane_frames(lens: &[usize], k: usize) -> Vec<Vec<usize>> {
+    let longest = lens.iter().copied().max().unwrap_or(0);
+    (0..frame_count(longest, k))
+        .map(|i| lens.iter().map(|&len| frame_position(i, longest, k).min(len)).collect())
+        .collect()
 }
 
 /// Steps per frame and frames for a run of `len` iterations; errors: more than [`MAX_FRAMES`].
@@ -463,6 +553,10 @@ fn glyph(ch: char) -> Option<[&'static str; 7]> {
         'r' => [".....", ".....", "#.##.", "##..#", "#....", "#....", "#...."],
         's' => [".....", ".....", ".####", "#....", ".###.", "....#", "####."],
         't' => [".#...", ".#...", "###..", ".#...", ".#...", ".#..#", "..##."],
+        'A' => [".###.", "#...#", "#...#", "#####", "#...#", "#...#", "#...#"],
+        'B' => ["####.", "#...#", "#...#", "####.", "#...#", "#...#", "####."],
+        'C' => [".###.", "#...#", "#....", "#....", "#....", "#...#", ".###."],
+        'D' => ["####.", "#...#", "#...#", "#...#", "#...#", "#...#", "####."],
         'F' => ["#####", "#....", "#....", "####.", "#....", "#....", "#...."],
         '/' => [".....", "....#", "...#.", "..#..", ".#...", "#....", "....."],
         '|' => ["..#..", "..#..", "..#..", "..#..", "..#..", "..#..", "..#.."],
@@ -494,7 +588,7 @@ mod tests {
 
     #[test]
     fn every_caption_character_has_a_glyph() {
-        for ch in "iteration 0123456789/ |F| settled finished".chars().filter(|c| *c != ' ') {
+        for ch in "ABCD iteration 0123456789/ |F| settled finished".chars().filter(|c| *c != ' ') {
             assert!(glyph(ch).is_some_and(|g| g.iter().all(|r| r.len() == 5)), "{ch}");
         }
     }

@@ -149,6 +149,11 @@ impl CompareView {
         self.graph.as_ref()
     }
 
+    /// Every lane's position after each forward action (the *Record lanes…* GIF's frames).
+    pub fn history(&self) -> &[Vec<usize>] {
+        &self.history
+    }
+
     /// True while a lane's worker has a command in hand.
     pub fn is_busy(&self) -> bool {
         self.lanes.iter().any(|l| l.busy) || self.level_wait.is_some()

@@ -81,6 +81,8 @@ pub fn show(
         return;
     }
     if panels.tab == Tab::Compare {
+        Panel::bottom("compare-record").show(ui, |ui| panels.record.lanes_button(ui, state, &panels.compare));
+        panels.record.window(ui.ctx(), state, &panels.compare);
         let graph = state.graph().cloned();
         let (source, devices) = (state.source, state.devices);
         CentralPanel::default().show(ui, |ui| panels.compare.ui(ui, graph.as_ref(), source, devices));
@@ -139,7 +141,7 @@ pub fn show(
     if state.show_generator {
         generator::generator_window(ui.ctx(), state, cmds);
     }
-    panels.record.window(ui.ctx(), state);
+    panels.record.window(ui.ctx(), state, &panels.compare);
     drop_overlay(ui.ctx());
 }
 
