@@ -92,6 +92,10 @@ struct Soak {
     banners: BTreeMap<String, usize>,
     counts: BTreeMap<&'static str, usize>,
     max_frame: Duration,
+    /// The event during which the slowest frame ran.
+    max_frame_event: String,
+    /// The event being applied (for `max_frame_event`).
+    current: String,
     devices: Vec<DeviceId>,
     lessons: Vec<usize>,
 }
@@ -198,6 +202,8 @@ impl Soak {
             banners: BTreeMap::new(),
             counts: BTreeMap::new(),
             max_frame: Duration::ZERO,
+            max_frame_event: String::new(),
+            current: String::new(),
             devices,
             lessons,
         }
@@ -207,7 +213,10 @@ impl Soak {
         for _ in 0..n {
             let t = Instant::now();
             self.h.step();
-            self.max_frame = self.max_frame.max(t.elapsed());
+            if t.elapsed() > self.max_frame {
+                self.max_frame = t.elapsed();
+                self.max_frame_event = self.current.clone();
+            }
         }
     }
 
@@ -338,6 +347,7 @@ impl Soak {
     }
 
     fn apply(&mut self, e: &Event) {
+        self.current = format!("{e:?}");
         let kind = match e {
             Event::Click(p) => {
                 self.click_at(*p);
@@ -428,7 +438,14 @@ impl Soak {
         let errors = self.h.state().state().errors.clone();
         for msg in &errors {
             // Counted by kind: numbers (sizes, seeds, ids) masked.
-            let kind: String = msg.chars().map(|c| if c.is_ascii_digit() { '#' } else { c }).collect();
+            let mut kind = String::new();
+            for c in msg.chars() {
+                if !c.is_ascii_digit() {
+                    kind.push(c);
+                } else if !kind.ends_with('#') {
+                    kind.push('#');
+                }
+            }
             *self.banners.entry(kind).or_default() += 1;
             let internal = msg.contains("internal error") || msg.contains("panicked");
             let expected = !internal && EXPECTED_BANNERS.iter().any(|p| msg.contains(p));
@@ -530,6 +547,7 @@ fn soak_random_ui_events() {
         "rss_bound_mib": RSS_BOUND >> 20,
         "growth_bound_mib": GROWTH_BOUND >> 20,
         "max_frame_ms": s.max_frame.as_secs_f64() * 1e3,
+        "max_frame_event": s.max_frame_event,
         "event_counts": s.counts,
         "banner_kinds_events_shown": s.banners,
         "rss_samples_mib": samples.iter().map(|(i, r)| (i, r >> 20)).collect::<Vec<_>>(),
