@@ -58,6 +58,8 @@ const EXPECTED_BANNERS: &[&str] = &[
     "negative",
     // A generator with impossible parameters (the soak asks for some on purpose).
     "generat",
+    // Tune pressed, then the algorithm or device changed before its prediction came back.
+    "changed meanwhile",
     // A typed source id that names no vertex.
     "no vertex has this id",
     "source `",

@@ -70,7 +70,10 @@ impl RecordDialog {
                 .add_enabled(has, egui::Button::new("Record…"))
                 .on_hover_text("the run's recorded iterations as an animated GIF, for slides");
             if r.clicked() {
-                self.path = default_name(state);
+                // A path typed earlier for the same kind of recording stays.
+                if self.path.is_empty() || self.lanes {
+                    self.path = default_name(state);
+                }
                 (self.open, self.lanes) = (true, false);
             }
             if let Some(job) = &self.job {
@@ -89,7 +92,9 @@ impl RecordDialog {
                 .add_enabled(has && !compare.is_busy(), egui::Button::new("Record lanes…"))
                 .on_hover_text("the lanes side by side as an animated GIF, frame by frame as they were stepped");
             if r.clicked() {
-                self.path = format!("compare-{}", default_name(state));
+                if self.path.is_empty() || !self.lanes {
+                    self.path = format!("compare-{}", default_name(state));
+                }
                 (self.open, self.lanes) = (true, true);
             }
             if let Some(job) = &self.job {
