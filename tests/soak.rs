@@ -98,6 +98,8 @@ struct Soak {
     max_frame_event: String,
     /// The event being applied (for `max_frame_event`).
     current: String,
+    /// Times the app stayed busy 60 s after a cancel with the Step tab idle (a compare run).
+    uncancellable_waits: usize,
     devices: Vec<DeviceId>,
     lessons: Vec<usize>,
 }
@@ -206,6 +208,7 @@ impl Soak {
             max_frame: Duration::ZERO,
             max_frame_event: String::new(),
             current: String::new(),
+            uncancellable_waits: 0,
             devices,
             lessons,
         }
@@ -511,8 +514,21 @@ fn soak_random_ui_events() {
             if !s.settle(Duration::from_secs(20)) {
                 s.h.key_press(Key::Escape);
                 s.h.state_mut().apply(Command::Cancel);
-                if !s.settle(Duration::from_secs(60)) {
-                    s.fail(i, "a job did not end within 60 s of a cancel");
+                // Cancel reaches the Step tab's jobs, not the compare lanes (they have no cancel:
+                // see bench/results/soak/README.md); a lane's run to the end is waited for.
+                if !s.settle(Duration::from_secs(60))
+                    && (s.h.state().state().is_busy() || {
+                        s.uncancellable_waits += 1;
+                        !s.settle(Duration::from_secs(300))
+                    })
+                {
+                    let st = s.h.state().state();
+                    let why = format!(
+                        "a job did not end within 60 s of a cancel (360 s when the Step tab was idle): step-tab jobs {:?} (busy: {}), else a compare lane, a lesson waiting for its graph, or the bench / many-sources tab",
+                        st.job_progress(),
+                        st.is_busy()
+                    );
+                    s.fail(i, &why);
                 }
             }
             s.check_banners(i);
@@ -550,6 +566,7 @@ fn soak_random_ui_events() {
         "growth_bound_mib": GROWTH_BOUND >> 20,
         "max_frame_ms": s.max_frame.as_secs_f64() * 1e3,
         "max_frame_event": s.max_frame_event,
+        "busy_60s_after_cancel_step_tab_idle": s.uncancellable_waits,
         "event_counts": s.counts,
         "banner_kinds_events_shown": s.banners,
         "rss_samples_mib": samples.iter().map(|(i, r)| (i, r >> 20)).collect::<Vec<_>>(),
