@@ -202,6 +202,13 @@ fn solve_animate_writes_a_gif_of_the_run() {
         .expect("the binary runs");
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("WIDTHxHEIGHT"));
+    // A GIF option without --animate is a mistake, not silently ignored.
+    let alone = Command::new(env!("CARGO_BIN_EXE_sssp-lab"))
+        .args(["solve", "--source", "1", "--steps-per-frame", "2"])
+        .arg(data("karate.graph"))
+        .output()
+        .expect("the binary runs");
+    assert!(!alone.status.success() && String::from_utf8_lossy(&alone.stderr).contains("--animate"));
 }
 
 /// The app's *Record…* dialog (issue 28 item 8): on the Step tab's finished run it writes the

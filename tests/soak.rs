@@ -285,7 +285,11 @@ impl Soak {
                     Event::Click(p)
                 }
             }
+            // A popup (a menu) may cover the widget: what lies on top must be allowed too.
             20..38 => match self.random_widget() {
+                Some((_, p)) if self.forbidden_rects().iter().any(|f| f.expand(2.0).contains(p)) => {
+                    Event::Key(Key::ArrowLeft)
+                }
                 Some((l, p)) => Event::Widget(l, p),
                 None => Event::Key(Key::Escape),
             },

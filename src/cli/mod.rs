@@ -165,10 +165,10 @@ struct SolveArgs {
     #[arg(long, value_name = "FILE.gif")]
     animate: Option<PathBuf>,
     /// --animate: frame size in pixels.
-    #[arg(long, value_name = "WxH", default_value = "640x480")]
+    #[arg(long, value_name = "WxH", default_value = "640x480", requires = "animate")]
     size: crate::trace::animate::Size,
     /// --animate: iterations per frame (default: about 100 frames).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..), requires = "animate")]
     steps_per_frame: Option<u64>,
     /// Solve this many times and report the median and min time (a fresh stepper each time).
     #[arg(long, default_value_t = 1)]
