@@ -38,8 +38,9 @@ pub const CRAUSER_SUCC: Algorithm = Algorithm(&CRAUSER_SUCC_SPEC);
 /// Crauser, predecessors relax.
 pub const CRAUSER_PRED: Algorithm = Algorithm(&CRAUSER_PRED_SPEC);
 
+// No "∩": the app's font has no glyph for it (a box in the app, a panic in kittests; tests/soak.rs).
 const ITERATION: &str = "relax the out-arcs of the frontier F, compute Δ over the unsettled set U, settle \
-U ∩ {δ ≤ Δ} as the next frontier (three kernels on a GPU)";
+every vertex of U with δ ≤ Δ as the next frontier (three kernels on a GPU)";
 
 /// The successors relax may drop its atomics (the teaching variant `racy`, `[seed004]` §4.3) or
 /// spread a block's frontier arcs over its threads (`balanced`, `[terms-peers]` load balancing);

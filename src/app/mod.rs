@@ -21,6 +21,7 @@ pub mod palette;
 mod panels;
 pub mod persist;
 pub mod progress;
+pub mod record;
 pub mod script;
 pub mod series;
 pub mod state;

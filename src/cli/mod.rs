@@ -160,6 +160,17 @@ struct SolveArgs {
     /// iteration, so GPU runs use the per-iteration kernels, not the fast path.
     #[arg(long)]
     trace: Option<PathBuf>,
+    /// Record the run as an animated GIF for slides: the graph by vertex status (its
+    /// coordinates, else a grid by id), a caption with the iteration, |F| and the settled count.
+    /// Steps the solver as --trace does.
+    #[arg(long, value_name = "FILE.gif")]
+    animate: Option<PathBuf>,
+    /// --animate: frame size in pixels.
+    #[arg(long, value_name = "WxH", default_value = "640x480", requires = "animate")]
+    size: crate::trace::animate::Size,
+    /// --animate: iterations per frame (default: about 100 frames).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..), requires = "animate")]
+    steps_per_frame: Option<u64>,
     /// Solve this many times (1…) and report the median and min time (a fresh stepper each time).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
@@ -362,11 +373,11 @@ fn solve(args: &SolveArgs) -> Result<()> {
         blocks_per_sm: args.blocks_per_sm,
         solo_work: args.solo_work,
         instrument: false,
-        record_deltas: args.trace.is_some(),
+        record_deltas: args.trace.is_some() || args.animate.is_some(),
     };
     let cancel = AtomicBool::new(false);
-    if let Some(path) = &args.trace {
-        return solve_traced(args, &graph, device, source, &opts, path);
+    if args.trace.is_some() || args.animate.is_some() {
+        return solve_traced(args, &graph, device, source, &opts);
     }
     let mut times = Vec::new();
     let (mut stepper, mut run) = loop {
@@ -417,15 +428,14 @@ fn solve(args: &SolveArgs) -> Result<()> {
     Ok(())
 }
 
-/// `solve --trace FILE`: steps the solver to the end, keeping every record and delta, and saves
-/// the trace (then writes distances as `solve` does).
+/// `solve --trace FILE` / `--animate FILE.gif`: steps the solver to the end, keeping every record
+/// and delta, and saves the trace and / or the GIF (then writes distances as `solve` does).
 fn solve_traced(
     args: &SolveArgs,
     graph: &Arc<Graph>,
     device: DeviceId,
     source: crate::graph::VertexId,
     opts: &SolveOptions,
-    path: &Path,
 ) -> Result<()> {
     let mut stepper = make_stepper(device, Arc::clone(graph), args.algo.algorithm, source, opts)?;
     let mut trace = crate::trace::Trace::new(graph.n(), source);
@@ -440,18 +450,39 @@ fn solve_traced(
         device_id: device.to_string(),
         block: opts.block,
     };
-    let file = crate::trace::file::TraceFile::new(&trace, graph, Some(&args.file), None, info);
-    file.save(path)?;
     eprintln!(
-        "{}: {} on {} from {}: {} iterations stepped in {:.1} ms; trace written to {}",
+        "{}: {} on {} from {}: {} iterations stepped in {:.1} ms",
         graph.name,
         args.algo,
         stepper.device(),
         args.source,
         trace.len(),
         start.elapsed().as_secs_f64() * 1e3,
-        path.display()
     );
+    if let Some(path) = &args.trace {
+        crate::trace::file::TraceFile::new(&trace, graph, Some(&args.file), None, info).save(path)?;
+        eprintln!("trace written to {}", path.display());
+    }
+    if let Some(path) = &args.animate {
+        use crate::trace::animate;
+        let opts = animate::Options {
+            size: args.size,
+            steps_per_frame: args.steps_per_frame.map(|k| k as usize),
+            ..Default::default()
+        };
+        let pos = animate::positions_for(graph, None);
+        let done = animate::record(trace, graph, &pos, &opts, path, &mut |_, _| true)?;
+        if let Some(r) = done {
+            eprintln!(
+                "{}: {} frames of {} ({} iterations each), {:.1} kB",
+                path.display(),
+                r.frames,
+                args.size,
+                r.steps_per_frame,
+                r.bytes as f64 / 1e3
+            );
+        }
+    }
     if let Some(out) = &args.out {
         write_distances(graph, &stepper.distances()?, out)?;
     }

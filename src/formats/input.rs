@@ -183,7 +183,7 @@ impl<'p, 'a, 'r> Lines<'p, 'a, 'r> {
         let file_failed = Rc::new(Cell::new(false));
         let counting = Counting { inner: reader, count: Rc::clone(&count), failed: Rc::clone(&file_failed) };
         let mut raw = BufReader::with_capacity(BUF_BYTES, counting);
-        let head = raw.fill_buf().map_err(|source| LoadError::Io { path: shown.clone(), source })?;
+        let head = raw.fill_buf().map_err(|source| LoadError::Io { path: shown.clone(), error: source })?;
         let compressed = head.starts_with(&[0x1f, 0x8b]) || gz_name;
         let reader: Box<dyn BufRead + 'r> = if compressed {
             Box::new(BufReader::with_capacity(BUF_BYTES, MultiGzDecoder::new(raw)))

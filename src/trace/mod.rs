@@ -6,6 +6,7 @@
 //! settled at p: frontier). Moving one step applies or undoes one delta, O(changes), so stepping
 //! back through a 227 575-iteration Martín run on NY costs no more than stepping forward.
 
+pub mod animate;
 pub mod file;
 
 use crate::algo::{IterationRecord, Step, StepDelta, VertexStatus};

@@ -183,6 +183,11 @@ impl CompareView {
         self.source
     }
 
+    /// Every lane's position after each forward action (the *Record lanes…* GIF's frames).
+    pub fn history(&self) -> &[Vec<usize>] {
+        &self.history
+    }
+
     /// True while a lane's worker has a command in hand or a lesson's graph is being made.
     pub fn is_busy(&self) -> bool {
         self.lanes.iter().any(|l| l.busy) || self.level_wait.is_some() || self.pending.is_some()
@@ -278,6 +283,10 @@ impl CompareView {
         let mut any = false;
         for l in &mut self.lanes {
             any |= l.poll();
+        }
+        if self.level_wait.is_some_and(|i| i >= self.lanes.len()) {
+            // The lanes were replaced or removed while one was waited for (found by tests/soak.rs).
+            self.level_wait = None;
         }
         if let Some(i) = self.level_wait
             && !self.lanes[i].busy

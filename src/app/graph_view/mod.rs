@@ -30,7 +30,7 @@ mod colors;
 mod dots;
 pub mod gpu;
 mod interaction;
-mod layout;
+pub(crate) mod layout;
 mod marks;
 mod overlay;
 mod pick;

@@ -53,6 +53,7 @@ pub struct Panels {
     /// Step tab: the controls (left) and analysis (right) panels folded away.
     pub hide_controls: bool,
     pub hide_analysis: bool,
+    pub record: super::record::RecordDialog,
 }
 
 /// Draws the whole window.
@@ -102,6 +103,8 @@ pub fn show(
         return;
     }
     if panels.tab == Tab::Compare {
+        Panel::bottom("compare-record").show(ui, |ui| panels.record.lanes_button(ui, state, &panels.compare));
+        panels.record.window(ui.ctx(), state, &panels.compare);
         let graph = state.graph().cloned();
         let (source, devices) = (state.source, state.devices);
         CentralPanel::default().show(ui, |ui| panels.compare.ui(ui, graph.as_ref(), source, devices));
@@ -124,6 +127,7 @@ pub fn show(
                 graph::graph_panel(ui, state, cmds);
                 ui.separator();
                 run::run_panel(ui, state, cmds);
+                panels.record.button(ui, state);
             });
         });
     }
@@ -178,6 +182,7 @@ pub fn show(
     if state.show_generator {
         generator::generator_window(ui.ctx(), state, cmds);
     }
+    panels.record.window(ui.ctx(), state, &panels.compare);
     drop_overlay(ui.ctx());
 }
 
