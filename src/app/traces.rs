@@ -56,11 +56,17 @@ impl AppState {
             && let Some((t, path)) = self.pending_trace.take()
         {
             match self.graph() {
-                Some(g) if t.matches(g) => self.install_trace(&t),
-                _ => self.error(format!(
-                    "trace {}: the graph loaded for it ({}) is not the graph it ran on (n = {}, m = {}, checksum {})",
+                Some(g) => match t.check_graph(g) {
+                    Ok(()) => self.install_trace(&t),
+                    Err(why) => self.error(format!(
+                        "trace {}: the graph loaded for it ({}) is not the graph it ran on: {why}",
+                        path.display(),
+                        g.name
+                    )),
+                },
+                None => self.error(format!(
+                    "trace {}: its graph (n = {}, m = {}, checksum {}) could not be loaded",
                     path.display(),
-                    self.graph().map_or("none".to_string(), |g| g.name.clone()),
                     t.graph.n,
                     t.graph.m,
                     t.graph.checksum

@@ -92,7 +92,8 @@ enum Command {
 /// How to read an input file.
 #[derive(Args, Debug, Clone, Default)]
 pub struct LoadArgs {
-    /// Format (dimacs, metis, mtx, el, wel); default: from the extension.
+    /// Format (dimacs, metis, mtx, el, wel; dimacs-arcs for a headerless 0-based `a U V W` list,
+    /// el-count for an edge list whose first line is the vertex count); default: from the extension.
     #[arg(long)]
     format: Option<Format>,
     /// Weight rule: `file` (unweighted files get 1), `unit`, or `uniform:MAX:SEED`.
@@ -337,6 +338,11 @@ pub fn main(open_app: OpenApp) -> ExitCode {
 pub fn load_graph(path: &Path, load: &LoadArgs) -> Result<(Graph, f64)> {
     let t = Instant::now();
     let g = formats::load(path, &load.options())?;
+    // Accepted but worth knowing (a rectangular matrix, extra columns, huge ids): on stderr,
+    // so that `--out` files stay clean.
+    for w in &g.warnings {
+        eprintln!("warning: {}: {w}", path.display());
+    }
     Ok((g, t.elapsed().as_secs_f64() * 1e3))
 }
 

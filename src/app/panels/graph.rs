@@ -65,7 +65,7 @@ pub fn graph_panel(ui: &mut egui::Ui, state: &mut AppState, cmds: &mut Vec<Comma
                 if ui.selectable_label(state.settings.format.is_none(), "auto (by extension)").clicked() {
                     cmds.push(Command::SetFormat(None));
                 }
-                for f in Format::ALL {
+                for f in Format::EVERY {
                     if ui.selectable_label(state.settings.format == Some(f), f.description()).clicked() {
                         cmds.push(Command::SetFormat(Some(f)));
                     }
@@ -126,6 +126,10 @@ fn facts(ui: &mut egui::Ui, state: &AppState) {
         row("coordinates", coords.into());
         row("vertex ids", g.labels().describe(g.n()));
     });
+    // What the reader accepted but the user should know (formats::* warnings).
+    for w in &g.warnings {
+        ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {w}"));
+    }
 }
 
 /// 264346 → "264 346".
