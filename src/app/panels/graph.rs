@@ -128,7 +128,7 @@ fn facts(ui: &mut egui::Ui, state: &AppState) {
     });
     // What the reader accepted but the user should know (formats::* warnings).
     for w in &g.warnings {
-        ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {w}"));
+        ui.colored_label(ui.visuals().warn_fg_color, format!("warning: {w}"));
     }
 }
 
