@@ -31,6 +31,7 @@ use crate::device::{DeviceId, make_stepper};
 use crate::graph::{Distance, Graph, INF, VertexId};
 use crate::trace::Trace;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
@@ -104,6 +105,9 @@ pub struct Lane {
     job: Option<Job<(), LaneEvent>>,
     tx: Option<Sender<LaneCmd>>,
     busy: bool,
+    /// Asks the worker to end its current command after the step in hand (Stop, Esc); cleared
+    /// when a command is sent, so a stop never reaches the next one.
+    stop: Arc<AtomicBool>,
 }
 
 /// A lesson's graph on its worker, the source's file id, and the context to start the lanes with.
@@ -201,6 +205,7 @@ impl CompareView {
             C::Step | C::TogglePlay => self.step(),
             C::StepBack => self.step_back(),
             C::RunToEnd => self.run_to_end(),
+            C::Cancel => self.stop(),
             _ => return false,
         }
         true
@@ -274,6 +279,15 @@ impl CompareView {
         self.history.truncate(self.at + 1);
         for l in self.lanes.iter_mut().filter(|l| l.runnable()) {
             l.send(LaneCmd::ToEnd);
+        }
+    }
+
+    /// Ends every lane's current command (a run to the end, a level step) after the step in
+    /// hand; what was stepped so far stays, and the lanes can go on from there.
+    pub fn stop(&mut self) {
+        self.level_wait = None;
+        for l in &self.lanes {
+            l.stop.store(true, Ordering::Relaxed);
         }
     }
 
@@ -385,6 +399,7 @@ impl Lane {
     }
 
     fn send(&mut self, cmd: LaneCmd) {
+        self.stop.store(false, Ordering::Relaxed);
         if let Some(tx) = &self.tx
             && tx.send(cmd).is_ok()
         {
@@ -448,6 +463,7 @@ fn start_lane(spec: LaneSpec, graph: &Arc<Graph>, source: VertexId, ctx: &egui::
         job: None,
         tx: None,
         busy: true,
+        stop: Arc::new(AtomicBool::new(false)),
         spec: spec.clone(),
     };
     let choice: AlgoChoice = match spec.algorithm.parse() {
@@ -461,17 +477,20 @@ fn start_lane(spec: LaneSpec, graph: &Arc<Graph>, source: VertexId, ctx: &egui::
     let (tx, rx) = channel();
     let g = Arc::clone(graph);
     let name = format!("compare: {} on {}", spec.algorithm, spec.device);
+    let stop = Arc::clone(&lane.stop);
     lane.job = Some(Job::streaming(name, repaint(ctx), move |jc: &mut JobCtx<LaneEvent>| {
-        serve(jc, &rx, &g, &choice, spec.device, spec.block, source)
+        serve(jc, &rx, &stop, &g, &choice, spec.device, spec.block, source)
     }));
     lane.tx = Some(tx);
     lane
 }
 
 /// A lane's worker: build, then step on command. Keeps δ from the deltas to know the level.
+#[allow(clippy::too_many_arguments)]
 fn serve(
     jc: &mut JobCtx<LaneEvent>,
     rx: &Receiver<LaneCmd>,
+    stop: &AtomicBool,
     g: &Arc<Graph>,
     choice: &AlgoChoice,
     device: DeviceId,
@@ -512,6 +531,9 @@ fn serve(
         while left > 0 && !done && until.is_none_or(|t| level.level() < t) {
             if jc.cancelled() {
                 return;
+            }
+            if stop.load(Ordering::Relaxed) {
+                break;
             }
             match st.step() {
                 Ok(Some(step)) => {

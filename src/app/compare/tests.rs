@@ -171,3 +171,19 @@ mod ui {
         }
     }
 }
+
+#[test]
+fn stop_ends_a_run_to_the_end_and_the_lanes_go_on_from_there() {
+    // Large enough that Martín's run to the end outlasts the stop by far on any machine.
+    let g = Arc::new(crate::generate::grid(400, 400, 9, 3).unwrap_or_else(|e| panic!("{e}")));
+    let mut c = view(&[("martin-succ", DeviceId::Cpu)], Lockstep::Iteration, &g);
+    c.run_to_end();
+    std::thread::sleep(Duration::from_millis(50));
+    c.stop();
+    wait(&mut c);
+    assert!(!c.lanes[0].finished, "stopped before its end");
+    let at = c.positions()[0];
+    c.step();
+    wait(&mut c);
+    assert_eq!(c.positions()[0], at + 1, "a stopped lane steps on from where it stopped");
+}

@@ -204,6 +204,9 @@ impl CompareView {
             {
                 self.run_to_end();
             }
+            if ui.add_enabled(busy, egui::Button::new("Stop")).on_hover_text("Esc: end the lanes' run here").clicked() {
+                self.stop();
+            }
             ui.separator();
             let before = self.lockstep;
             ui.label("lockstep:");
