@@ -635,6 +635,8 @@ fn a_fresh_start_opens_ny_at_a_central_source() {
         let rel = (p[k] - lo[k]) / (hi[k] - lo[k]);
         assert!((0.45..=0.55).contains(&rel), "source {} at {rel} of the box along axis {k}", s.source);
     }
+    let id = g.labels().label(s.source).to_string();
+    assert_eq!(s.source_text, id, "the Source id field shows the source");
     h.state_mut().apply(Command::StepN(50));
     settle(&mut h);
     assert!(st(&h).current_record().is_some_and(|r| r.settled > 10), "the first steps settle a region");

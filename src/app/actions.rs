@@ -266,7 +266,7 @@ impl AppState {
         self.show_generator = false;
         self.hovered = None;
         self.source = central.unwrap_or(0);
-        self.source_text = self.graph().map_or_else(String::new, |g| g.labels().label(0).to_string());
+        self.source_text = self.graph().map_or_else(String::new, |g| g.labels().label(self.source).to_string());
         // A graph with negative weights: move to an algorithm that runs it, and say why.
         let refused = self.graph().and_then(|g| crate::algo::check_weights(g, self.settings.algorithm.algorithm).err());
         if let Some(why) = refused {
