@@ -18,6 +18,9 @@ use std::sync::Arc;
 /// A recording's job: what was written and where, `None` when cancelled.
 type RecordJob = Job<Result<Option<(Recorded, PathBuf)>, String>>;
 
+/// What a recording returns: what was written, `None` when cancelled.
+type Written = anyhow::Result<Option<Recorded>>;
+
 /// The dialog's fields and its job.
 pub struct RecordDialog {
     open: bool,
@@ -209,6 +212,19 @@ impl RecordDialog {
     /// Starts the job on a copy of the trace (the user may step on meanwhile).
     fn start(&mut self, state: &AppState, opts: animate::Options) {
         let (Some(graph), Some(trace)) = (state.graph().cloned(), state.trace.clone()) else { return };
+        self.spawn(state, graph, move |graph, positions, path, progress| {
+            animate::record(trace, graph, positions, &opts, path, progress)
+        });
+    }
+
+    /// Runs `write` on a job: the layout (coordinates or the view's) first, then the GIF to the
+    /// typed path (made absolute), with progress and cancel.
+    fn spawn<F>(&mut self, state: &AppState, graph: Arc<crate::graph::Graph>, write: F)
+    where
+        F: FnOnce(&crate::graph::Graph, &[[f32; 2]], &std::path::Path, &mut dyn FnMut(usize, usize) -> bool) -> Written
+            + Send
+            + 'static,
+    {
         let path = PathBuf::from(self.path.trim());
         let path = std::path::absolute(&path).unwrap_or(path);
         self.note = None;
@@ -219,7 +235,7 @@ impl RecordDialog {
                 jc.set_progress(done as f32 / total.max(1) as f32);
                 !jc.cancelled()
             };
-            let done = animate::record(trace, &graph, &positions, &opts, &path, &mut progress);
+            let done = write(&graph, &positions, &path, &mut progress);
             done.map(|r| r.map(|r| (r, path))).map_err(|e| format!("{e:#}"))
         }));
     }
@@ -243,22 +259,12 @@ impl RecordDialog {
                 (name.to_string(), l.trace.clone().unwrap_or_else(|| crate::trace::Trace::new(graph.n(), 0)))
             })
             .collect();
-        let path = PathBuf::from(self.path.trim());
-        let path = std::path::absolute(&path).unwrap_or(path);
-        self.note = None;
-        self.job = Some(Job::spawn("recording a GIF", repaint(&state.egui), move |jc| {
-            let cancel = jc.cancel_token();
-            let positions = positions(&graph, &cancel);
-            let mut progress = |done: usize, total: usize| {
-                jc.set_progress(done as f32 / total.max(1) as f32);
-                !jc.cancelled()
-            };
+        self.spawn(state, graph, move |graph, positions, path, progress| {
             let mut encode = |out: &mut dyn std::io::Write| {
-                animate::encode_lanes(&mut lanes, &frames, &graph, &positions, &opts, out, &mut progress)
+                animate::encode_lanes(&mut lanes, &frames, graph, positions, &opts, out, progress)
             };
-            let done = animate::write_file(&path, &mut encode);
-            done.map(|r| r.map(|r| (r, path))).map_err(|e| format!("{e:#}"))
-        }));
+            animate::write_file(path, &mut encode)
+        });
     }
 }
 

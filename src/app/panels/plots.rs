@@ -186,7 +186,17 @@ fn thread_bars(ui: &mut egui::Ui, times: &[ThreadTime], height: f32) {
         .color(palette::PLOT_MARTIN)
         .stack_on(&[&work, &wait]);
     let n = times.len();
-    Plot::new("plot-thread-time")
+    thread_rows_plot("plot-thread-time", height, n).show(ui, |pui| {
+        pui.bar_chart(work);
+        pui.bar_chart(wait);
+        pui.bar_chart(locks);
+    });
+}
+
+/// A fixed plot of one horizontal bar row per thread (T0 at the bottom), x from 0: the
+/// per-thread totals here and the per-thread timeline (`thread_timeline.rs`) share it.
+pub(super) fn thread_rows_plot(id: &str, height: f32, n: usize) -> Plot<'static> {
+    Plot::new(id)
         .height(height)
         .allow_drag(false)
         .allow_zoom(false)
@@ -202,11 +212,6 @@ fn thread_bars(ui: &mut egui::Ui, times: &[ThreadTime], height: f32) {
             if (m.value - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n { format!("T{i:.0}") } else { String::new() }
         })
         .y_grid_spacer(move |_| (0..n).map(|i| GridMark { value: i as f64, step_size: 1.0 }).collect())
-        .show(ui, |pui| {
-            pui.bar_chart(work);
-            pui.bar_chart(wait);
-            pui.bar_chart(locks);
-        });
 }
 
 /// Axis label of a log₁₀ value: 10^v as 1, 10, 100, 1k, …, 1M.

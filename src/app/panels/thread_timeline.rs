@@ -10,7 +10,7 @@
 
 use crate::algo::ThreadTime;
 use crate::app::palette;
-use egui_plot::{Bar, BarChart, GridMark, Plot};
+use egui_plot::{Bar, BarChart};
 
 /// Spans per thread drawn at most (older spans merge pairwise).
 const SPANS: usize = 128;
@@ -103,28 +103,11 @@ pub fn timeline(ui: &mut egui::Ui, run: u64, times: &[ThreadTime], height: f32) 
         }
     }
     let n = spans.len();
-    Plot::new("plot-thread-timeline")
-        .height(height)
-        .allow_drag(false)
-        .allow_zoom(false)
-        .allow_scroll(false)
-        .allow_boxed_zoom(false)
-        .include_x(0.0)
-        .include_y(-0.5)
-        .include_y(n as f64 - 0.5)
-        .show_grid([true, false])
-        .y_axis_min_width(36.0)
-        .x_axis_label("ms")
-        .y_axis_formatter(move |m, _| {
-            let i = m.value.round();
-            if (m.value - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n { format!("T{i:.0}") } else { String::new() }
-        })
-        .y_grid_spacer(move |_| (0..n).map(|i| GridMark { value: i as f64, step_size: 1.0 }).collect())
-        .show(ui, |pui| {
-            pui.bar_chart(BarChart::new("work", work).horizontal().color(palette::PLOT_REACHED));
-            pui.bar_chart(BarChart::new("barrier", wait).horizontal().color(palette::PLOT_CRAUSER));
-            pui.bar_chart(BarChart::new("lock wait", locks).horizontal().color(palette::PLOT_MARTIN));
-        });
+    super::plots::thread_rows_plot("plot-thread-timeline", height, n).x_axis_label("ms").show(ui, |pui| {
+        pui.bar_chart(BarChart::new("work", work).horizontal().color(palette::PLOT_REACHED));
+        pui.bar_chart(BarChart::new("barrier", wait).horizontal().color(palette::PLOT_CRAUSER));
+        pui.bar_chart(BarChart::new("lock wait", locks).horizontal().color(palette::PLOT_MARTIN));
+    });
 }
 
 #[cfg(test)]
