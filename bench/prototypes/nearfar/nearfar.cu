@@ -1,0 +1,893 @@
+// nearfar.cu — standalone prototype for issue 30 item 1: a near-far / Δ-bucket SSSP solver that runs a
+// whole solve inside ONE persistent cooperative kernel (device-side worklists, no host round trip),
+// with phases run by block 0 alone while the worklist is small ("solo") and grid-wide phases when it
+// is large, warp-aggregated appends, and balanced arc expansion (block-level degree scan; hubs split
+// into fixed-size arc pieces when they are appended). Distances are checked against a host Dijkstra.
+//
+// What it takes from whom (see README.md and docs/gpu-worklist.md for the full citations):
+// * near / far piles, the far pile split by a moving threshold T += Δ, stale far entries dropped:
+//   Davidson, Baxter, Garland, Owens, "Work-efficient parallel GPU methods for single-source shortest
+//   paths", IPDPS 2014 (and Gunrock's SSSP, which keeps that near/far priority queue).
+// * skipping empty buckets by jumping T to the far pile's minimum; Δ as a multiple of the mean weight:
+//   ADDS, Wang, Sun, Gu, Shun, Owens, PPoPP 2021 (adaptive Δ from the arc weights).
+// * bucket fusion — keep relaxing the current bucket without a global barrier while it is small:
+//   GAP sssp.cc (sbeamer/gapbs src/sssp.cc, kBinSizeThreshold, Zhang et al. CGO 2020); here the
+//   "no global barrier" part is block 0 running the phase alone with __syncthreads.
+// * grid barrier, solo mode, warp_append, block_exclusive_scan, owner_of: this repository's
+//   kernels/fast.cu and kernels/common.cuh (copied, because this file must build on its own).
+//
+// Build: ./build.sh (nvcc -O3 -arch=sm_90). Run: ./nearfar GRAPH [options], GRAPH = file.gr[.gz] |
+// file.wel | file.wsg | grid:W (W×W 4-neighbour grid, weights 1..1000 from splitmix64(seed ^ edge)).
+
+#ifndef __CUDACC_RTC__ // NVRTC syntax checks see the device part only
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+#include <queue>
+#include <algorithm>
+#include <chrono>
+#include <thread>
+#include <cuda_runtime.h>
+#endif
+
+typedef unsigned int u32;
+typedef unsigned long long u64;
+
+#define FULL_MASK 0xFFFFFFFFu
+#define INF32 0xFFFFFFFFu
+#define NOHUB 0xFFFFFFFFu
+#define BLOCK 1024
+
+enum { K_RELAX = 0, K_SPLIT = 1, K_DONE = 2 };
+
+struct Ctl {
+    u32 bar_count, bar_gen;
+    u32 kind, solo;            // working copy of the next step (block 0's solo loop advances it)
+    u32 snap_kind, snap_solo;  // the step every block runs after a grid barrier (set by the releaser)
+    u32 decided;               // block 0's solo loop already scheduled the next step
+    u32 cur;                   // input near list / piece list of a relax step; output is cur ^ 1
+    u32 fsel;                  // far pile appended to by relax steps and read by a split
+    u32 near_count[2], piece_count[2], far_count[2];
+    u32 far_min, far_min_next; // minimum d pushed into far[fsel] (and into far[fsel ^ 1] by a split)
+    u32 T, delta, stamp, overflow;
+    u32 solo_work, solo_far;   // solo mode: at most this many arcs (estimated) / far entries in the step
+    u32 avg16;                 // mean out-degree × 16 (the arc estimate of a near list)
+    u32 relax_steps, split_steps, solo_steps, grid_steps;
+    u32 max_near, trace_len;
+    u64 solo_ns, grid_ns, arcs;
+};
+
+struct StepRec { u32 kind, solo, items, T; };
+
+struct Params {
+    const u32 *rowptr;
+    const uint2 *arcs; // (head, weight)
+    u32 *dist, *qstamp;
+    u32 *near0, *near1;
+    uint2 *pieces0, *pieces1, *far0, *far1;
+    Ctl *ctl;
+    StepRec *trace;
+    u32 n, piece_cap, far_cap, hub_deg, piece, trace_cap;
+};
+
+#ifndef GPP_CHECK // g++ -fsyntax-only of the host part skips the device part
+// ---------------------------------------------------------------- device helpers (from common.cuh)
+__device__ __forceinline__ u32 lane_id() { return threadIdx.x & 31u; }
+
+__device__ __forceinline__ u32 warp_max32(u32 x) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) { u32 y = __shfl_xor_sync(FULL_MASK, x, o); x = x > y ? x : y; }
+    return x;
+}
+__device__ __forceinline__ u32 warp_min32(u32 x) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) { u32 y = __shfl_xor_sync(FULL_MASK, x, o); x = x < y ? x : y; }
+    return x;
+}
+__device__ __forceinline__ u64 warp_sum64(u64 x) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(FULL_MASK, x, o);
+    return x;
+}
+__device__ __forceinline__ u64 gtime() {
+    u64 t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+// Warp-aggregated append of u32 values (every lane of the converged warp calls it).
+__device__ __forceinline__ void warp_append(bool take, u32 value, u32 *list, u32 *count) {
+    const u32 mask = __ballot_sync(FULL_MASK, take);
+    if (mask == 0) return;
+    const u32 lane = lane_id(), leader = __ffs(mask) - 1;
+    u32 base = 0;
+    if (lane == leader) base = atomicAdd(count, (u32)__popc(mask));
+    base = __shfl_sync(FULL_MASK, base, leader);
+    if (take) list[base + __popc(mask & ((1u << lane) - 1u))] = value;
+}
+
+// Block-wide exclusive scan; total to every thread. blockDim.x a multiple of 32, ≤ 1024.
+__device__ __forceinline__ u32 block_exclusive_scan(u32 x, u32 &total) {
+    __shared__ u32 warp_sums[32];
+    const u32 lane = lane_id(), warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    u32 inc = x;
+    for (int o = 1; o < 32; o <<= 1) {
+        const u32 y = __shfl_up_sync(FULL_MASK, inc, o);
+        if (lane >= (u32)o) inc += y;
+    }
+    if (lane == 31) warp_sums[warp] = inc;
+    __syncthreads();
+    if (warp == 0) {
+        u32 w = lane < warps ? warp_sums[lane] : 0;
+        for (int o = 1; o < 32; o <<= 1) {
+            const u32 y = __shfl_up_sync(FULL_MASK, w, o);
+            if (lane >= (u32)o) w += y;
+        }
+        if (lane < warps) warp_sums[lane] = w;
+    }
+    __syncthreads();
+    total = warp_sums[warps - 1];
+    const u32 before = warp == 0 ? 0 : warp_sums[warp - 1];
+    __syncthreads();
+    return before + inc - x;
+}
+
+// The last k in [0, count) with pos[k] <= i (ascending pos, pos[0] = 0 <= i).
+__device__ __forceinline__ u32 owner_of(const u32 *pos, u32 count, u32 i) {
+    u32 lo = 0, hi = count - 1;
+    while (lo < hi) {
+        const u32 mid = (lo + hi + 1) >> 1;
+        if (pos[mid] <= i) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+}
+
+// Grid barrier for a cooperative launch (kernels/fast.cu grid_sync_then): the last block to arrive
+// runs `reset` before the others go on.
+template <typename Reset>
+__device__ __forceinline__ void grid_sync_then(Ctl *ctl, Reset reset) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        volatile u32 *gen = &ctl->bar_gen;
+        const u32 g = *gen;
+        __threadfence();
+        const u32 arrived = atomicAdd(&ctl->bar_count, 1u);
+        if (arrived == gridDim.x - 1) {
+            atomicExch(&ctl->bar_count, 0u);
+            reset();
+            __threadfence();
+            atomicAdd(&ctl->bar_gen, 1u);
+        } else {
+            while (*gen == g) __nanosleep(32);
+        }
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+// ---------------------------------------------------------------- the solver's step pieces
+// One improved (u, nd) per lane; every lane of the warp calls it. nd < T: near list `out` (once per
+// step: qstamp), hubs as pieces of `piece` arcs; else far pile `fsel` (minimum into *fmin).
+__device__ __forceinline__ void emit(const Params &p, bool improved, u32 u, u32 nd, u32 T, u32 stamp, u32 out,
+                                     u32 fsel, u32 *fmin) {
+    Ctl *c = p.ctl;
+    bool near_take = false, far_take = false;
+    if (improved) {
+        if (nd < T) near_take = atomicExch(&p.qstamp[u], stamp) != stamp;
+        else far_take = true;
+    }
+    bool hub = false;
+    if (near_take && p.hub_deg != NOHUB) {
+        const u32 b = __ldg(&p.rowptr[u]), e = __ldg(&p.rowptr[u + 1]);
+        if (e - b > p.hub_deg) {
+            hub = true;
+            const u32 np = (e - b + p.piece - 1) / p.piece;
+            const u32 base = atomicAdd(&c->piece_count[out], np);
+            uint2 *pl = out ? p.pieces1 : p.pieces0;
+            if (base + np <= p.piece_cap) {
+                for (u32 k = 0; k < np; ++k) pl[base + k] = make_uint2(u, b + k * p.piece);
+            } else {
+                atomicExch(&c->overflow, 1u);
+            }
+        }
+    }
+    warp_append(near_take && !hub, u, out ? p.near1 : p.near0, &c->near_count[out]);
+    const u32 mask = __ballot_sync(FULL_MASK, far_take);
+    if (mask) {
+        const u32 lane = lane_id(), leader = __ffs(mask) - 1;
+        u32 base = 0;
+        if (lane == leader) base = atomicAdd(&c->far_count[fsel], (u32)__popc(mask));
+        base = __shfl_sync(FULL_MASK, base, leader);
+        const u32 m = warp_min32(far_take ? nd : INF32);
+        if (lane == leader) atomicMin(fmin, m);
+        if (far_take) {
+            const u32 idx = base + __popc(mask & ((1u << lane) - 1u));
+            if (idx < p.far_cap) (fsel ? p.far1 : p.far0)[idx] = make_uint2(u, nd);
+            else atomicExch(&c->overflow, 1u);
+        }
+    }
+}
+
+// Relaxes one arc (lane-level) and reports whether δ(u) fell.
+__device__ __forceinline__ bool relax_arc(const Params &p, bool ok, u32 e, u32 d, u32 &u, u32 &nd) {
+    if (!ok) return false;
+    const uint2 a = __ldg(&p.arcs[e]);
+    u = a.x;
+    nd = d + a.y;
+    if (nd >= __ldcg(&p.dist[u])) return false;
+    return nd < atomicMin(&p.dist[u], nd);
+}
+
+// A relax step over the near list and the hub pieces of `cur`, split over `nw` workers (blocks).
+template <bool BAL>
+__device__ void relax_step(const Params &p, u32 worker, u32 nw, u64 &arcs) {
+    volatile Ctl *vc = p.ctl;
+    const u32 cur = vc->cur, out = cur ^ 1u, fsel = vc->fsel, T = vc->T, stamp = vc->stamp;
+    const u32 n_in = vc->near_count[cur], n_p = vc->piece_count[cur];
+    const u32 *in = cur ? p.near1 : p.near0;
+    const uint2 *pin = cur ? p.pieces1 : p.pieces0;
+    u32 *fmin = &p.ctl->far_min;
+    const u32 tid = threadIdx.x, stride = nw * blockDim.x;
+    if (!BAL) {
+        for (u32 base = worker * blockDim.x; base < n_in; base += stride) {
+            const u32 i = base + tid;
+            const bool valid = i < n_in;
+            const u32 v = valid ? __ldcg(&in[i]) : 0;
+            const u32 d = valid ? __ldcg(&p.dist[v]) : 0;
+            const u32 b = valid ? __ldg(&p.rowptr[v]) : 0;
+            const u32 deg = valid ? __ldg(&p.rowptr[v + 1]) - b : 0;
+            const u32 most = warp_max32(deg);
+            for (u32 k = 0; k < most; ++k) {
+                u32 u = 0, nd = 0;
+                const bool ok = k < deg;
+                const bool imp = relax_arc(p, ok, b + k, d, u, nd);
+                emit(p, imp, u, nd, T, stamp, out, fsel, fmin);
+            }
+            arcs += deg;
+        }
+    } else {
+        __shared__ u32 s_pos[BLOCK], s_beg[BLOCK], s_d[BLOCK];
+        for (u32 base = worker * blockDim.x; base < n_in; base += stride) {
+            const u32 i = base + tid;
+            const bool valid = i < n_in;
+            const u32 v = valid ? __ldcg(&in[i]) : 0;
+            const u32 d = valid ? __ldcg(&p.dist[v]) : 0;
+            const u32 b = valid ? __ldg(&p.rowptr[v]) : 0;
+            const u32 deg = valid ? __ldg(&p.rowptr[v + 1]) - b : 0;
+            u32 total = 0;
+            const u32 pos = block_exclusive_scan(deg, total);
+            s_pos[tid] = pos;
+            s_beg[tid] = b;
+            s_d[tid] = d;
+            __syncthreads();
+            for (u32 jb = 0; jb < total; jb += blockDim.x) {
+                const u32 j = jb + tid;
+                const bool ok = j < total;
+                u32 e = 0, dd = 0;
+                if (ok) {
+                    const u32 k = owner_of(s_pos, blockDim.x, j);
+                    e = s_beg[k] + (j - s_pos[k]);
+                    dd = s_d[k];
+                }
+                u32 u = 0, nd = 0;
+                const bool imp = relax_arc(p, ok, e, dd, u, nd);
+                emit(p, imp, u, nd, T, stamp, out, fsel, fmin);
+            }
+            arcs += deg;
+            __syncthreads();
+        }
+    }
+    for (u32 c = worker; c < n_p; c += nw) {
+        const uint2 pc = __ldcg(&pin[c]);
+        const u32 v = pc.x, b = pc.y;
+        const u32 end0 = __ldg(&p.rowptr[v + 1]);
+        const u32 e_end = b + p.piece < end0 ? b + p.piece : end0;
+        const u32 d = __ldcg(&p.dist[v]);
+        for (u32 eb = b; eb < e_end; eb += blockDim.x) {
+            const u32 e = eb + tid;
+            const bool ok = e < e_end;
+            u32 u = 0, nd = 0;
+            const bool imp = relax_arc(p, ok, e, d, u, nd);
+            emit(p, imp, u, nd, T, stamp, out, fsel, fmin);
+            arcs += ok ? 1 : 0;
+        }
+    }
+}
+
+// A split step: far[fsel] → near list (d < T) or far[fsel ^ 1] (kept); stale entries dropped.
+__device__ void split_step(const Params &p, u32 worker, u32 nw) {
+    volatile Ctl *vc = p.ctl;
+    const u32 cur = vc->cur, out = cur ^ 1u, fsel = vc->fsel, T = vc->T, stamp = vc->stamp;
+    u32 cnt = vc->far_count[fsel];
+    if (cnt > p.far_cap) cnt = p.far_cap;
+    const uint2 *src = fsel ? p.far1 : p.far0;
+    u32 *fmin = &p.ctl->far_min_next;
+    const u32 tid = threadIdx.x, stride = nw * blockDim.x;
+    for (u32 base = worker * blockDim.x; base < cnt; base += stride) {
+        const u32 i = base + tid;
+        const bool ok = i < cnt;
+        uint2 en = make_uint2(0, 0);
+        if (ok) en = __ldcg(&src[i]);
+        const bool live = ok && __ldcg(&p.dist[en.x]) == en.y;
+        emit(p, live, en.x, en.y, T, stamp, out, fsel ^ 1u, fmin);
+    }
+}
+
+// Decides the next step from the counts of the step just done (one thread; everything is visible).
+__device__ void schedule(const Params &p) {
+    volatile Ctl *c = p.ctl;
+    const u32 out = c->cur ^ 1u;
+    if (c->kind == K_SPLIT) {
+        c->fsel = c->fsel ^ 1u;
+        c->far_min = c->far_min_next;
+    }
+    const u32 nn = c->near_count[out], np = c->piece_count[out], nf = c->far_count[c->fsel];
+    if (c->overflow) {
+        c->kind = K_DONE;
+    } else if (nn + np > 0) {
+        c->kind = K_RELAX;
+        c->cur = out;
+        c->near_count[out ^ 1u] = 0;
+        c->piece_count[out ^ 1u] = 0;
+        c->solo = ((u64)nn * c->avg16 / 16u + (u64)np * p.piece) <= (u64)c->solo_work;
+        c->relax_steps = c->relax_steps + 1;
+        if (nn > c->max_near) c->max_near = nn;
+    } else if (nf > 0) {
+        c->kind = K_SPLIT;
+        const u32 dl = c->delta;
+        const u32 jump = (c->far_min / dl + 1u) * dl;
+        const u32 step = c->T + dl;
+        c->T = jump > step ? jump : step;
+        c->far_count[c->fsel ^ 1u] = 0;
+        c->far_min_next = INF32;
+        c->near_count[out] = 0;
+        c->piece_count[out] = 0;
+        c->solo = nf <= c->solo_far;
+        c->split_steps = c->split_steps + 1;
+    } else {
+        c->kind = K_DONE;
+    }
+    c->stamp = c->stamp + 1;
+    if (c->kind != K_DONE) {
+        if (c->solo) c->solo_steps = c->solo_steps + 1;
+        else c->grid_steps = c->grid_steps + 1;
+        if (p.trace && c->trace_len < p.trace_cap) {
+            StepRec r;
+            r.kind = c->kind;
+            r.solo = c->solo;
+            r.items = c->kind == K_RELAX ? nn + np : nf;
+            r.T = c->T;
+            p.trace[c->trace_len] = r;
+            c->trace_len = c->trace_len + 1;
+        }
+    }
+}
+
+template <bool BAL>
+__device__ __forceinline__ void run_step(const Params &p, u32 kind, u32 worker, u32 nw, u64 &arcs) {
+    if (kind == K_RELAX) relax_step<BAL>(p, worker, nw, arcs);
+    else split_step(p, worker, nw);
+}
+
+// The whole solve: one cooperative launch. Other blocks wait at the grid barrier while block 0 runs
+// solo steps; the barrier's releaser schedules grid steps and publishes the step in snap_*.
+template <bool BAL>
+__global__ void __launch_bounds__(BLOCK, 1) nf_solve(Params p) {
+    volatile Ctl *vc = p.ctl;
+    u64 arcs = 0, solo_ns = 0, grid_ns = 0;
+    const bool timer = blockIdx.x == 0 && threadIdx.x == 0;
+    __shared__ u32 s_kind, s_solo;
+    while (true) {
+        if (threadIdx.x == 0) {
+            s_kind = vc->snap_kind;
+            s_solo = vc->snap_solo;
+        }
+        __syncthreads();
+        u32 kind = s_kind;
+        const u32 solo = s_solo;
+        if (kind == K_DONE) break;
+        const u64 t0 = timer ? gtime() : 0;
+        if (solo) {
+            if (blockIdx.x == 0) {
+                while (true) {
+                    const u64 ts = timer ? gtime() : 0;
+                    run_step<BAL>(p, kind, 0, 1, arcs);
+                    __syncthreads();
+                    if (threadIdx.x == 0) {
+                        __threadfence_block();
+                        schedule(p);
+                        s_kind = vc->kind;
+                        s_solo = vc->solo;
+                    }
+                    __syncthreads();
+                    if (timer) solo_ns += gtime() - ts;
+                    kind = s_kind;
+                    if (kind == K_DONE || !s_solo) break;
+                }
+                if (threadIdx.x == 0) vc->decided = 1;
+            }
+        } else {
+            run_step<BAL>(p, kind, blockIdx.x, gridDim.x, arcs);
+        }
+        grid_sync_then(p.ctl, [&] {
+            if (vc->decided) vc->decided = 0;
+            else schedule(p);
+            vc->snap_kind = vc->kind;
+            vc->snap_solo = vc->solo;
+        });
+        if (timer && !solo) grid_ns += gtime() - t0;
+    }
+    arcs = warp_sum64(arcs);
+    if (lane_id() == 0 && arcs) atomicAdd(&p.ctl->arcs, arcs);
+    if (timer) {
+        p.ctl->solo_ns = solo_ns;
+        p.ctl->grid_ns = grid_ns;
+    }
+}
+
+__global__ void nf_init(u32 n, u32 *dist, u32 *qstamp) {
+    for (u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
+        dist[v] = INF32;
+        qstamp[v] = 0;
+    }
+}
+
+// Resets the control block and seeds the source (as a near entry, or as pieces if it is a hub).
+__global__ void nf_seed(Params p, u32 s, u32 delta, u32 solo_work, u32 solo_far, u32 avg16) {
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    Ctl *c = p.ctl;
+    const u32 gen = c->bar_gen;
+    memset(c, 0, sizeof(Ctl));
+    c->bar_gen = gen;
+    p.dist[s] = 0;
+    p.qstamp[s] = 1;
+    const u32 b = p.rowptr[s], e = p.rowptr[s + 1];
+    if (p.hub_deg != NOHUB && e - b > p.hub_deg) {
+        const u32 np = (e - b + p.piece - 1) / p.piece;
+        for (u32 k = 0; k < np; ++k) p.pieces0[k] = make_uint2(s, b + k * p.piece);
+        c->piece_count[0] = np;
+    } else {
+        p.near0[0] = s;
+        c->near_count[0] = 1;
+    }
+    c->kind = c->snap_kind = K_RELAX;
+    c->solo = c->snap_solo = 1;
+    c->cur = 0;
+    c->fsel = 0;
+    c->far_min = c->far_min_next = INF32;
+    c->delta = delta;
+    c->T = delta;
+    c->stamp = 2; // qstamp 0 = never, 1 = the source's list
+    c->solo_work = solo_work;
+    c->avg16 = avg16;
+    c->solo_far = solo_far;
+    c->relax_steps = 1;
+    c->solo_steps = 1;
+}
+
+#else
+template <bool BAL> void nf_solve(Params);
+void nf_init(u32, u32 *, u32 *);
+void nf_seed(Params, u32, u32, u32, u32, u32);
+#endif
+
+#ifndef __CUDACC_RTC__
+// ---------------------------------------------------------------- host
+#define CK(x)                                                                                          \
+    do {                                                                                               \
+        cudaError_t err_ = (x);                                                                        \
+        if (err_ != cudaSuccess) {                                                                     \
+            fprintf(stderr, "CUDA error %s at %s:%d: %s\n", #x, __FILE__, __LINE__, cudaGetErrorString(err_)); \
+            exit(2);                                                                                   \
+        }                                                                                              \
+    } while (0)
+
+struct Graph {
+    u32 n = 0;
+    std::vector<u32> rowptr;
+    std::vector<uint2> arcs;
+};
+
+static u64 splitmix64(u64 x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+static void build_csr(Graph &g, u32 n, const std::vector<u32> &src, const std::vector<uint2> &dst) {
+    g.n = n;
+    g.rowptr.assign((size_t)n + 1, 0);
+    for (u32 s : src) g.rowptr[s + 1]++;
+    for (u32 v = 0; v < n; ++v) g.rowptr[v + 1] += g.rowptr[v];
+    g.arcs.resize(dst.size());
+    std::vector<u32> fill(g.rowptr.begin(), g.rowptr.end() - 1);
+    for (size_t i = 0; i < src.size(); ++i) g.arcs[fill[src[i]]++] = dst[i];
+}
+
+static bool ends_with(const std::string &s, const char *suf) {
+    const size_t k = strlen(suf);
+    return s.size() >= k && s.compare(s.size() - k, k, suf) == 0;
+}
+
+// Reads whitespace-separated unsigned integers quickly (DIMACS .gr and GAP .wel).
+struct Reader {
+    FILE *f;
+    std::vector<char> buf;
+    size_t pos = 0, len = 0;
+    explicit Reader(FILE *fp) : f(fp), buf(1 << 22) {}
+    int peek() {
+        if (pos == len) {
+            len = fread(buf.data(), 1, buf.size(), f);
+            pos = 0;
+            if (len == 0) return -1;
+        }
+        return (unsigned char)buf[pos];
+    }
+    int get() {
+        const int c = peek();
+        if (c >= 0) pos++;
+        return c;
+    }
+    void skip_line() {
+        int c;
+        while ((c = get()) >= 0 && c != '\n') {}
+    }
+    bool num(u64 &x) { // skips spaces/tabs/CR, not newlines
+        int c;
+        while ((c = peek()) == ' ' || c == '\t' || c == '\r') get();
+        if (c < '0' || c > '9') return false;
+        x = 0;
+        while ((c = peek()) >= '0' && c <= '9') {
+            x = x * 10 + (u64)(c - '0');
+            get();
+        }
+        return true;
+    }
+};
+
+static Graph load(const std::string &path) {
+    Graph g;
+    if (path.rfind("grid:", 0) == 0) {
+        const u32 w = (u32)atoi(path.c_str() + 5);
+        const u32 n = w * w;
+        std::vector<u32> src;
+        std::vector<uint2> dst;
+        src.reserve((size_t)4 * n);
+        dst.reserve((size_t)4 * n);
+        for (u32 r = 0; r < w; ++r)
+            for (u32 c = 0; c < w; ++c) {
+                const u32 v = r * w + c;
+                if (c + 1 < w) {
+                    const u32 wt = 1 + (u32)(splitmix64(1ull ^ (2ull * v)) % 1000);
+                    src.push_back(v); dst.push_back(make_uint2(v + 1, wt));
+                    src.push_back(v + 1); dst.push_back(make_uint2(v, wt));
+                }
+                if (r + 1 < w) {
+                    const u32 wt = 1 + (u32)(splitmix64(1ull ^ (2ull * v + 1)) % 1000);
+                    src.push_back(v); dst.push_back(make_uint2(v + w, wt));
+                    src.push_back(v + w); dst.push_back(make_uint2(v, wt));
+                }
+            }
+        build_csr(g, n, src, dst);
+        return g;
+    }
+    if (ends_with(path, ".wsg")) {
+        FILE *f = fopen(path.c_str(), "rb");
+        if (!f) { fprintf(stderr, "cannot open %s\n", path.c_str()); exit(1); }
+        bool directed = false;
+        int64_t m = 0, n = 0;
+        if (fread(&directed, 1, 1, f) != 1 || fread(&m, 8, 1, f) != 1 || fread(&n, 8, 1, f) != 1) {
+            fprintf(stderr, "%s: short header\n", path.c_str());
+            exit(1);
+        }
+        std::vector<int64_t> off((size_t)n + 1);
+        std::vector<int32_t> nb((size_t)m * 2);
+        if (fread(off.data(), 8, off.size(), f) != off.size() || fread(nb.data(), 4, nb.size(), f) != nb.size()) {
+            fprintf(stderr, "%s: short body\n", path.c_str());
+            exit(1);
+        }
+        fclose(f);
+        g.n = (u32)n;
+        g.rowptr.resize((size_t)n + 1);
+        for (size_t i = 0; i <= (size_t)n; ++i) g.rowptr[i] = (u32)(off[i] - off[0]);
+        g.arcs.resize((size_t)m);
+        for (size_t i = 0; i < (size_t)m; ++i) g.arcs[i] = make_uint2((u32)nb[2 * i], (u32)nb[2 * i + 1]);
+        (void)directed; // out-arcs are all SSSP needs
+        return g;
+    }
+    const bool gz = ends_with(path, ".gz");
+    FILE *f = gz ? popen(("gzip -dc '" + path + "'").c_str(), "r") : fopen(path.c_str(), "r");
+    if (!f) { fprintf(stderr, "cannot open %s\n", path.c_str()); exit(1); }
+    Reader rd(f);
+    std::vector<u32> src;
+    std::vector<uint2> dst;
+    u32 n = 0;
+    const bool dimacs = ends_with(path, ".gr") || ends_with(path, ".gr.gz");
+    while (true) {
+        const int c = rd.peek();
+        if (c < 0) break;
+        if (dimacs) {
+            if (c == 'a') {
+                rd.get();
+                u64 a, b, w;
+                if (!rd.num(a) || !rd.num(b) || !rd.num(w)) { fprintf(stderr, "bad arc line\n"); exit(1); }
+                src.push_back((u32)(a - 1));
+                dst.push_back(make_uint2((u32)(b - 1), (u32)w));
+            } else if (c == 'p') {
+                rd.get();
+                while (rd.peek() == ' ') rd.get();
+                while (rd.peek() >= 'a' && rd.peek() <= 'z') rd.get();
+                u64 nn, mm;
+                if (rd.num(nn) && rd.num(mm)) { n = (u32)nn; src.reserve(mm); dst.reserve(mm); }
+            }
+            rd.skip_line();
+        } else {
+            u64 a, b, w;
+            if (rd.num(a) && rd.num(b) && rd.num(w)) {
+                src.push_back((u32)a);
+                dst.push_back(make_uint2((u32)b, (u32)w));
+                if ((u32)a + 1 > n) n = (u32)a + 1;
+                if ((u32)b + 1 > n) n = (u32)b + 1;
+            }
+            rd.skip_line();
+        }
+    }
+    if (gz) pclose(f); else fclose(f);
+    build_csr(g, n, src, dst);
+    return g;
+}
+
+static void write_wsg(const Graph &g, const std::string &path) {
+    FILE *f = fopen(path.c_str(), "wb");
+    if (!f) { fprintf(stderr, "cannot write %s\n", path.c_str()); exit(1); }
+    const bool directed = false; // grid and road inputs are symmetric
+    const int64_t m = (int64_t)g.arcs.size(), n = g.n;
+    fwrite(&directed, 1, 1, f);
+    fwrite(&m, 8, 1, f);
+    fwrite(&n, 8, 1, f);
+    for (u32 v = 0; v <= g.n; ++v) { const int64_t o = g.rowptr[v]; fwrite(&o, 8, 1, f); }
+    std::vector<int32_t> nb(2 * g.arcs.size());
+    for (size_t i = 0; i < g.arcs.size(); ++i) { nb[2 * i] = (int32_t)g.arcs[i].x; nb[2 * i + 1] = (int32_t)g.arcs[i].y; }
+    fwrite(nb.data(), 4, nb.size(), f);
+    fclose(f);
+}
+
+static std::vector<u32> dijkstra(const Graph &g, u32 s) {
+    std::vector<u32> d(g.n, INF32);
+    typedef std::pair<u64, u32> E;
+    std::priority_queue<E, std::vector<E>, std::greater<E>> q;
+    d[s] = 0;
+    q.push(E(0, s));
+    while (!q.empty()) {
+        const E t = q.top();
+        q.pop();
+        if (t.first != d[t.second]) continue;
+        for (u32 e = g.rowptr[t.second]; e < g.rowptr[t.second + 1]; ++e) {
+            const u64 nd = t.first + g.arcs[e].y;
+            if (nd < d[g.arcs[e].x]) { d[g.arcs[e].x] = (u32)nd; q.push(E(nd, g.arcs[e].x)); }
+        }
+    }
+    return d;
+}
+
+static double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t k = v.size();
+    return k == 0 ? 0 : (k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]));
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: nearfar GRAPH [--label L] [--factors 1,4,16] [--deltas 100,400] [--sources K] "
+                        "[--reps R] [--solo-work ARCS] [--solo-far N] [--csv F] [--trace F] [--write-wsg F] [--only-write] [--bal 0|1]\n");
+        return 1;
+    }
+    std::string gpath = argv[1], label = argv[1], csv_path, trace_path, wsg_path;
+    std::vector<double> factors = {1, 4, 16, 64};
+    std::vector<u32> deltas;
+    u32 nsrc = 4, reps = 3, solo_work = 8192, solo_far = 8192;
+    int bal_opt = -1;
+    bool only_write = false;
+    for (int i = 2; i < argc; ++i) {
+        std::string a = argv[i];
+        auto next = [&]() -> std::string {
+            if (i + 1 >= argc) { fprintf(stderr, "%s needs a value\n", a.c_str()); exit(1); }
+            return argv[++i];
+        };
+        auto list = [](const std::string &s) {
+            std::vector<double> v;
+            size_t p = 0;
+            while (p < s.size()) {
+                size_t q = s.find(',', p);
+                if (q == std::string::npos) q = s.size();
+                v.push_back(atof(s.substr(p, q - p).c_str()));
+                p = q + 1;
+            }
+            return v;
+        };
+        if (a == "--label") label = next();
+        else if (a == "--factors") factors = list(next());
+        else if (a == "--deltas") { for (double x : list(next())) deltas.push_back((u32)x); }
+        else if (a == "--sources") nsrc = (u32)atoi(next().c_str());
+        else if (a == "--reps") reps = (u32)atoi(next().c_str());
+        else if (a == "--solo-work") solo_work = (u32)atoi(next().c_str());
+        else if (a == "--solo-far") solo_far = (u32)atoi(next().c_str());
+        else if (a == "--csv") csv_path = next();
+        else if (a == "--trace") trace_path = next();
+        else if (a == "--write-wsg") wsg_path = next();
+        else if (a == "--only-write") only_write = true;
+        else if (a == "--bal") bal_opt = atoi(next().c_str());
+        else { fprintf(stderr, "unknown option %s\n", a.c_str()); return 1; }
+    }
+    const auto tl0 = std::chrono::steady_clock::now();
+    Graph g = load(gpath);
+    const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - tl0).count();
+    const u64 m = g.arcs.size();
+    u32 maxdeg = 0;
+    double wsum = 0;
+    for (u32 v = 0; v < g.n; ++v) maxdeg = std::max(maxdeg, g.rowptr[v + 1] - g.rowptr[v]);
+    for (const uint2 &a : g.arcs) wsum += a.y;
+    const double wmean = m ? wsum / (double)m : 1;
+    printf("graph %s: n=%u m=%llu max_degree=%u mean_weight=%.1f load=%.1fs\n", label.c_str(), g.n,
+           (unsigned long long)m, maxdeg, wmean, load_s);
+    if (!wsg_path.empty()) { write_wsg(g, wsg_path); printf("wrote %s\n", wsg_path.c_str()); }
+    if (only_write) return 0;
+
+    const u32 avg16 = g.n ? (u32)std::max<u64>(16, 16 * m / g.n) : 16;
+    const bool bal = bal_opt >= 0 ? bal_opt != 0 : maxdeg > 32;
+    const u32 piece = 4 * BLOCK;
+    const u32 hub_deg = maxdeg > piece ? piece : NOHUB;
+    const u32 far_cap = (u32)std::min<u64>(m + g.n + 1024, 0xF0000000ull);
+    const u32 piece_cap = (u32)(2 * m / piece + 1024);
+
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    Params p;
+    memset(&p, 0, sizeof(p));
+    u32 *d_rowptr;
+    uint2 *d_arcs;
+    CK(cudaMalloc(&d_rowptr, sizeof(u32) * (g.n + 1)));
+    CK(cudaMalloc(&d_arcs, sizeof(uint2) * (m ? m : 1)));
+    CK(cudaMemcpy(d_rowptr, g.rowptr.data(), sizeof(u32) * (g.n + 1), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(d_arcs, g.arcs.data(), sizeof(uint2) * m, cudaMemcpyHostToDevice));
+    p.rowptr = d_rowptr;
+    p.arcs = d_arcs;
+    CK(cudaMalloc(&p.dist, sizeof(u32) * g.n));
+    CK(cudaMalloc(&p.qstamp, sizeof(u32) * g.n));
+    CK(cudaMalloc(&p.near0, sizeof(u32) * g.n));
+    CK(cudaMalloc(&p.near1, sizeof(u32) * g.n));
+    CK(cudaMalloc(&p.pieces0, sizeof(uint2) * piece_cap));
+    CK(cudaMalloc(&p.pieces1, sizeof(uint2) * piece_cap));
+    CK(cudaMalloc(&p.far0, sizeof(uint2) * (size_t)far_cap));
+    CK(cudaMalloc(&p.far1, sizeof(uint2) * (size_t)far_cap));
+    CK(cudaMalloc(&p.ctl, sizeof(Ctl)));
+    CK(cudaMemset(p.ctl, 0, sizeof(Ctl)));
+    p.n = g.n;
+    p.piece_cap = piece_cap;
+    p.far_cap = far_cap;
+    p.hub_deg = hub_deg;
+    p.piece = piece;
+    const u32 trace_cap = 1u << 20;
+    StepRec *d_trace = nullptr;
+    if (!trace_path.empty()) CK(cudaMalloc(&d_trace, sizeof(StepRec) * trace_cap));
+    p.trace_cap = trace_cap;
+
+    const void *kern = bal ? (const void *)nf_solve<true> : (const void *)nf_solve<false>;
+    int per_sm = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, BLOCK, 0));
+    if (per_sm < 1) { fprintf(stderr, "kernel does not fit an SM\n"); return 2; }
+    const u32 grid = (u32)(per_sm * prop.multiProcessorCount);
+    printf("device %s: %d SMs, %d block(s)/SM of %d -> grid %u; balanced=%d hub_deg=%u piece=%u\n", prop.name,
+           prop.multiProcessorCount, per_sm, BLOCK, grid, (int)bal, hub_deg, piece);
+
+    // Sources: pseudo-random vertices with out-arcs (fixed seed, like GAP's SourcePicker).
+    std::vector<u32> sources;
+    for (u64 k = 0; sources.size() < nsrc && k < 1000000; ++k) {
+        const u32 v = (u32)(splitmix64(27491095ull + k) % g.n);
+        if (g.rowptr[v + 1] > g.rowptr[v]) sources.push_back(v);
+    }
+    std::vector<std::vector<u32>> oracle;
+    const auto td0 = std::chrono::steady_clock::now();
+    oracle.resize(sources.size());
+    {
+        std::vector<std::thread> pool;
+        for (size_t k = 0; k < sources.size(); ++k) pool.emplace_back([&, k] { oracle[k] = dijkstra(g, sources[k]); });
+        for (std::thread &t : pool) t.join();
+    }
+    printf("host Dijkstra: %zu sources in %.2fs\n", sources.size(),
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - td0).count());
+
+    if (deltas.empty())
+        for (double f : factors) deltas.push_back((u32)std::max(1.0, f * wmean + 0.5));
+    FILE *csv = csv_path.empty() ? nullptr : fopen(csv_path.c_str(), "a");
+    if (csv && ftell(csv) == 0)
+        fprintf(csv, "graph,n,m,delta,delta_per_mean_weight,solo_work,solo_far,source,rep,ms,relax_steps,split_steps,"
+                     "solo_steps,grid_steps,solo_us,grid_us,arcs_scanned,max_near,mismatches\n");
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    std::vector<u32> hd(g.n);
+    u64 total_bad = 0;
+    for (u32 delta : deltas) {
+        std::vector<double> ms_all, steps_all, solo_us_all, grid_us_all, solo_n_all, grid_n_all, arcs_all;
+        u64 bad_cfg = 0;
+        for (size_t si = 0; si < sources.size(); ++si) {
+            const u32 s = sources[si];
+            for (u32 r = 0; r <= reps; ++r) { // r = 0: warm-up and check
+                const bool tr = d_trace && si == 0 && r == 0 && delta == deltas[0];
+                Params pr = p;
+                pr.trace = tr ? d_trace : nullptr;
+                u32 n_arg = g.n;
+                void *iargs[] = {&n_arg, &pr.dist, &pr.qstamp};
+                u32 s_arg = s, dl = delta, sn = solo_work, sf = solo_far, a16 = avg16;
+                void *sargs[] = {&pr, &s_arg, &dl, &sn, &sf, &a16};
+                void *kargs[] = {&pr};
+                CK(cudaEventRecord(e0));
+                CK(cudaLaunchKernel((const void *)nf_init, dim3(prop.multiProcessorCount * 4), dim3(512), iargs, 0, 0));
+                CK(cudaLaunchKernel((const void *)nf_seed, dim3(1), dim3(32), sargs, 0, 0));
+                CK(cudaLaunchCooperativeKernel(kern, dim3(grid), dim3(BLOCK), kargs, 0, 0));
+                CK(cudaEventRecord(e1));
+                CK(cudaEventSynchronize(e1));
+                CK(cudaGetLastError());
+                float ms = 0;
+                CK(cudaEventElapsedTime(&ms, e0, e1));
+                Ctl c;
+                CK(cudaMemcpy(&c, p.ctl, sizeof(Ctl), cudaMemcpyDeviceToHost));
+                if (c.overflow) { fprintf(stderr, "overflow of a pile (delta %u source %u)\n", delta, s); return 3; }
+                u64 bad = 0;
+                if (r == 0) {
+                    CK(cudaMemcpy(hd.data(), p.dist, sizeof(u32) * g.n, cudaMemcpyDeviceToHost));
+                    for (u32 v = 0; v < g.n; ++v)
+                        if (hd[v] != oracle[si][v]) {
+                            if (bad < 5) printf("MISMATCH delta %u source %u vertex %u: gpu %u dijkstra %u\n", delta, s, v, hd[v], oracle[si][v]);
+                            bad++;
+                        }
+                    bad_cfg += bad;
+                }
+                if (tr) {
+                    std::vector<StepRec> t(std::min(c.trace_len, trace_cap));
+                    CK(cudaMemcpy(t.data(), d_trace, sizeof(StepRec) * t.size(), cudaMemcpyDeviceToHost));
+                    FILE *tf = fopen(trace_path.c_str(), "w");
+                    if (tf) {
+                        fprintf(tf, "step,kind,solo,items,T\n");
+                        for (size_t k = 0; k < t.size(); ++k)
+                            fprintf(tf, "%zu,%s,%u,%u,%u\n", k + 1, t[k].kind == K_RELAX ? "relax" : "split", t[k].solo, t[k].items, t[k].T);
+                        fclose(tf);
+                    }
+                }
+                const u32 steps = c.relax_steps + c.split_steps;
+                if (csv)
+                    fprintf(csv, "%s,%u,%llu,%u,%.3f,%u,%u,%u,%u,%.4f,%u,%u,%u,%u,%.1f,%.1f,%llu,%u,%llu\n", label.c_str(), g.n,
+                            (unsigned long long)m, delta, delta / wmean, solo_work, solo_far, s, r, ms, c.relax_steps,
+                            c.split_steps, c.solo_steps, c.grid_steps, c.solo_ns / 1e3, c.grid_ns / 1e3,
+                            (unsigned long long)c.arcs, c.max_near, (unsigned long long)bad);
+                if (r == 0) continue;
+                ms_all.push_back(ms);
+                steps_all.push_back(steps);
+                solo_n_all.push_back(c.solo_steps);
+                grid_n_all.push_back(c.grid_steps);
+                solo_us_all.push_back(c.solo_ns / 1e3);
+                grid_us_all.push_back(c.grid_ns / 1e3);
+                arcs_all.push_back((double)c.arcs);
+            }
+        }
+        total_bad += bad_cfg;
+        const double med = median(ms_all), ph = median(steps_all);
+        const double sn = median(solo_n_all), gn = median(grid_n_all);
+        printf("SUMMARY %s delta=%u (%.2f x mean w) solo_work=%u: median %.3f ms over %zu runs, phases %.0f "
+               "(solo %.0f, grid %.0f), %.2f us/phase, solo %.2f us/phase, grid %.2f us/phase, arcs scanned %.2f m, "
+               "%.2f GTEPS, mismatches %llu\n",
+               label.c_str(), delta, delta / wmean, solo_work, med, ms_all.size(), ph, sn, gn, med * 1e3 / std::max(1.0, ph),
+               median(solo_us_all) / std::max(1.0, sn), median(grid_us_all) / std::max(1.0, gn),
+               median(arcs_all) / std::max<double>(1, (double)m), (double)m / (med * 1e6), (unsigned long long)bad_cfg);
+        fflush(stdout);
+    }
+    if (csv) fclose(csv);
+    printf("TOTAL mismatches %llu\n", (unsigned long long)total_bad);
+    return total_bad ? 4 : 0;
+}
+#endif
