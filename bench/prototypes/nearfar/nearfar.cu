@@ -20,6 +20,7 @@
 // file.wel | file.wsg | grid:W (W×W 4-neighbour grid, weights 1..1000 from splitmix64(seed ^ edge)).
 
 #ifndef __CUDACC_RTC__ // NVRTC syntax checks see the device part only
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -43,29 +44,34 @@ typedef unsigned long long u64;
 
 enum { K_RELAX = 0, K_SPLIT = 1, K_DONE = 2 };
 
-struct Ctl {
-    u32 bar_count, bar_gen;
-    u32 kind, solo;            // working copy of the next step (block 0's solo loop advances it)
-    u32 snap_kind, snap_solo;  // the step every block runs after a grid barrier (set by the releaser)
-    u32 decided;               // block 0's solo loop already scheduled the next step
-    u32 cur;                   // input near list / piece list of a relax step; output is cur ^ 1
-    u32 fsel;                  // far pile appended to by relax steps and read by a split
+// The step every block runs after a grid barrier: written by the barrier's releaser (or by block 0
+// at the end of a solo stretch), read with two 16-byte loads by every thread.
+struct __align__(16) Snap { u32 kind, solo, cur, fsel, T, stamp, n_in, n_p; };
+
+// Control block. Words 0–3 belong to the grid barrier and are never copied; the rest is loaded into
+// a local copy by the releaser (grid steps) or into shared memory by block 0 (solo steps), so the
+// scheduler runs on registers / shared memory instead of a chain of volatile L2 accesses.
+struct __align__(16) Ctl {
+    u32 bar_count, bar_gen, pad0, pad1;
+    Snap snap;
+    u32 kind, solo, decided, cur, fsel; // the next step (working copy); decided: solo already scheduled
     u32 near_count[2], piece_count[2], far_count[2];
     u32 far_min, far_min_next; // minimum d pushed into far[fsel] (and into far[fsel ^ 1] by a split)
     u32 T, delta, stamp, overflow;
-    u32 solo_work, solo_far;   // solo mode: at most this many arcs (estimated) / far entries in the step
-    u32 avg16;                 // mean out-degree × 16 (the arc estimate of a near list)
+    u32 solo_work, solo_far, avg16; // solo: ≤ solo_work arcs (estimated, mean degree × 16 = avg16) / ≤ solo_far entries
     u32 relax_steps, split_steps, solo_steps, grid_steps;
     u32 max_near, trace_len;
     u64 solo_ns, grid_ns, arcs;
 };
+#define CTL_WORDS ((u32)(sizeof(Ctl) / 4))
+static_assert(sizeof(Ctl) % 16 == 0, "Ctl is copied in 16-byte pieces");
 
 struct StepRec { u32 kind, solo, items, T; };
 
 struct Params {
     const u32 *rowptr;
     const uint2 *arcs; // (head, weight)
-    u32 *dist, *qstamp;
+    u64 *dist; // δ in the high 32 bits; the low 32 bits: the stamp of the step that last lowered it
     u32 *near0, *near1;
     uint2 *pieces0, *pieces1, *far0, *far1;
     Ctl *ctl;
@@ -169,16 +175,12 @@ __device__ __forceinline__ void grid_sync_then(Ctl *ctl, Reset reset) {
 }
 
 // ---------------------------------------------------------------- the solver's step pieces
-// One improved (u, nd) per lane; every lane of the warp calls it. nd < T: near list `out` (once per
-// step: qstamp), hubs as pieces of `piece` arcs; else far pile `fsel` (minimum into *fmin).
-__device__ __forceinline__ void emit(const Params &p, bool improved, u32 u, u32 nd, u32 T, u32 stamp, u32 out,
-                                     u32 fsel, u32 *fmin) {
-    Ctl *c = p.ctl;
-    bool near_take = false, far_take = false;
-    if (improved) {
-        if (nd < T) near_take = atomicExch(&p.qstamp[u], stamp) != stamp;
-        else far_take = true;
-    }
+// Appends one lane's outcome; every lane of the warp calls it. near_take: near list `out` (hubs as
+// pieces of `piece` arcs); far_take: far pile `fsel` as (u, nd), its minimum into *fmin. `c` is the
+// global control block (grid steps) or block 0's shared copy (solo steps): the counters' atomics
+// work on either through the generic address.
+__device__ __forceinline__ void emit(const Params &p, Ctl *c, bool near_take, bool far_take, u32 u, u32 nd,
+                                     u32 out, u32 fsel, u32 *fmin) {
     bool hub = false;
     if (near_take && p.hub_deg != NOHUB) {
         const u32 b = __ldg(&p.rowptr[u]), e = __ldg(&p.rowptr[u + 1]);
@@ -211,42 +213,70 @@ __device__ __forceinline__ void emit(const Params &p, bool improved, u32 u, u32 
     }
 }
 
-// Relaxes one arc (lane-level) and reports whether δ(u) fell.
-__device__ __forceinline__ bool relax_arc(const Params &p, bool ok, u32 e, u32 d, u32 &u, u32 &nd) {
-    if (!ok) return false;
-    const uint2 a = __ldg(&p.arcs[e]);
-    u = a.x;
-    nd = d + a.y;
-    if (nd >= __ldcg(&p.dist[u])) return false;
-    return nd < atomicMin(&p.dist[u], nd);
+// U arcs per lane at once (arc e[j] of a vertex at distance d[j], where ok[j]): all loads, then all
+// atomics, then the appends, so a lane has U memory requests in flight instead of one dependent
+// chain. δ and the step stamp share one 64-bit word, so the atomicMin that lowers δ(u) also tells
+// whether u already went to the near list in this step (no second atomic for deduplication).
+template <int U>
+__device__ __forceinline__ void relax_batch(const Params &p, Ctl *c, const Snap &s, const bool *ok, const u32 *e,
+                                            const u32 *d, u64 &arcs) {
+    u32 uu[U], nd[U];
+    u64 cd[U], old[U];
+#pragma unroll
+    for (int j = 0; j < U; ++j) {
+        uu[j] = 0;
+        nd[j] = 0;
+        if (ok[j]) {
+            const uint2 a = __ldg(&p.arcs[e[j]]);
+            uu[j] = a.x;
+            nd[j] = d[j] + a.y;
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < U; ++j) cd[j] = ok[j] ? __ldcg(&p.dist[uu[j]]) : 0ull;
+#pragma unroll
+    for (int j = 0; j < U; ++j) {
+        old[j] = 0ull;
+        if (ok[j] && nd[j] < (u32)(cd[j] >> 32)) old[j] = atomicMin(&p.dist[uu[j]], ((u64)nd[j] << 32) | s.stamp);
+    }
+    const u32 out = s.cur ^ 1u;
+#pragma unroll
+    for (int j = 0; j < U; ++j) {
+        const u32 od = (u32)(old[j] >> 32);
+        const bool imp = nd[j] < od;
+        const bool again = (u32)old[j] == s.stamp && od < s.T; // already near-appended in this step
+        emit(p, c, imp && nd[j] < s.T && !again, imp && nd[j] >= s.T, uu[j], nd[j], out, s.fsel, &c->far_min);
+        arcs += ok[j] ? 1 : 0;
+    }
 }
 
-// A relax step over the near list and the hub pieces of `cur`, split over `nw` workers (blocks).
+// A relax step over the near list and the hub pieces of s.cur, split over `nw` workers (blocks).
 template <bool BAL>
-__device__ void relax_step(const Params &p, u32 worker, u32 nw, u64 &arcs) {
-    volatile Ctl *vc = p.ctl;
-    const u32 cur = vc->cur, out = cur ^ 1u, fsel = vc->fsel, T = vc->T, stamp = vc->stamp;
-    const u32 n_in = vc->near_count[cur], n_p = vc->piece_count[cur];
-    const u32 *in = cur ? p.near1 : p.near0;
-    const uint2 *pin = cur ? p.pieces1 : p.pieces0;
-    u32 *fmin = &p.ctl->far_min;
+__device__ void relax_step(const Params &p, Ctl *c, const Snap &s, u32 worker, u32 nw, u64 &arcs) {
+    const u32 n_in = s.n_in, n_p = s.n_p;
+    const u32 *in = s.cur ? p.near1 : p.near0;
+    const uint2 *pin = s.cur ? p.pieces1 : p.pieces0;
     const u32 tid = threadIdx.x, stride = nw * blockDim.x;
     if (!BAL) {
         for (u32 base = worker * blockDim.x; base < n_in; base += stride) {
             const u32 i = base + tid;
             const bool valid = i < n_in;
             const u32 v = valid ? __ldcg(&in[i]) : 0;
-            const u32 d = valid ? __ldcg(&p.dist[v]) : 0;
+            const u32 d = valid ? (u32)(__ldcg(&p.dist[v]) >> 32) : 0;
             const u32 b = valid ? __ldg(&p.rowptr[v]) : 0;
             const u32 deg = valid ? __ldg(&p.rowptr[v + 1]) - b : 0;
             const u32 most = warp_max32(deg);
-            for (u32 k = 0; k < most; ++k) {
-                u32 u = 0, nd = 0;
-                const bool ok = k < deg;
-                const bool imp = relax_arc(p, ok, b + k, d, u, nd);
-                emit(p, imp, u, nd, T, stamp, out, fsel, fmin);
+            for (u32 k = 0; k < most; k += 4) {
+                bool ok[4];
+                u32 e[4], dd[4];
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    ok[j] = k + j < deg;
+                    e[j] = b + k + j;
+                    dd[j] = d;
+                }
+                relax_batch<4>(p, c, s, ok, e, dd, arcs);
             }
-            arcs += deg;
         }
     } else {
         __shared__ u32 s_pos[BLOCK], s_beg[BLOCK], s_d[BLOCK];
@@ -254,7 +284,7 @@ __device__ void relax_step(const Params &p, u32 worker, u32 nw, u64 &arcs) {
             const u32 i = base + tid;
             const bool valid = i < n_in;
             const u32 v = valid ? __ldcg(&in[i]) : 0;
-            const u32 d = valid ? __ldcg(&p.dist[v]) : 0;
+            const u32 d = valid ? (u32)(__ldcg(&p.dist[v]) >> 32) : 0;
             const u32 b = valid ? __ldg(&p.rowptr[v]) : 0;
             const u32 deg = valid ? __ldg(&p.rowptr[v + 1]) - b : 0;
             u32 total = 0;
@@ -263,162 +293,197 @@ __device__ void relax_step(const Params &p, u32 worker, u32 nw, u64 &arcs) {
             s_beg[tid] = b;
             s_d[tid] = d;
             __syncthreads();
-            for (u32 jb = 0; jb < total; jb += blockDim.x) {
-                const u32 j = jb + tid;
-                const bool ok = j < total;
-                u32 e = 0, dd = 0;
-                if (ok) {
-                    const u32 k = owner_of(s_pos, blockDim.x, j);
-                    e = s_beg[k] + (j - s_pos[k]);
-                    dd = s_d[k];
+            for (u32 jb = 0; jb < total; jb += 2 * blockDim.x) {
+                bool ok[2];
+                u32 e[2], dd[2];
+#pragma unroll
+                for (int q = 0; q < 2; ++q) {
+                    const u32 j = jb + q * blockDim.x + tid;
+                    ok[q] = j < total;
+                    e[q] = 0;
+                    dd[q] = 0;
+                    if (ok[q]) {
+                        const u32 k = owner_of(s_pos, blockDim.x, j);
+                        e[q] = s_beg[k] + (j - s_pos[k]);
+                        dd[q] = s_d[k];
+                    }
                 }
-                u32 u = 0, nd = 0;
-                const bool imp = relax_arc(p, ok, e, dd, u, nd);
-                emit(p, imp, u, nd, T, stamp, out, fsel, fmin);
+                relax_batch<2>(p, c, s, ok, e, dd, arcs);
             }
-            arcs += deg;
             __syncthreads();
         }
     }
-    for (u32 c = worker; c < n_p; c += nw) {
-        const uint2 pc = __ldcg(&pin[c]);
+    for (u32 pc_i = worker; pc_i < n_p; pc_i += nw) {
+        const uint2 pc = __ldcg(&pin[pc_i]);
         const u32 v = pc.x, b = pc.y;
         const u32 end0 = __ldg(&p.rowptr[v + 1]);
         const u32 e_end = b + p.piece < end0 ? b + p.piece : end0;
-        const u32 d = __ldcg(&p.dist[v]);
-        for (u32 eb = b; eb < e_end; eb += blockDim.x) {
-            const u32 e = eb + tid;
-            const bool ok = e < e_end;
-            u32 u = 0, nd = 0;
-            const bool imp = relax_arc(p, ok, e, d, u, nd);
-            emit(p, imp, u, nd, T, stamp, out, fsel, fmin);
-            arcs += ok ? 1 : 0;
+        const u32 d = (u32)(__ldcg(&p.dist[v]) >> 32);
+        for (u32 eb = b; eb < e_end; eb += 2 * blockDim.x) {
+            bool ok[2];
+            u32 e[2], dd[2];
+#pragma unroll
+            for (int q = 0; q < 2; ++q) {
+                e[q] = eb + q * blockDim.x + tid;
+                ok[q] = e[q] < e_end;
+                dd[q] = d;
+            }
+            relax_batch<2>(p, c, s, ok, e, dd, arcs);
         }
     }
 }
 
-// A split step: far[fsel] → near list (d < T) or far[fsel ^ 1] (kept); stale entries dropped.
-__device__ void split_step(const Params &p, u32 worker, u32 nw) {
-    volatile Ctl *vc = p.ctl;
-    const u32 cur = vc->cur, out = cur ^ 1u, fsel = vc->fsel, T = vc->T, stamp = vc->stamp;
-    u32 cnt = vc->far_count[fsel];
-    if (cnt > p.far_cap) cnt = p.far_cap;
-    const uint2 *src = fsel ? p.far1 : p.far0;
-    u32 *fmin = &p.ctl->far_min_next;
+// A split step: far[s.fsel] → near list (d < T) or far[s.fsel ^ 1] (kept); stale entries dropped.
+// A live entry is unique per vertex (δ(u) == d), so the near appends need no deduplication.
+__device__ void split_step(const Params &p, Ctl *c, const Snap &s, u32 worker, u32 nw) {
+    const u32 cnt = s.n_in < p.far_cap ? s.n_in : p.far_cap;
+    const uint2 *src = s.fsel ? p.far1 : p.far0;
     const u32 tid = threadIdx.x, stride = nw * blockDim.x;
     for (u32 base = worker * blockDim.x; base < cnt; base += stride) {
         const u32 i = base + tid;
         const bool ok = i < cnt;
         uint2 en = make_uint2(0, 0);
         if (ok) en = __ldcg(&src[i]);
-        const bool live = ok && __ldcg(&p.dist[en.x]) == en.y;
-        emit(p, live, en.x, en.y, T, stamp, out, fsel ^ 1u, fmin);
+        const bool live = ok && (u32)(__ldcg(&p.dist[en.x]) >> 32) == en.y;
+        emit(p, c, live && en.y < s.T, live && en.y >= s.T, en.x, en.y, s.cur ^ 1u, s.fsel ^ 1u, &c->far_min_next);
     }
 }
 
-// Decides the next step from the counts of the step just done (one thread; everything is visible).
-__device__ void schedule(const Params &p) {
-    volatile Ctl *c = p.ctl;
-    const u32 out = c->cur ^ 1u;
-    if (c->kind == K_SPLIT) {
-        c->fsel = c->fsel ^ 1u;
-        c->far_min = c->far_min_next;
+// Decides the next step from the counts of the step just done. One thread, on a private or shared
+// copy of the control block; every write of the step is visible.
+__device__ void schedule(const Params &p, Ctl &c) {
+    const u32 out = c.cur ^ 1u;
+    if (c.kind == K_SPLIT) {
+        c.fsel ^= 1u;
+        c.far_min = c.far_min_next;
     }
-    const u32 nn = c->near_count[out], np = c->piece_count[out], nf = c->far_count[c->fsel];
-    if (c->overflow) {
-        c->kind = K_DONE;
+    const u32 nn = c.near_count[out], np = c.piece_count[out], nf = c.far_count[c.fsel];
+    if (c.overflow) {
+        c.kind = K_DONE;
     } else if (nn + np > 0) {
-        c->kind = K_RELAX;
-        c->cur = out;
-        c->near_count[out ^ 1u] = 0;
-        c->piece_count[out ^ 1u] = 0;
-        c->solo = ((u64)nn * c->avg16 / 16u + (u64)np * p.piece) <= (u64)c->solo_work;
-        c->relax_steps = c->relax_steps + 1;
-        if (nn > c->max_near) c->max_near = nn;
+        c.kind = K_RELAX;
+        c.cur = out;
+        c.near_count[out ^ 1u] = 0;
+        c.piece_count[out ^ 1u] = 0;
+        c.solo = ((u64)nn * c.avg16 / 16u + (u64)np * p.piece) <= (u64)c.solo_work;
+        c.relax_steps++;
+        if (nn > c.max_near) c.max_near = nn;
     } else if (nf > 0) {
-        c->kind = K_SPLIT;
-        const u32 dl = c->delta;
-        const u32 jump = (c->far_min / dl + 1u) * dl;
-        const u32 step = c->T + dl;
-        c->T = jump > step ? jump : step;
-        c->far_count[c->fsel ^ 1u] = 0;
-        c->far_min_next = INF32;
-        c->near_count[out] = 0;
-        c->piece_count[out] = 0;
-        c->solo = nf <= c->solo_far;
-        c->split_steps = c->split_steps + 1;
+        c.kind = K_SPLIT;
+        const u32 dl = c.delta;
+        const u32 jump = (c.far_min / dl + 1u) * dl;
+        const u32 step = c.T + dl;
+        c.T = jump > step ? jump : step;
+        c.far_count[c.fsel ^ 1u] = 0;
+        c.far_min_next = INF32;
+        c.near_count[out] = 0;
+        c.piece_count[out] = 0;
+        c.solo = nf <= c.solo_far;
+        c.split_steps++;
     } else {
-        c->kind = K_DONE;
+        c.kind = K_DONE;
     }
-    c->stamp = c->stamp + 1;
-    if (c->kind != K_DONE) {
-        if (c->solo) c->solo_steps = c->solo_steps + 1;
-        else c->grid_steps = c->grid_steps + 1;
-        if (p.trace && c->trace_len < p.trace_cap) {
+    c.stamp++;
+    if (c.kind != K_DONE) {
+        if (c.solo) c.solo_steps++;
+        else c.grid_steps++;
+        if (p.trace && c.trace_len < p.trace_cap) {
             StepRec r;
-            r.kind = c->kind;
-            r.solo = c->solo;
-            r.items = c->kind == K_RELAX ? nn + np : nf;
-            r.T = c->T;
-            p.trace[c->trace_len] = r;
-            c->trace_len = c->trace_len + 1;
+            r.kind = c.kind;
+            r.solo = c.solo;
+            r.items = c.kind == K_RELAX ? nn + np : nf;
+            r.T = c.T;
+            p.trace[c.trace_len] = r;
+            c.trace_len++;
         }
     }
 }
 
-template <bool BAL>
-__device__ __forceinline__ void run_step(const Params &p, u32 kind, u32 worker, u32 nw, u64 &arcs) {
-    if (kind == K_RELAX) relax_step<BAL>(p, worker, nw, arcs);
-    else split_step(p, worker, nw);
+// The published form of the next step. Only the grid barrier's releaser writes it to the global
+// control block: a block still reading the previous snapshot must never see a newer one.
+__device__ __forceinline__ Snap make_snap(const Ctl &c) {
+    Snap n;
+    n.kind = c.kind;
+    n.solo = c.solo;
+    n.cur = c.cur;
+    n.fsel = c.fsel;
+    n.T = c.T;
+    n.stamp = c.stamp;
+    n.n_in = c.kind == K_RELAX ? c.near_count[c.cur] : c.far_count[c.fsel];
+    n.n_p = c.kind == K_RELAX ? c.piece_count[c.cur] : 0u;
+    return n;
 }
 
-// The whole solve: one cooperative launch. Other blocks wait at the grid barrier while block 0 runs
-// solo steps; the barrier's releaser schedules grid steps and publishes the step in snap_*.
+template <bool BAL>
+__device__ __forceinline__ void run_step(const Params &p, Ctl *c, const Snap &s, u32 worker, u32 nw, u64 &arcs) {
+    if (s.kind == K_RELAX) relax_step<BAL>(p, c, s, worker, nw, arcs);
+    else split_step(p, c, s, worker, nw);
+}
+
+__device__ __forceinline__ Snap load_snap(const Ctl *g) {
+    const uint4 *q = reinterpret_cast<const uint4 *>(&g->snap);
+    const uint4 a = __ldcg(q), b = __ldcg(q + 1);
+    Snap s;
+    s.kind = a.x; s.solo = a.y; s.cur = a.z; s.fsel = a.w;
+    s.T = b.x; s.stamp = b.y; s.n_in = b.z; s.n_p = b.w;
+    return s;
+}
+
+// The whole solve: one cooperative launch. While a step is small, block 0 runs steps alone on a
+// shared-memory copy of the control block (block barriers only) and the other blocks wait at the
+// grid barrier; the barrier's releaser schedules grid steps on a private copy.
 template <bool BAL>
 __global__ void __launch_bounds__(BLOCK, 1) nf_solve(Params p) {
-    volatile Ctl *vc = p.ctl;
+    __shared__ Ctl s_ctl;
     u64 arcs = 0, solo_ns = 0, grid_ns = 0;
     const bool timer = blockIdx.x == 0 && threadIdx.x == 0;
-    __shared__ u32 s_kind, s_solo;
+    u32 *gw = reinterpret_cast<u32 *>(p.ctl);
+    u32 *sw = reinterpret_cast<u32 *>(&s_ctl);
     while (true) {
-        if (threadIdx.x == 0) {
-            s_kind = vc->snap_kind;
-            s_solo = vc->snap_solo;
-        }
-        __syncthreads();
-        u32 kind = s_kind;
-        const u32 solo = s_solo;
-        if (kind == K_DONE) break;
+        const Snap s = load_snap(p.ctl);
+        if (s.kind == K_DONE) break;
         const u64 t0 = timer ? gtime() : 0;
-        if (solo) {
+        if (s.solo) {
             if (blockIdx.x == 0) {
+                if (threadIdx.x >= 4 && threadIdx.x < CTL_WORDS) sw[threadIdx.x] = __ldcg(&gw[threadIdx.x]);
+                __syncthreads();
                 while (true) {
                     const u64 ts = timer ? gtime() : 0;
-                    run_step<BAL>(p, kind, 0, 1, arcs);
+                    const Snap t = s_ctl.snap;
+                    run_step<BAL>(p, &s_ctl, t, 0, 1, arcs);
                     __syncthreads();
                     if (threadIdx.x == 0) {
-                        __threadfence_block();
-                        schedule(p);
-                        s_kind = vc->kind;
-                        s_solo = vc->solo;
+                        schedule(p, s_ctl);
+                        s_ctl.snap = make_snap(s_ctl);
                     }
                     __syncthreads();
                     if (timer) solo_ns += gtime() - ts;
-                    kind = s_kind;
-                    if (kind == K_DONE || !s_solo) break;
+                    if (s_ctl.kind == K_DONE || !s_ctl.solo) break;
                 }
-                if (threadIdx.x == 0) vc->decided = 1;
+                if (threadIdx.x == 0) s_ctl.decided = 1;
+                __syncthreads();
+                // words 4–11 (the snapshot) stay: slower blocks may still be reading it
+                if (threadIdx.x >= 12 && threadIdx.x < CTL_WORDS) __stcg(&gw[threadIdx.x], sw[threadIdx.x]);
             }
         } else {
-            run_step<BAL>(p, kind, blockIdx.x, gridDim.x, arcs);
+            run_step<BAL>(p, p.ctl, s, blockIdx.x, gridDim.x, arcs);
         }
         grid_sync_then(p.ctl, [&] {
-            if (vc->decided) vc->decided = 0;
-            else schedule(p);
-            vc->snap_kind = vc->kind;
-            vc->snap_solo = vc->solo;
+            Ctl l;
+            u32 *lw = reinterpret_cast<u32 *>(&l);
+            const uint4 *g4 = reinterpret_cast<const uint4 *>(p.ctl);
+            uint4 *l4 = reinterpret_cast<uint4 *>(&l);
+#pragma unroll
+            for (u32 k = 1; k < CTL_WORDS / 4; ++k) l4[k] = __ldcg(&g4[k]);
+            if (l.decided) l.decided = 0;
+            else schedule(p, l);
+            l.snap = make_snap(l);
+            uint4 *w4 = reinterpret_cast<uint4 *>(p.ctl);
+#pragma unroll
+            for (u32 k = 1; k < CTL_WORDS / 4; ++k) __stcg(&w4[k], l4[k]);
+            (void)lw;
         });
-        if (timer && !solo) grid_ns += gtime() - t0;
+        if (timer && !s.solo) grid_ns += gtime() - t0;
     }
     arcs = warp_sum64(arcs);
     if (lane_id() == 0 && arcs) atomicAdd(&p.ctl->arcs, arcs);
@@ -428,22 +493,17 @@ __global__ void __launch_bounds__(BLOCK, 1) nf_solve(Params p) {
     }
 }
 
-__global__ void nf_init(u32 n, u32 *dist, u32 *qstamp) {
-    for (u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
-        dist[v] = INF32;
-        qstamp[v] = 0;
-    }
+__global__ void nf_init(u32 n, u64 *dist) {
+    for (u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) dist[v] = (u64)INF32 << 32;
 }
 
-// Resets the control block and seeds the source (as a near entry, or as pieces if it is a hub).
+// Resets the control block (not the barrier words) and seeds the source (a near entry, or pieces).
 __global__ void nf_seed(Params p, u32 s, u32 delta, u32 solo_work, u32 solo_far, u32 avg16) {
     if (blockIdx.x != 0 || threadIdx.x != 0) return;
     Ctl *c = p.ctl;
-    const u32 gen = c->bar_gen;
-    memset(c, 0, sizeof(Ctl));
-    c->bar_gen = gen;
-    p.dist[s] = 0;
-    p.qstamp[s] = 1;
+    u32 *w = reinterpret_cast<u32 *>(c);
+    for (u32 k = 4; k < CTL_WORDS; ++k) w[k] = 0;
+    p.dist[s] = 1ull; // δ 0, stamp 1
     const u32 b = p.rowptr[s], e = p.rowptr[s + 1];
     if (p.hub_deg != NOHUB && e - b > p.hub_deg) {
         const u32 np = (e - b + p.piece - 1) / p.piece;
@@ -453,24 +513,28 @@ __global__ void nf_seed(Params p, u32 s, u32 delta, u32 solo_work, u32 solo_far,
         p.near0[0] = s;
         c->near_count[0] = 1;
     }
-    c->kind = c->snap_kind = K_RELAX;
-    c->solo = c->snap_solo = 1;
+    c->kind = K_RELAX;
+    c->solo = 1;
     c->cur = 0;
     c->fsel = 0;
     c->far_min = c->far_min_next = INF32;
     c->delta = delta;
     c->T = delta;
-    c->stamp = 2; // qstamp 0 = never, 1 = the source's list
+    c->stamp = 2;
     c->solo_work = solo_work;
-    c->avg16 = avg16;
     c->solo_far = solo_far;
+    c->avg16 = avg16;
     c->relax_steps = 1;
     c->solo_steps = 1;
+    Snap n;
+    n.kind = K_RELAX; n.solo = 1; n.cur = 0; n.fsel = 0; n.T = delta; n.stamp = 2;
+    n.n_in = c->near_count[0]; n.n_p = c->piece_count[0];
+    c->snap = n;
 }
 
 #else
 template <bool BAL> void nf_solve(Params);
-void nf_init(u32, u32 *, u32 *);
+void nf_init(u32, u64 *);
 void nf_seed(Params, u32, u32, u32, u32, u32);
 #endif
 
@@ -485,194 +549,7 @@ void nf_seed(Params, u32, u32, u32, u32, u32);
         }                                                                                              \
     } while (0)
 
-struct Graph {
-    u32 n = 0;
-    std::vector<u32> rowptr;
-    std::vector<uint2> arcs;
-};
-
-static u64 splitmix64(u64 x) {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
-static void build_csr(Graph &g, u32 n, const std::vector<u32> &src, const std::vector<uint2> &dst) {
-    g.n = n;
-    g.rowptr.assign((size_t)n + 1, 0);
-    for (u32 s : src) g.rowptr[s + 1]++;
-    for (u32 v = 0; v < n; ++v) g.rowptr[v + 1] += g.rowptr[v];
-    g.arcs.resize(dst.size());
-    std::vector<u32> fill(g.rowptr.begin(), g.rowptr.end() - 1);
-    for (size_t i = 0; i < src.size(); ++i) g.arcs[fill[src[i]]++] = dst[i];
-}
-
-static bool ends_with(const std::string &s, const char *suf) {
-    const size_t k = strlen(suf);
-    return s.size() >= k && s.compare(s.size() - k, k, suf) == 0;
-}
-
-// Reads whitespace-separated unsigned integers quickly (DIMACS .gr and GAP .wel).
-struct Reader {
-    FILE *f;
-    std::vector<char> buf;
-    size_t pos = 0, len = 0;
-    explicit Reader(FILE *fp) : f(fp), buf(1 << 22) {}
-    int peek() {
-        if (pos == len) {
-            len = fread(buf.data(), 1, buf.size(), f);
-            pos = 0;
-            if (len == 0) return -1;
-        }
-        return (unsigned char)buf[pos];
-    }
-    int get() {
-        const int c = peek();
-        if (c >= 0) pos++;
-        return c;
-    }
-    void skip_line() {
-        int c;
-        while ((c = get()) >= 0 && c != '\n') {}
-    }
-    bool num(u64 &x) { // skips spaces/tabs/CR, not newlines
-        int c;
-        while ((c = peek()) == ' ' || c == '\t' || c == '\r') get();
-        if (c < '0' || c > '9') return false;
-        x = 0;
-        while ((c = peek()) >= '0' && c <= '9') {
-            x = x * 10 + (u64)(c - '0');
-            get();
-        }
-        return true;
-    }
-};
-
-static Graph load(const std::string &path) {
-    Graph g;
-    if (path.rfind("grid:", 0) == 0) {
-        const u32 w = (u32)atoi(path.c_str() + 5);
-        const u32 n = w * w;
-        std::vector<u32> src;
-        std::vector<uint2> dst;
-        src.reserve((size_t)4 * n);
-        dst.reserve((size_t)4 * n);
-        for (u32 r = 0; r < w; ++r)
-            for (u32 c = 0; c < w; ++c) {
-                const u32 v = r * w + c;
-                if (c + 1 < w) {
-                    const u32 wt = 1 + (u32)(splitmix64(1ull ^ (2ull * v)) % 1000);
-                    src.push_back(v); dst.push_back(make_uint2(v + 1, wt));
-                    src.push_back(v + 1); dst.push_back(make_uint2(v, wt));
-                }
-                if (r + 1 < w) {
-                    const u32 wt = 1 + (u32)(splitmix64(1ull ^ (2ull * v + 1)) % 1000);
-                    src.push_back(v); dst.push_back(make_uint2(v + w, wt));
-                    src.push_back(v + w); dst.push_back(make_uint2(v, wt));
-                }
-            }
-        build_csr(g, n, src, dst);
-        return g;
-    }
-    if (ends_with(path, ".wsg")) {
-        FILE *f = fopen(path.c_str(), "rb");
-        if (!f) { fprintf(stderr, "cannot open %s\n", path.c_str()); exit(1); }
-        bool directed = false;
-        int64_t m = 0, n = 0;
-        if (fread(&directed, 1, 1, f) != 1 || fread(&m, 8, 1, f) != 1 || fread(&n, 8, 1, f) != 1) {
-            fprintf(stderr, "%s: short header\n", path.c_str());
-            exit(1);
-        }
-        std::vector<int64_t> off((size_t)n + 1);
-        std::vector<int32_t> nb((size_t)m * 2);
-        if (fread(off.data(), 8, off.size(), f) != off.size() || fread(nb.data(), 4, nb.size(), f) != nb.size()) {
-            fprintf(stderr, "%s: short body\n", path.c_str());
-            exit(1);
-        }
-        fclose(f);
-        g.n = (u32)n;
-        g.rowptr.resize((size_t)n + 1);
-        for (size_t i = 0; i <= (size_t)n; ++i) g.rowptr[i] = (u32)(off[i] - off[0]);
-        g.arcs.resize((size_t)m);
-        for (size_t i = 0; i < (size_t)m; ++i) g.arcs[i] = make_uint2((u32)nb[2 * i], (u32)nb[2 * i + 1]);
-        (void)directed; // out-arcs are all SSSP needs
-        return g;
-    }
-    const bool gz = ends_with(path, ".gz");
-    FILE *f = gz ? popen(("gzip -dc '" + path + "'").c_str(), "r") : fopen(path.c_str(), "r");
-    if (!f) { fprintf(stderr, "cannot open %s\n", path.c_str()); exit(1); }
-    Reader rd(f);
-    std::vector<u32> src;
-    std::vector<uint2> dst;
-    u32 n = 0;
-    const bool dimacs = ends_with(path, ".gr") || ends_with(path, ".gr.gz");
-    while (true) {
-        const int c = rd.peek();
-        if (c < 0) break;
-        if (dimacs) {
-            if (c == 'a') {
-                rd.get();
-                u64 a, b, w;
-                if (!rd.num(a) || !rd.num(b) || !rd.num(w)) { fprintf(stderr, "bad arc line\n"); exit(1); }
-                src.push_back((u32)(a - 1));
-                dst.push_back(make_uint2((u32)(b - 1), (u32)w));
-            } else if (c == 'p') {
-                rd.get();
-                while (rd.peek() == ' ') rd.get();
-                while (rd.peek() >= 'a' && rd.peek() <= 'z') rd.get();
-                u64 nn, mm;
-                if (rd.num(nn) && rd.num(mm)) { n = (u32)nn; src.reserve(mm); dst.reserve(mm); }
-            }
-            rd.skip_line();
-        } else {
-            u64 a, b, w;
-            if (rd.num(a) && rd.num(b) && rd.num(w)) {
-                src.push_back((u32)a);
-                dst.push_back(make_uint2((u32)b, (u32)w));
-                if ((u32)a + 1 > n) n = (u32)a + 1;
-                if ((u32)b + 1 > n) n = (u32)b + 1;
-            }
-            rd.skip_line();
-        }
-    }
-    if (gz) pclose(f); else fclose(f);
-    build_csr(g, n, src, dst);
-    return g;
-}
-
-static void write_wsg(const Graph &g, const std::string &path) {
-    FILE *f = fopen(path.c_str(), "wb");
-    if (!f) { fprintf(stderr, "cannot write %s\n", path.c_str()); exit(1); }
-    const bool directed = false; // grid and road inputs are symmetric
-    const int64_t m = (int64_t)g.arcs.size(), n = g.n;
-    fwrite(&directed, 1, 1, f);
-    fwrite(&m, 8, 1, f);
-    fwrite(&n, 8, 1, f);
-    for (u32 v = 0; v <= g.n; ++v) { const int64_t o = g.rowptr[v]; fwrite(&o, 8, 1, f); }
-    std::vector<int32_t> nb(2 * g.arcs.size());
-    for (size_t i = 0; i < g.arcs.size(); ++i) { nb[2 * i] = (int32_t)g.arcs[i].x; nb[2 * i + 1] = (int32_t)g.arcs[i].y; }
-    fwrite(nb.data(), 4, nb.size(), f);
-    fclose(f);
-}
-
-static std::vector<u32> dijkstra(const Graph &g, u32 s) {
-    std::vector<u32> d(g.n, INF32);
-    typedef std::pair<u64, u32> E;
-    std::priority_queue<E, std::vector<E>, std::greater<E>> q;
-    d[s] = 0;
-    q.push(E(0, s));
-    while (!q.empty()) {
-        const E t = q.top();
-        q.pop();
-        if (t.first != d[t.second]) continue;
-        for (u32 e = g.rowptr[t.second]; e < g.rowptr[t.second + 1]; ++e) {
-            const u64 nd = t.first + g.arcs[e].y;
-            if (nd < d[g.arcs[e].x]) { d[g.arcs[e].x] = (u32)nd; q.push(E(nd, g.arcs[e].x)); }
-        }
-    }
-    return d;
-}
+#include "graph_io.h"
 
 static double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -723,6 +600,10 @@ int main(int argc, char **argv) {
         else if (a == "--bal") bal_opt = atoi(next().c_str());
         else { fprintf(stderr, "unknown option %s\n", a.c_str()); return 1; }
     }
+    if (offsetof(Ctl, snap) != 16 || sizeof(Snap) != 32) {
+        fprintf(stderr, "Ctl layout: words 4-11 must be the snapshot\n");
+        return 2;
+    }
     const auto tl0 = std::chrono::steady_clock::now();
     Graph g = load(gpath);
     const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - tl0).count();
@@ -756,8 +637,7 @@ int main(int argc, char **argv) {
     CK(cudaMemcpy(d_arcs, g.arcs.data(), sizeof(uint2) * m, cudaMemcpyHostToDevice));
     p.rowptr = d_rowptr;
     p.arcs = d_arcs;
-    CK(cudaMalloc(&p.dist, sizeof(u32) * g.n));
-    CK(cudaMalloc(&p.qstamp, sizeof(u32) * g.n));
+    CK(cudaMalloc(&p.dist, sizeof(u64) * g.n));
     CK(cudaMalloc(&p.near0, sizeof(u32) * g.n));
     CK(cudaMalloc(&p.near1, sizeof(u32) * g.n));
     CK(cudaMalloc(&p.pieces0, sizeof(uint2) * piece_cap));
@@ -810,7 +690,7 @@ int main(int argc, char **argv) {
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
-    std::vector<u32> hd(g.n);
+    std::vector<u64> hd(g.n);
     u64 total_bad = 0;
     for (u32 delta : deltas) {
         std::vector<double> ms_all, steps_all, solo_us_all, grid_us_all, solo_n_all, grid_n_all, arcs_all;
@@ -822,7 +702,7 @@ int main(int argc, char **argv) {
                 Params pr = p;
                 pr.trace = tr ? d_trace : nullptr;
                 u32 n_arg = g.n;
-                void *iargs[] = {&n_arg, &pr.dist, &pr.qstamp};
+                void *iargs[] = {&n_arg, &pr.dist};
                 u32 s_arg = s, dl = delta, sn = solo_work, sf = solo_far, a16 = avg16;
                 void *sargs[] = {&pr, &s_arg, &dl, &sn, &sf, &a16};
                 void *kargs[] = {&pr};
@@ -840,10 +720,10 @@ int main(int argc, char **argv) {
                 if (c.overflow) { fprintf(stderr, "overflow of a pile (delta %u source %u)\n", delta, s); return 3; }
                 u64 bad = 0;
                 if (r == 0) {
-                    CK(cudaMemcpy(hd.data(), p.dist, sizeof(u32) * g.n, cudaMemcpyDeviceToHost));
+                    CK(cudaMemcpy(hd.data(), p.dist, sizeof(u64) * g.n, cudaMemcpyDeviceToHost));
                     for (u32 v = 0; v < g.n; ++v)
-                        if (hd[v] != oracle[si][v]) {
-                            if (bad < 5) printf("MISMATCH delta %u source %u vertex %u: gpu %u dijkstra %u\n", delta, s, v, hd[v], oracle[si][v]);
+                        if ((u32)(hd[v] >> 32) != oracle[si][v]) {
+                            if (bad < 5) printf("MISMATCH delta %u source %u vertex %u: gpu %u dijkstra %u\n", delta, s, v, (u32)(hd[v] >> 32), oracle[si][v]);
                             bad++;
                         }
                     bad_cfg += bad;
