@@ -8,8 +8,11 @@
 // * near / far piles, the far pile split by a moving threshold T += Δ, stale far entries dropped:
 //   Davidson, Baxter, Garland, Owens, "Work-efficient parallel GPU methods for single-source shortest
 //   paths", IPDPS 2014 (and Gunrock's SSSP, which keeps that near/far priority queue).
-// * skipping empty buckets by jumping T to the far pile's minimum; Δ as a multiple of the mean weight:
-//   ADDS, Wang, Sun, Gu, Shun, Owens, PPoPP 2021 (adaptive Δ from the arc weights).
+// * skipping empty buckets by jumping T to the far pile's minimum; Δ as a multiple of the mean weight
+//   (the paper's idea, not its code, which we did not find public): ADDS, Wang, Fussell, Lin, "A fast
+//   work-efficient SSSP algorithm for GPUs", PPoPP 2021 (docs/references.md [adds]).
+// * a near/far worklist solve inside one persistent kernel with a software grid barrier, warp-level
+//   and block-level expansion by degree: Galois lonestar/analytics/gpu/sssp/sssp.cu (gg_main_pipe_1_gpu_gb).
 // * bucket fusion — keep relaxing the current bucket without a global barrier while it is small:
 //   GAP sssp.cc (sbeamer/gapbs src/sssp.cc, kBinSizeThreshold, Zhang et al. CGO 2020); here the
 //   "no global barrier" part is block 0 running the phase alone with __syncthreads.
