@@ -1,8 +1,18 @@
 // graph_io.h — host side of the near-far prototype: the graph (CSR of (head, weight) arcs), its
 // readers (DIMACS .gr[.gz], GAP .wel text and .wsg serialized), the W×W grid generator, the .wsg
-// writer (so GAP's sssp reads the same grid), and the host Dijkstra every GPU run is checked against.
+// writer (so GAP's sssp reads the same grid), the host Dijkstra every GPU run is checked against,
+// the CUDA error check CK and a median.
 // Included once, by nearfar.cu, after <cuda_runtime.h> (uint2).
 #pragma once
+
+#define CK(x)                                                                                          \
+    do {                                                                                               \
+        cudaError_t err_ = (x);                                                                        \
+        if (err_ != cudaSuccess) {                                                                     \
+            fprintf(stderr, "CUDA error %s at %s:%d: %s\n", #x, __FILE__, __LINE__, cudaGetErrorString(err_)); \
+            exit(2);                                                                                   \
+        }                                                                                              \
+    } while (0)
 
 struct Graph {
     u32 n = 0;
@@ -193,3 +203,9 @@ static std::vector<u32> dijkstra(const Graph &g, u32 s) {
     return d;
 }
 
+
+static double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t k = v.size();
+    return k == 0 ? 0 : (k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]));
+}
