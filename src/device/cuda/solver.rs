@@ -8,8 +8,9 @@ use super::{dev_err, guarded};
 use crate::algo::{
     Algorithm, CachePreference, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, Stepper, Threshold,
 };
+use crate::device::driver::{RunIdent, ident_getters};
 use crate::device::gpu::LaunchModel;
-use crate::device::gpu::{FrontierRun, HostState, UNSET};
+use crate::device::gpu::{Build, FrontierRun, HostState, UNSET};
 use crate::graph::{Distance, Graph, INF, VertexId};
 use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaStream, DeviceRepr, PushKernelArg, ValidAsZeroBits};
 use std::sync::Arc;
@@ -109,18 +110,11 @@ pub fn device_bytes(graph: &Graph, algo: Algorithm, opts: &SolveOptions) -> u64 
 }
 
 /// Creates the stepper with the distance width the graph allows.
-pub(super) fn new_stepper(
-    gpu: Arc<Gpu>,
-    graph: Arc<Graph>,
-    algo: Algorithm,
-    run: FrontierRun,
-    source: VertexId,
-    opts: &SolveOptions,
-) -> Result<Box<dyn Stepper>, SolveError> {
-    if narrow_ok(&graph) {
-        Ok(Box::new(CudaStepper::<u32>::new(gpu, graph, algo, run, source, opts)?))
+pub(super) fn new_stepper(gpu: Arc<Gpu>, run: FrontierRun, b: &Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
+    if narrow_ok(&b.graph) {
+        Ok(Box::new(CudaStepper::<u32>::new(gpu, run, b)?))
     } else {
-        Ok(Box::new(CudaStepper::<u64>::new(gpu, graph, algo, run, source, opts)?))
+        Ok(Box::new(CudaStepper::<u64>::new(gpu, run, b)?))
     }
 }
 
@@ -169,12 +163,9 @@ pub(super) struct IterOut {
 pub(super) struct CudaStepper<D: Dist> {
     gpu: Arc<Gpu>,
     stream: Arc<CudaStream>,
-    graph: Arc<Graph>,
-    algo: Algorithm,
+    /// Graph, algorithm, options, source and device string (the Stepper getters).
+    id: RunIdent,
     run: FrontierRun,
-    opts: SolveOptions,
-    source: VertexId,
-    device: String,
     n: u32,
     k: Kernels,
     // graph on the device
@@ -209,14 +200,8 @@ pub(super) struct CudaStepper<D: Dist> {
 }
 
 impl<D: Dist> CudaStepper<D> {
-    fn new(
-        gpu: Arc<Gpu>,
-        graph: Arc<Graph>,
-        algo: Algorithm,
-        run: FrontierRun,
-        source: VertexId,
-        opts: &SolveOptions,
-    ) -> Result<Self, SolveError> {
+    fn new(gpu: Arc<Gpu>, run: FrontierRun, b: &Build<'_>) -> Result<Self, SolveError> {
+        let (graph, algo, source, opts) = (&b.graph, b.algo, b.source, b.opts);
         let FrontierRun { threshold, variant, racy, balanced, .. } = run;
         let variant_only = run.seed004_variant();
         let n = graph.n();
@@ -350,11 +335,8 @@ impl<D: Dist> CudaStepper<D> {
         );
         let mut st = CudaStepper {
             stream,
-            algo,
+            id: b.ident(device),
             run,
-            opts: opts.clone(),
-            source,
-            device,
             n: n as u32,
             k,
             off,
@@ -379,7 +361,6 @@ impl<D: Dist> CudaStepper<D> {
             model: LaunchModel::new(n),
             lists_for: None,
             hybrid_host: (Vec::new(), Vec::new()),
-            graph,
             gpu,
         };
         st.init_state(source)?;
@@ -391,11 +372,11 @@ impl<D: Dist> CudaStepper<D> {
     /// at 1) and the host-side counters and copy reset. The graph arrays stay where they are.
     fn init_state(&mut self, source: VertexId) -> Result<(), SolveError> {
         let n = self.n as usize;
-        self.source = source;
+        self.id.source = source;
         if let Some(fb) = &mut self.fast {
             self.stream.memset_zeros(&mut fb.mark).map_err(dev_err("cannot clear the fast path's marks"))?;
         }
-        let b = self.opts.block.relax;
+        let b = self.id.opts.block.relax;
         let mut l = self.stream.launch_builder(&self.k.init);
         l.arg(&self.n).arg(&self.dist).arg(&self.stamp).arg(&source);
         // SAFETY: arguments match `sssp_init_*` in kernels/frontier.cu; n threads guarded.
@@ -421,7 +402,7 @@ impl<D: Dist> CudaStepper<D> {
         if let Some(f) = &self.k.fast {
             fs.extend([&f.setup, &f.run]);
         }
-        super::stream::apply_cache(&fs, self.opts.cache)
+        super::stream::apply_cache(&fs, self.id.opts.cache)
     }
 
     fn event(&self) -> Result<CudaEvent, SolveError> {
@@ -460,21 +441,7 @@ impl<D: Dist> CudaStepper<D> {
 }
 
 impl<D: Dist> Stepper for CudaStepper<D> {
-    fn algorithm(&self) -> Algorithm {
-        self.algo
-    }
-
-    fn params(&self) -> Option<&crate::algo::Params> {
-        Some(&self.opts.params)
-    }
-
-    fn device(&self) -> String {
-        self.device.clone()
-    }
-
-    fn source(&self) -> VertexId {
-        self.source
-    }
+    ident_getters!();
 
     fn is_done(&self) -> bool {
         self.done
@@ -497,7 +464,7 @@ impl<D: Dist> Stepper for CudaStepper<D> {
     }
 
     fn restart(&mut self, source: VertexId) -> Result<bool, SolveError> {
-        crate::algo::check_source(&self.graph, source)?;
+        crate::algo::check_source(&self.id.graph, source)?;
         guarded(|| self.init_state(source))??;
         Ok(true)
     }
@@ -510,9 +477,9 @@ impl<D: Dist> Stepper for CudaStepper<D> {
             return Ok(run);
         }
         let persistent = self.k.fast.is_some()
-            && !self.opts.instrument
+            && !self.id.opts.instrument
             && self.gpu.cooperative
-            && self.opts.launch == crate::algo::Launch::Fast;
+            && self.id.opts.launch == crate::algo::Launch::Fast;
         guarded(|| if persistent { self.run_fast(cancel, progress) } else { self.run_kernels(cancel, progress) })?
     }
 }

@@ -13,7 +13,7 @@ impl<D: Dist> CudaStepper<D> {
     /// Blocks of the persistent kernel: as many as can be co-resident (cooperative launch),
     /// optionally capped per multiprocessor, never more than the vertices need.
     fn persistent_grid(&self, f: &CudaFunction) -> Result<u32, SolveError> {
-        let block = self.opts.block.relax;
+        let block = self.id.opts.block.relax;
         let occ = f
             .occupancy_max_active_blocks_per_multiprocessor(block, 0, None)
             .map_err(dev_err("cannot compute the occupancy of the fast kernel"))?;
@@ -24,7 +24,7 @@ impl<D: Dist> CudaStepper<D> {
         // the grid barrier cheaper, too few starve R-MAT of loads in flight); predecessors pull
         // over all of U and want every thread the GPU can hold.
         let default = if self.run.variant == RelaxVariant::Successors { (1024 / block).clamp(1, occ) } else { occ };
-        let per_sm = self.opts.blocks_per_sm.filter(|&p| p > 0).map_or(default, |p| p.clamp(1, occ));
+        let per_sm = self.id.opts.blocks_per_sm.filter(|&p| p > 0).map_or(default, |p| p.clamp(1, occ));
         Ok((self.gpu.multiprocessors * per_sm).min(self.n.div_ceil(block)).max(1))
     }
 
@@ -43,11 +43,11 @@ impl<D: Dist> CudaStepper<D> {
         self.apply_cache()?;
         let s = &self.stream;
         let n = self.n;
-        let block = self.opts.block.relax;
+        let block = self.id.opts.block.relax;
         let start_iter = self.iteration + 1;
         let grid = self.persistent_grid(&fk.run)?;
-        let avg_deg: u64 = (self.graph.m() as u64).div_ceil(n.max(1) as u64);
-        let solo: u64 = self.opts.solo_work.unwrap_or(4 * block as u64);
+        let avg_deg: u64 = (self.id.graph.m() as u64).div_ceil(n.max(1) as u64);
+        let solo: u64 = self.id.opts.solo_work.unwrap_or(4 * block as u64);
         let start = Instant::now();
         if self.lists_for != Some(start_iter) {
             let mut l = s.launch_builder(&fk.reset);

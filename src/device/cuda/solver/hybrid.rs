@@ -51,11 +51,11 @@ impl<D: Dist> CudaStepper<D> {
 
         if !split.relax_on_gpu() {
             let t = clock();
-            relax_pred_host(self.graph.predecessors(), &mut dist, &stamp, i);
+            relax_pred_host(self.id.graph.predecessors(), &mut dist, &stamp, i);
             times.relax_ms = ms(t);
         }
         let t = clock();
-        let deltas = host_minimum(&dist, &stamp, self.graph.omega(), self.run.threshold);
+        let deltas = host_minimum(&dist, &stamp, self.id.graph.omega(), self.run.threshold);
         times.minimum_ms = ms(t);
 
         let t = clock();

@@ -61,13 +61,13 @@ impl<D: Dist> CudaStepper<D> {
     /// Whether this run's kernels count (instrumented mode; seed 004's variants have no
     /// counting kernels, their records come from the host diff or the update's count).
     pub(super) fn counting(&self) -> bool {
-        self.opts.instrument && !self.run.seed004_variant()
+        self.id.opts.instrument && !self.run.seed004_variant()
     }
 
     /// Enqueues the relax of iteration `i` (lists or matrix, whichever the stepper holds).
     pub(super) fn launch_relax(&self, i: u32) -> Result<(), SolveError> {
         let n = self.n;
-        let b = self.opts.block.relax;
+        let b = self.id.opts.block.relax;
         let mut l = self.stream.launch_builder(&self.k.relax);
         l.arg(&n);
         if let Some(w) = &self.matrix {
@@ -98,13 +98,13 @@ impl<D: Dist> CudaStepper<D> {
 
     /// Number of per-block minima minimum1 writes (`minimum1` reduces 2 × block vertices).
     fn min_parts(&self) -> u32 {
-        self.n.div_ceil(2 * self.opts.block.minimum)
+        self.n.div_ceil(2 * self.id.opts.block.minimum)
     }
 
     /// Enqueues minimum1: per-block min δ and min δ + ω over U into `part_m`, `part_c`.
     fn launch_min1(&self) -> Result<(), SolveError> {
         let n = self.n;
-        let b = self.opts.block.minimum;
+        let b = self.id.opts.block.minimum;
         let prev = self.prev.as_ref().unwrap_or(&self.dist);
         let mut l = self.stream.launch_builder(&self.k.min1);
         l.arg(&n).arg(&self.dist).arg(prev).arg(&self.stamp).arg(&self.omega);
@@ -122,7 +122,7 @@ impl<D: Dist> CudaStepper<D> {
         let mut l = self.stream.launch_builder(&self.k.min2);
         l.arg(&parts).arg(&self.part_m).arg(&self.part_c).arg(&crauser).arg(&self.out);
         // SAFETY: matches sssp_min2; one block.
-        unsafe { l.launch(cfg(1, self.opts.block.minimum)) }
+        unsafe { l.launch(cfg(1, self.id.opts.block.minimum)) }
             .map(|_| ())
             .map_err(dev_err("minimum (second pass) kernel launch failed"))
     }
@@ -144,7 +144,7 @@ impl<D: Dist> CudaStepper<D> {
     /// Enqueues the update of iteration `i` (Δ from `out[2]`); `count` counts the next frontier.
     pub(super) fn launch_update(&self, i: u32, count: bool) -> Result<(), SolveError> {
         let n = self.n;
-        let b = self.opts.block.update;
+        let b = self.id.opts.block.update;
         let f = if count { &self.k.update_counting } else { &self.k.update };
         let mut l = self.stream.launch_builder(f);
         l.arg(&n).arg(&self.dist).arg(&self.stamp).arg(&i).arg(&self.out).arg(&self.ctr);
@@ -179,7 +179,7 @@ impl<D: Dist> CudaStepper<D> {
             i,
             self.run,
             self.n as u64,
-            self.opts.block.relax,
+            self.id.opts.block.relax,
             &self.thresholds(out),
             &counters,
             out.times,
@@ -204,9 +204,9 @@ impl<D: Dist> CudaStepper<D> {
         };
         let new = HostState { dist, stamp };
         let th = self.thresholds(&out);
-        let block = self.opts.block.relax;
+        let block = self.id.opts.block.relax;
         let (diffed, delta) =
-            gpu::diffed_record(&self.graph, self.run, block, &mut self.model, i, &th, &prev, &new, out.times);
+            gpu::diffed_record(&self.id.graph, self.run, block, &mut self.model, i, &th, &prev, &new, out.times);
         let mut record = if self.counting() { self.counted_record(i, &out) } else { diffed };
         record.times.copy_ms = out.times.copy_ms + copy_ms;
         let next = delta.settled.len() as u64;
@@ -215,7 +215,7 @@ impl<D: Dist> CudaStepper<D> {
         self.frontier_len = next;
         self.done = th.finished();
         self.host = Some(new);
-        Ok(Some(Step { record, delta: self.opts.record_deltas.then_some(delta) }))
+        Ok(Some(Step { record, delta: self.id.opts.record_deltas.then_some(delta) }))
     }
 
     /// `run_to_end` by vertex-parallel launches (instrumented runs, the non-atomic relax,
@@ -263,7 +263,7 @@ impl<D: Dist> CudaStepper<D> {
     }
 
     pub(super) fn run_header(&self) -> RunRecord {
-        gpu::run_header(self.algo, &self.opts, &self.device, &self.graph, self.source)
+        self.id.header()
     }
 }
 

@@ -6,13 +6,11 @@ use super::*;
 impl WgpuStepper {
     pub(in crate::device::wgpu) fn new(
         gpu: Arc<Gpu>,
-        graph: Arc<Graph>,
-        algo: Algorithm,
         run: FrontierRun,
-        source: VertexId,
-        opts: SolveOptions,
+        req: &Build<'_>,
         tuning: WgpuTuning,
     ) -> Result<WgpuStepper, SolveError> {
+        let (graph, source, opts) = (&req.graph, req.source, req.opts);
         let variant = run.variant;
         let limits = &gpu.limits;
         let n = graph.n();
@@ -209,11 +207,10 @@ impl WgpuStepper {
             minimum2: Pass { compiled: c_min2, group: g_min2, grid: (1, 1) },
             update: Pass { compiled: c_update, group: g_update, grid: update_grid },
             fast: None,
+            id: req.ident(device_name),
             gpu,
-            algo,
             run,
             tuning,
-            source,
             n: n32,
             arcs,
             b,
@@ -223,10 +220,7 @@ impl WgpuStepper {
             stepped: true,
             settled: Some(1),
             model: gpu::LaunchModel::new(n),
-            device_name,
             two_d,
-            opts,
-            graph,
         })
     }
 
@@ -234,8 +228,8 @@ impl WgpuStepper {
     pub(super) fn build_fast(&mut self) -> Result<(), SolveError> {
         let gpu = Arc::clone(&self.gpu);
         let n = self.n;
-        let relax_wg = self.opts.block.relax;
-        let mean_degree = self.graph.m().div_ceil(self.graph.n().max(1)) as u32;
+        let relax_wg = self.id.opts.block.relax;
+        let mean_degree = self.id.graph.m().div_ceil(self.id.graph.n().max(1)) as u32;
         // Lanes per item: a power of two near the mean degree, ≤ 32, dividing the workgroup.
         let team = mean_degree.max(1).next_power_of_two().min(32).min(1 << relax_wg.trailing_zeros());
         let chunk = 64 * team;
@@ -244,15 +238,15 @@ impl WgpuStepper {
         let items_of = |deg: usize| (deg as u32).div_ceil(chunk).max(1);
         // Successors: each vertex's items by out-degree; predecessors: the fixed item list over
         // every vertex's in-arcs.
-        let succ = self.graph.successors();
+        let succ = self.id.graph.successors();
         let vinfo: Vec<[u32; 2]> = (0..n)
             .map(|v| {
-                let w = self.graph.omega()[v as usize];
+                let w = self.id.graph.omega()[v as usize];
                 [if w == INF { U_INF } else { w as u32 }, if pred { 0 } else { items_of(succ.degree(v)) }]
             })
             .collect();
         let (capacity, list): (u64, Vec<[u32; 2]>) = if pred {
-            let p = self.graph.predecessors();
+            let p = self.id.graph.predecessors();
             let list: Vec<[u32; 2]> = (0..n)
                 .filter(|&v| p.degree(v) > 0)
                 .flat_map(|v| (0..items_of(p.degree(v))).map(move |c| [v, c]))
@@ -276,9 +270,9 @@ impl WgpuStepper {
             bounds_checks: self.tuning.bounds_checks,
         };
         let relax_kernel = if pred { Kernel::FastRelaxPred } else { Kernel::FastRelaxSucc };
-        let c_setup = kernels::get(&gpu, key(Kernel::FastSetup, self.opts.block.update))?;
+        let c_setup = kernels::get(&gpu, key(Kernel::FastSetup, self.id.opts.block.update))?;
         let c_relax = kernels::get(&gpu, key(relax_kernel, relax_wg))?;
-        let c_update = kernels::get(&gpu, key(Kernel::FastUpdate, self.opts.block.update))?;
+        let c_update = kernels::get(&gpu, key(Kernel::FastUpdate, self.id.opts.block.update))?;
         let d = &gpu.device;
         let b = &self.b;
         let fast = gpu.guarded("creating the fast path", || {
@@ -289,7 +283,7 @@ impl WgpuStepper {
             };
             let params = init(
                 "fast params",
-                bytemuck::cast_slice(&[n, self.source, capacity as u32, pred_items]),
+                bytemuck::cast_slice(&[n, self.id.source, capacity as u32, pred_items]),
                 wgpu::BufferUsages::UNIFORM,
             );
             let vinfo = init("vinfo", bytemuck::cast_slice(&vinfo), storage);
@@ -326,7 +320,7 @@ impl WgpuStepper {
                 (bind::ARGS_B, &args[1]),
             ];
             // update strides over the vertices with a fixed grid (see fast_update).
-            let update_grid = (n.div_ceil(4 * self.opts.block.update).clamp(1, FAST_UPDATE_CAP.min(max_dim)), 1);
+            let update_grid = (n.div_ceil(4 * self.id.opts.block.update).clamp(1, FAST_UPDATE_CAP.min(max_dim)), 1);
             Fast {
                 setup: Pass {
                     group: bind_group(d, Kernel::FastSetup, &c_setup, b, &extra),

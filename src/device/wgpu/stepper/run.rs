@@ -12,7 +12,7 @@ impl WgpuStepper {
     /// else the thresholds and times only.
     pub(super) fn record_from_log(&self, iteration: u32, l: &[u32; LOG_WORDS], times: PhaseTimes) -> IterationRecord {
         let t = self.thresholds(l);
-        if !self.opts.instrument {
+        if !self.id.opts.instrument {
             return IterationRecord { iteration, times, values: frontier_values(&t, 0, None), ..Default::default() };
         }
         let c = Counters {
@@ -30,11 +30,11 @@ impl WgpuStepper {
             arc_iters: l[L_EDGES] as u64,
             warp_iters: l[L_WARP_ITERS] as u64,
         };
-        gpu::counted_record(iteration, self.run, self.n as u64, self.opts.block.relax, &t, &c, times)
+        gpu::counted_record(iteration, self.run, self.n as u64, self.id.opts.block.relax, &t, &c, times)
     }
 
     pub(super) fn run_header(&self) -> RunRecord {
-        gpu::run_header(self.algo, &self.opts, &self.device(), &self.graph, self.source)
+        self.id.header()
     }
 
     /// Vertices settled so far (reads the state back when unknown).
@@ -69,7 +69,7 @@ impl WgpuStepper {
             for (l, &t) in out.logs.iter().zip(&out.times) {
                 self.iteration += 1;
                 let r = self.record_from_log(self.iteration, l, t);
-                self.settled = self.opts.instrument.then_some(r.settled);
+                self.settled = self.id.opts.instrument.then_some(r.settled);
                 run.times.add(&r.times);
                 run.records.push(r);
             }
