@@ -8,7 +8,7 @@ use super::{dev_err, guarded};
 use crate::algo::{
     Algorithm, CachePreference, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, Stepper, Threshold,
 };
-use crate::device::driver::{RunIdent, ident_getters};
+use crate::device::driver::{RunIdent, frontier, ident_getters};
 use crate::device::gpu::LaunchModel;
 use crate::device::gpu::{Build, FrontierRun, HostState, UNSET};
 use crate::graph::{Distance, Graph, INF, VertexId};
@@ -471,10 +471,7 @@ impl<D: Dist> Stepper for CudaStepper<D> {
 
     fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
         if self.done {
-            let mut run = self.run_header();
-            run.iterations = self.iteration;
-            run.reached = self.settled_count;
-            return Ok(run);
+            return Ok(frontier::finished_run(&self.id, self.iteration, self.settled_count));
         }
         let persistent = self.k.fast.is_some()
             && !self.id.opts.instrument

@@ -32,6 +32,7 @@ use crate::algo::{
     IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, Step, Stepper, Threshold, Thresholds,
     frontier_values,
 };
+use crate::device::driver::frontier::{self, Sizes, Stepped};
 use crate::device::driver::{RunIdent, ident_getters};
 use crate::device::gpu::{self, Build, Counters, FrontierRun, HostState, UNSET};
 use crate::graph::{Csr, Distance, INF};
@@ -271,15 +272,12 @@ impl Stepper for WgpuStepper {
         let new = self.read_state()?;
         let copy_ms = t0.elapsed().as_secs_f64() * 1e3;
         let th = self.thresholds(l);
-        let block = self.id.opts.block.relax;
-        let (diffed, delta) =
-            gpu::diffed_record(&self.id.graph, self.run, block, &mut self.model, i, &th, &prev, &new, times);
-        let mut record = if self.id.opts.instrument { self.record_from_log(i, l, times) } else { diffed };
-        record.times.copy_ms = copy_ms;
-        self.settled = Some(record.settled);
-        let delta = self.id.opts.record_deltas.then_some(delta);
+        let counted = self.id.opts.instrument.then(|| self.record_from_log(i, l, times));
+        let stepped = Stepped { iteration: i, thresholds: &th, times, copy_ms, counted };
+        let (step, _) = frontier::book_step(&self.id, self.run, &mut self.model, stepped, &prev, &new);
+        self.settled = Some(step.record.settled);
         self.host = Some(new);
-        Ok(Some(Step { record, delta }))
+        Ok(Some(step))
     }
 
     fn distances(&mut self) -> Result<Vec<Distance>, SolveError> {
@@ -292,10 +290,8 @@ impl Stepper for WgpuStepper {
 
     fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
         if self.done {
-            let mut run = self.run_header();
-            run.iterations = self.iteration;
-            run.reached = self.settled_now()?;
-            return Ok(run);
+            let reached = self.settled_now()?;
+            return Ok(frontier::finished_run(&self.id, self.iteration, reached));
         }
         if self.uses_fast_path() { self.run_fast(cancel, progress) } else { self.run_kernels(cancel, progress) }
     }

@@ -4,6 +4,7 @@
 use super::super::dev_err;
 use super::{CTL_DONE, CTL_ITER, CTL_WORDS, CudaStepper, Dist, FIRST_CHUNK, cfg};
 use crate::algo::{RelaxVariant, RunRecord, SolveError};
+use crate::device::driver::frontier::{self, Sizes};
 use crate::device::gpu;
 use cudarc::driver::{CudaFunction, PushKernelArg};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -140,23 +141,16 @@ impl<D: Dist> CudaStepper<D> {
         self.sync("reading the records failed")?;
         let total_ms = start.elapsed().as_secs_f64() * 1e3;
 
+        let log: Vec<Sizes> = (0..iters)
+            .map(|k| Sizes {
+                thresholds: gpu::thresholds(self.run, gpu::widen_u64(rec_m[k]), gpu::widen_u64(rec_c[k])),
+                frontier: rec_f_host[k] as u64,
+                reached: rec_r[k] as u64,
+                times: Default::default(),
+            })
+            .collect();
         let mut run = self.run_header();
-        let mut settled = self.settled_count;
-        for k in 0..iters {
-            let next = if k + 1 < iters { rec_f_host[k + 1] as u64 } else { 0 };
-            let unsettled = n as u64 - settled;
-            settled += next;
-            let t = gpu::thresholds(self.run, gpu::widen_u64(rec_m[k]), gpu::widen_u64(rec_c[k]));
-            run.records.push(gpu::sizes_record(
-                rec_base + k as u32,
-                &t,
-                rec_f_host[k] as u64,
-                unsettled,
-                rec_r[k] as u64,
-                settled,
-                next,
-            ));
-        }
+        let settled = frontier::fast_records(&mut run, rec_base, n as u64, self.settled_count, &log);
         self.settled_count = settled;
         self.frontier_len = 0;
         self.done = true;

@@ -9,6 +9,7 @@ use super::{
 };
 use super::{C_WARPS_MIXED, C_WORKING, CudaStepper, Dist, IterOut, RACY_SPIN_CYCLES, cfg};
 use crate::algo::{IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, Step, Threshold, Thresholds};
+use crate::device::driver::frontier::{self, Stepped};
 use crate::device::gpu::{self, Counters, HostState, Split};
 use cudarc::driver::{CudaEvent, PushKernelArg};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -204,18 +205,15 @@ impl<D: Dist> CudaStepper<D> {
         };
         let new = HostState { dist, stamp };
         let th = self.thresholds(&out);
-        let block = self.id.opts.block.relax;
-        let (diffed, delta) =
-            gpu::diffed_record(&self.id.graph, self.run, block, &mut self.model, i, &th, &prev, &new, out.times);
-        let mut record = if self.counting() { self.counted_record(i, &out) } else { diffed };
-        record.times.copy_ms = out.times.copy_ms + copy_ms;
-        let next = delta.settled.len() as u64;
+        let counted = self.counting().then(|| self.counted_record(i, &out));
+        let stepped = Stepped { iteration: i, thresholds: &th, times: out.times, copy_ms, counted };
+        let (step, next) = frontier::book_step(&self.id, self.run, &mut self.model, stepped, &prev, &new);
         self.iteration = i;
         self.settled_count += next;
         self.frontier_len = next;
         self.done = th.finished();
         self.host = Some(new);
-        Ok(Some(Step { record, delta: self.id.opts.record_deltas.then_some(delta) }))
+        Ok(Some(step))
     }
 
     /// `run_to_end` by vertex-parallel launches (instrumented runs, the non-atomic relax,

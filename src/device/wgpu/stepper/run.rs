@@ -97,7 +97,7 @@ impl WgpuStepper {
         cancel: &AtomicBool,
         progress: &mut dyn FnMut(u64),
     ) -> Result<RunRecord, SolveError> {
-        let mut settled = self.settled_now()?;
+        let settled = self.settled_now()?;
         if self.fast.is_none() {
             self.build_fast()?;
         }
@@ -166,23 +166,16 @@ impl WgpuStepper {
         if let Some((_, _, _, index)) = in_flight.pop_back() {
             gpu.wait(index, "finishing the fast run")?;
         }
-        let n = self.n as u64;
-        for (j, (l, times)) in logs.iter().enumerate() {
-            let next = logs.get(j + 1).map_or(0, |(x, _)| x[L_FRONTIER] as u64);
-            let mut r = gpu::sizes_record(
-                i0 + j as u32,
-                &self.thresholds(l),
-                l[L_FRONTIER] as u64,
-                n - settled,
-                l[L_REACHED] as u64,
-                settled + next,
-                next,
-            );
-            r.times = *times;
-            settled += next;
-            run.times.add(&r.times);
-            run.records.push(r);
-        }
+        let log: Vec<Sizes> = logs
+            .iter()
+            .map(|(l, times)| Sizes {
+                thresholds: self.thresholds(l),
+                frontier: l[L_FRONTIER] as u64,
+                reached: l[L_REACHED] as u64,
+                times: *times,
+            })
+            .collect();
+        let settled = frontier::fast_records(&mut run, i0, self.n as u64, settled, &log);
         self.settled = Some(settled);
         progress(settled);
         run.iterations = self.iteration;
