@@ -5,9 +5,7 @@
 use super::kernels::Gpu;
 use super::stream::cfg;
 use super::{dev_err, guarded};
-use crate::algo::{
-    Algorithm, CachePreference, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, Stepper, Threshold,
-};
+use crate::algo::{Algorithm, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, Stepper};
 use crate::device::driver::{RunIdent, frontier, ident_getters};
 use crate::device::gpu::LaunchModel;
 use crate::device::gpu::{Build, FrontierRun, HostState, UNSET};
@@ -16,6 +14,7 @@ use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaStream, DeviceRepr,
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+mod build;
 mod fast;
 mod hybrid;
 mod launch;
@@ -200,173 +199,6 @@ pub(super) struct CudaStepper<D: Dist> {
 }
 
 impl<D: Dist> CudaStepper<D> {
-    fn new(gpu: Arc<Gpu>, run: FrontierRun, b: &Build<'_>) -> Result<Self, SolveError> {
-        let (graph, algo, source, opts) = (&b.graph, b.algo, b.source, b.opts);
-        let FrontierRun { threshold, variant, racy, balanced, .. } = run;
-        let variant_only = run.seed004_variant();
-        let n = graph.n();
-        if n >= u32::MAX as usize - 1 {
-            return Err(SolveError::Device(format!("{n} vertices: the CUDA kernels index vertices with u32")));
-        }
-        gpu.ctx.bind_to_thread().map_err(dev_err("cannot bind the CUDA context"))?;
-
-        // Room on the device?
-        let need = device_bytes(&graph, algo, opts);
-        let (free, total) = gpu.ctx.mem_get_info().map_err(dev_err("cannot read free device memory"))?;
-        let margin = 64u64 << 20;
-        if need + margin > free as u64 {
-            return Err(SolveError::Device(format!(
-                "graph `{}` ({} vertices, {} arcs) needs {:.1} MiB of device memory for `{algo}` on {}, \
-                 but only {:.1} MiB of {:.1} MiB are free",
-                graph.name,
-                n,
-                graph.m(),
-                need as f64 / 1048576.0,
-                gpu.name,
-                free as f64 / 1048576.0,
-                total as f64 / 1048576.0
-            )));
-        }
-
-        let stream = gpu.ctx.new_stream().map_err(dev_err("cannot create a CUDA stream"))?;
-        let up = |v: &[u32], what: &str| {
-            stream.clone_htod(v).map_err(dev_err(&format!("cannot upload the {what} to the GPU")))
-        };
-        let succ = graph.successors();
-        fn lists(matrix: bool, v: &[u32]) -> &[u32] {
-            if matrix { &[0] } else { v }
-        }
-        let off = up(lists(run.matrix, &succ.offsets), "successor offsets")?;
-        let tgt = up(lists(run.matrix, &succ.targets), "successor targets")?;
-        // Same bits: the frontier kernels only see graphs without negative weights.
-        let wgt = up(lists(run.matrix, bytemuck::cast_slice(&succ.weights)), "successor weights")?;
-        let matrix = if run.matrix { Some(up(&dense_weights(&graph, variant), "adjacency matrix")?) } else { None };
-        let pred = if variant == RelaxVariant::Predecessors && !run.matrix {
-            let p = graph.predecessors();
-            Some([
-                up(&p.offsets, "predecessor offsets")?,
-                up(&p.targets, "predecessor sources")?,
-                up(bytemuck::cast_slice(&p.weights), "predecessor weights")?,
-            ])
-        } else {
-            None
-        };
-        let omega_h: Vec<D> = graph.omega().iter().map(|&w| D::from_host(w)).collect();
-        let omega = stream.clone_htod(&omega_h).map_err(dev_err("cannot upload ω"))?;
-        let alloc = |len: usize| stream.alloc_zeros::<u64>(len).map_err(dev_err("cannot allocate device memory"));
-        let alloc_d = |len: usize| stream.alloc_zeros::<D>(len).map_err(dev_err("cannot allocate device memory"));
-        let alloc32 = |len: usize| stream.alloc_zeros::<u32>(len).map_err(dev_err("cannot allocate device memory"));
-        let dist = alloc_d(n)?;
-        let prev = if opts.instrument && !variant_only { Some(alloc_d(n)?) } else { None };
-        let stamp = alloc32(n)?;
-        let parts = n.div_ceil(64) + 1;
-        let part_m = alloc(parts)?;
-        let part_c = alloc(parts)?;
-        let out = alloc(3)?;
-        let ctr = alloc(C_COUNT)?;
-
-        let s = D::SUFFIX;
-        let f = |name: &str| gpu.func(&format!("{name}_{s}"));
-        let instr = if opts.instrument && !variant_only { "_instr" } else { "" };
-        let relax = match (racy, variant) {
-            _ if run.matrix => match (variant, racy) {
-                (RelaxVariant::Predecessors, _) => f("relax_pred_mat")?,
-                (RelaxVariant::Successors, false) => f("relax_succ_mat")?,
-                (RelaxVariant::Successors, true) => f("relax_succ_mat_racy")?,
-            },
-            _ if run.cached => f("relax_pred_plus")?,
-            (true, _) => f(&format!("relax_racy{instr}"))?,
-            (_, RelaxVariant::Successors) if balanced => f(&format!("relax_succ_bal{instr}"))?,
-            (_, RelaxVariant::Successors) => f(&format!("relax_succ{instr}"))?,
-            (_, RelaxVariant::Predecessors) => f(&format!("relax_pred{instr}"))?,
-        };
-        let (fast, fast_bufs) = if racy || variant_only {
-            (None, None)
-        } else {
-            let pv = if variant == RelaxVariant::Predecessors { "pred" } else { "succ" };
-            let th = if threshold == Threshold::Crauser { "crauser" } else { "martin" };
-            let cap = n as u32 + 1;
-            let bufs = FastBufs {
-                ctl: alloc32(CTL_WORDS)?,
-                mark: alloc32(n)?,
-                packed: alloc(if s == "u32" && variant == RelaxVariant::Successors { n } else { 1 })?,
-                unpack: if s == "u32" && variant == RelaxVariant::Successors {
-                    Some(gpu.func("fast_unpack_u32")?)
-                } else {
-                    None
-                },
-                lists: [alloc32(n)?, alloc32(n)?, alloc32(n)?, alloc32(n)?],
-                rec_m: alloc(cap as usize)?,
-                rec_c: alloc(cap as usize)?,
-                rec_f: alloc32(cap as usize)?,
-                rec_r: alloc32(cap as usize)?,
-                cap,
-            };
-            let k = FastKernels {
-                reset: gpu.func("fast_reset")?,
-                setup: f(&format!("fast_setup_{pv}"))?,
-                run: f(&format!("fast_{pv}_{th}"))?,
-            };
-            (Some(k), Some(bufs))
-        };
-        let k = Kernels {
-            init: f("sssp_init")?,
-            relax,
-            min1: f(&format!("min1{instr}"))?,
-            min2: gpu.func("sssp_min2")?,
-            update: f(&format!("update{instr}"))?,
-            update_counting: f("update_instr")?,
-            fast,
-        };
-
-        let cache = match opts.cache {
-            CachePreference::Default => "default",
-            CachePreference::PreferL1 => "prefer L1",
-            CachePreference::PreferShared => "prefer shared",
-        };
-        let device = format!(
-            "CUDA: {} (cuda:{}; blocks relax/min/update {}/{}/{}; cache {cache}; {}-bit δ)",
-            gpu.name,
-            gpu.ordinal,
-            opts.block.relax,
-            opts.block.minimum,
-            opts.block.update,
-            if s == "u32" { 32 } else { 64 }
-        );
-        let mut st = CudaStepper {
-            stream,
-            id: b.ident(device),
-            run,
-            n: n as u32,
-            k,
-            off,
-            tgt,
-            wgt,
-            pred,
-            matrix,
-            omega,
-            dist,
-            prev,
-            stamp,
-            part_m,
-            part_c,
-            out,
-            ctr,
-            fast: fast_bufs,
-            iteration: 0,
-            done: false,
-            settled_count: 1,
-            frontier_len: 1,
-            host: None,
-            model: LaunchModel::new(n),
-            lists_for: None,
-            hybrid_host: (Vec::new(), Vec::new()),
-            gpu,
-        };
-        st.init_state(source)?;
-        Ok(st)
-    }
-
     /// Puts the run back at its start from `source`: δ = ∞ except δ(s) = 0, stamp(s) = 1
     /// (F₁ = {s}), the fast path's marks cleared (they hold iteration numbers, which start again
     /// at 1) and the host-side counters and copy reset. The graph arrays stay where they are.
