@@ -31,6 +31,14 @@ impl Grids {
     }
 }
 
+/// What the fast path's kernels are shaped by and work on (see `WgpuStepper::fast_items`).
+struct FastItems {
+    shape: FastShape,
+    vinfo: Vec<[u32; 2]>,
+    list: Vec<[u32; 2]>,
+    capacity: u64,
+}
+
 /// The compiled vertex-parallel kernels: init, relax (of the run's mode), minimum1, minimum2,
 /// update.
 struct Pipelines {
@@ -118,38 +126,10 @@ impl WgpuStepper {
     pub(super) fn build_fast(&mut self) -> Result<(), SolveError> {
         let gpu = Arc::clone(&self.gpu);
         let n = self.n;
-        let relax_wg = self.id.opts.block.relax;
-        let mean_degree = self.id.graph.m().div_ceil(self.id.graph.n().max(1)) as u32;
-        // Lanes per item: a power of two near the mean degree, ≤ 32, dividing the workgroup.
-        let team = mean_degree.max(1).next_power_of_two().min(32).min(1 << relax_wg.trailing_zeros());
-        let chunk = 64 * team;
         let max_dim = self.tuning.max_workgroups_per_dim.unwrap_or(gpu.limits.max_compute_workgroups_per_dimension);
         let pred = self.run.variant == RelaxVariant::Predecessors;
-        let items_of = |deg: usize| (deg as u32).div_ceil(chunk).max(1);
-        // Successors: each vertex's items by out-degree; predecessors: the fixed item list over
-        // every vertex's in-arcs.
-        let succ = self.id.graph.successors();
-        let vinfo: Vec<[u32; 2]> = (0..n)
-            .map(|v| {
-                let w = self.id.graph.omega()[v as usize];
-                [if w == INF { U_INF } else { w as u32 }, if pred { 0 } else { items_of(succ.degree(v)) }]
-            })
-            .collect();
-        let (capacity, list): (u64, Vec<[u32; 2]>) = if pred {
-            let p = self.id.graph.predecessors();
-            let list: Vec<[u32; 2]> = (0..n)
-                .filter(|&v| p.degree(v) > 0)
-                .flat_map(|v| (0..items_of(p.degree(v))).map(move |c| [v, c]))
-                .collect();
-            (list.len() as u64, list)
-        } else {
-            (vinfo.iter().map(|x| x[1] as u64).sum(), Vec::new())
-        };
-        let pred_items = list.len() as u32;
-        let work = if pred { pred_items as u64 } else { n as u64 };
-        let cap =
-            (FAST_RELAX_CAP.min(max_dim) as u64).min((work * team as u64).div_ceil(relax_wg as u64).max(1)) as u32;
-        let shape = FastShape { team, chunk, relax_wg, relax_cap: cap, relax_fixed: if pred { cap } else { 0 } };
+        let FastItems { shape, vinfo, list, capacity } = self.fast_items(max_dim);
+        let (cap, pred_items) = (shape.relax_cap, list.len() as u32);
         let key = |kernel: Kernel, wg: u32| PipelineKey {
             kernel,
             wg,
@@ -161,46 +141,13 @@ impl WgpuStepper {
         };
         let relax_kernel = if pred { Kernel::FastRelaxPred } else { Kernel::FastRelaxSucc };
         let c_setup = kernels::get(&gpu, key(Kernel::FastSetup, self.id.opts.block.update))?;
-        let c_relax = kernels::get(&gpu, key(relax_kernel, relax_wg))?;
+        let c_relax = kernels::get(&gpu, key(relax_kernel, shape.relax_wg))?;
         let c_update = kernels::get(&gpu, key(Kernel::FastUpdate, self.id.opts.block.update))?;
         let d = &gpu.device;
         let b = &self.b;
         let fast = gpu.guarded("creating the fast path", || {
-            let storage = wgpu::BufferUsages::STORAGE;
-            let init = |label: &str, data: &[u8], usage: wgpu::BufferUsages| {
-                let contents = if data.is_empty() { &[0u8; 8][..] } else { data };
-                d.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
-            };
-            let params = init(
-                "fast params",
-                bytemuck::cast_slice(&[n, self.id.source, capacity as u32, pred_items]),
-                wgpu::BufferUsages::UNIFORM,
-            );
-            let vinfo = init("vinfo", bytemuck::cast_slice(&vinfo), storage);
-            let flist = if pred {
-                init("predecessor items", bytemuck::cast_slice(&list), storage)
-            } else {
-                d.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("frontier lists"),
-                    size: (2 * capacity * 8).max(8),
-                    usage: storage,
-                    mapped_at_creation: false,
-                })
-            };
-            let fctl = d.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("fctl"),
-                size: (FCTL_WORDS as u64 + 2 * BATCH_MAX as u64 * LOG_WORDS as u64) * 4,
-                usage: storage | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
-            let args = [0, 1].map(|_| {
-                d.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("relax size"),
-                    size: 16,
-                    usage: storage | wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_DST,
-                    mapped_at_creation: false,
-                })
-            });
+            let FastBuffers { params, vinfo, flist, fctl, args } =
+                fast_buffers(d, [n, self.id.source, capacity as u32, pred_items], &vinfo, &list, pred);
             let extra = [
                 (bind::PARAMS, &params),
                 (bind::OMEGA, &vinfo),
@@ -235,6 +182,42 @@ impl WgpuStepper {
         })?;
         self.fast = Some(fast);
         Ok(())
+    }
+
+    /// The fast path's work items and their shape: lanes per item (a power of two near the
+    /// mean degree, ≤ 32, dividing the workgroup), `(ω, items)` per vertex, for predecessors
+    /// the fixed item list over every vertex's in-arcs, the frontier lists' capacity, and the
+    /// relax grid (at most `FAST_RELAX_CAP` workgroups, whose teams loop over longer lists).
+    fn fast_items(&self, max_dim: u32) -> FastItems {
+        let (graph, n) = (&self.id.graph, self.n);
+        let relax_wg = self.id.opts.block.relax;
+        let mean_degree = graph.m().div_ceil(graph.n().max(1)) as u32;
+        let team = mean_degree.max(1).next_power_of_two().min(32).min(1 << relax_wg.trailing_zeros());
+        let chunk = 64 * team;
+        let pred = self.run.variant == RelaxVariant::Predecessors;
+        let items_of = |deg: usize| (deg as u32).div_ceil(chunk).max(1);
+        let succ = graph.successors();
+        let vinfo: Vec<[u32; 2]> = (0..n)
+            .map(|v| {
+                let w = graph.omega()[v as usize];
+                [if w == INF { U_INF } else { w as u32 }, if pred { 0 } else { items_of(succ.degree(v)) }]
+            })
+            .collect();
+        let (capacity, list): (u64, Vec<[u32; 2]>) = if pred {
+            let p = graph.predecessors();
+            let list: Vec<[u32; 2]> = (0..n)
+                .filter(|&v| p.degree(v) > 0)
+                .flat_map(|v| (0..items_of(p.degree(v))).map(move |c| [v, c]))
+                .collect();
+            (list.len() as u64, list)
+        } else {
+            (vinfo.iter().map(|x| x[1] as u64).sum(), Vec::new())
+        };
+        let work = if pred { list.len() as u64 } else { n as u64 };
+        let cap =
+            (FAST_RELAX_CAP.min(max_dim) as u64).min((work * team as u64).div_ceil(relax_wg as u64).max(1)) as u32;
+        let shape = FastShape { team, chunk, relax_wg, relax_cap: cap, relax_fixed: if pred { cap } else { 0 } };
+        FastItems { shape, vinfo, list, capacity }
     }
 }
 
@@ -431,4 +414,52 @@ fn device_name(gpu: &Gpu) -> String {
         (lo, hi) => name.push_str(&format!(" · 32-thread warp model (subgroup {lo}–{hi})")),
     }
     name
+}
+
+/// The fast path's own buffers.
+struct FastBuffers {
+    params: wgpu::Buffer,
+    vinfo: wgpu::Buffer,
+    flist: wgpu::Buffer,
+    fctl: wgpu::Buffer,
+    args: [wgpu::Buffer; 2],
+}
+
+/// Creates the fast path's buffers: its parameters `[n, source, capacity, predecessor items]`,
+/// `(ω, items)` per vertex, the predecessor item list or room for two frontier lists, the
+/// control words with the log of two batches, and the two indirect relax sizes.
+fn fast_buffers(d: &wgpu::Device, params: [u32; 4], vinfo: &[[u32; 2]], list: &[[u32; 2]], pred: bool) -> FastBuffers {
+    let capacity = params[2] as u64;
+    let storage = wgpu::BufferUsages::STORAGE;
+    let init = |label: &str, data: &[u8], usage: wgpu::BufferUsages| {
+        let contents = if data.is_empty() { &[0u8; 8][..] } else { data };
+        d.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
+    };
+    let params = init("fast params", bytemuck::cast_slice(&params), wgpu::BufferUsages::UNIFORM);
+    let vinfo = init("vinfo", bytemuck::cast_slice(vinfo), storage);
+    let flist = if pred {
+        init("predecessor items", bytemuck::cast_slice(list), storage)
+    } else {
+        d.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("frontier lists"),
+            size: (2 * capacity * 8).max(8),
+            usage: storage,
+            mapped_at_creation: false,
+        })
+    };
+    let fctl = d.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("fctl"),
+        size: (FCTL_WORDS as u64 + 2 * BATCH_MAX as u64 * LOG_WORDS as u64) * 4,
+        usage: storage | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let args = [0, 1].map(|_| {
+        d.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("relax size"),
+            size: 16,
+            usage: storage | wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })
+    });
+    FastBuffers { params, vinfo, flist, fctl, args }
 }

@@ -108,19 +108,7 @@ impl WgpuStepper {
         let start = Instant::now();
         let mut run = self.run_header();
         let i0 = self.iteration + 1;
-        let mut fctl = [0u32; FCTL_WORDS];
-        fctl[..6].fill(U_INF);
-        fctl[F_ITER_R] = i0;
-        fctl[F_ITER_R + 1] = i0;
-        fctl[F_BASE] = i0;
-        gpu.guarded("starting a fast run", || {
-            gpu.queue.write_buffer(&f.fctl, 0, bytemuck::cast_slice(&fctl));
-            let first = [f.first_groups, 1, 1, 0u32];
-            let none = [0u32, 1, 1, 0];
-            let (a, b) = if i0 & 1 == 0 { (first, none) } else { (none, first) };
-            gpu.queue.write_buffer(&f.args[0], 0, bytemuck::cast_slice(&a));
-            gpu.queue.write_buffer(&f.args[1], 0, bytemuck::cast_slice(&b));
-        })?;
+        self.start_fast(f, i0)?;
         self.host = None;
         self.stepped = false;
         let mut logs: Vec<([u32; LOG_WORDS], PhaseTimes)> = Vec::new();
@@ -181,5 +169,25 @@ impl WgpuStepper {
         run.iterations = self.iteration;
         run.reached = settled;
         Ok(run)
+    }
+
+    /// Control words of a fast run from iteration `i0`: no threshold yet, the relax and
+    /// update counters and the log base at `i0`, and the first iteration's relax size in the
+    /// indirect buffer of its parity.
+    fn start_fast(&self, f: &Fast, i0: u32) -> Result<(), SolveError> {
+        let mut fctl = [0u32; FCTL_WORDS];
+        fctl[..6].fill(U_INF);
+        fctl[F_ITER_R] = i0;
+        fctl[F_ITER_R + 1] = i0;
+        fctl[F_BASE] = i0;
+        let gpu = &self.gpu;
+        gpu.guarded("starting a fast run", || {
+            gpu.queue.write_buffer(&f.fctl, 0, bytemuck::cast_slice(&fctl));
+            let first = [f.first_groups, 1, 1, 0u32];
+            let none = [0u32, 1, 1, 0];
+            let (a, b) = if i0 & 1 == 0 { (first, none) } else { (none, first) };
+            gpu.queue.write_buffer(&f.args[0], 0, bytemuck::cast_slice(&a));
+            gpu.queue.write_buffer(&f.args[1], 0, bytemuck::cast_slice(&b));
+        })
     }
 }
