@@ -7,6 +7,49 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use sssp_lab::graph::{Distance, Graph, INF, VertexId};
 use std::path::{Path, PathBuf};
 
+/// The four frontier solvers ([seed000] §3), as the GPU tests run them.
+pub const FRONTIER_ALGOS: [sssp_lab::algo::Algorithm; 4] = [
+    sssp_lab::algo::MARTIN_SUCC,
+    sssp_lab::algo::MARTIN_PRED,
+    sssp_lab::algo::CRAUSER_SUCC,
+    sssp_lab::algo::CRAUSER_PRED,
+];
+
+/// Every frontier solver with every exact relax choice (`relax=balanced` for the successors
+/// variants; the racy relax differs from run to run and is tested apart) that the device takes:
+/// without `cuda`, seed 004's CUDA-only options are left out (wgpu refuses them, tested in
+/// `refuses_cuda_only_options`).
+pub fn exact_choices(cuda: bool) -> Vec<(sssp_lab::algo::Algorithm, sssp_lab::algo::Params)> {
+    FRONTIER_ALGOS
+        .iter()
+        .flat_map(|&a| {
+            a.test_params()
+                .into_iter()
+                .filter(move |p| a.exact(p) && (cuda || sssp_lab::device::gpu::cuda_only_options("wgpu", a, p).is_ok()))
+                .map(move |p| (a, p))
+        })
+        .collect()
+}
+
+/// Seed 004's solutions and options on CUDA ([seed004] §4.1: FGPU, UGPU, the hybrids, the
+/// matrix layout, the one-pass minimum).
+pub const SEED004_CHOICES: [&str; 14] = [
+    "fgpu",
+    "fgpu-no-atomic",
+    "ugpu",
+    "ugpu-2min",
+    "ugpu-plus",
+    "uh1",
+    "uh2",
+    "uh3",
+    "martin-succ:layout=matrix",
+    "martin-succ:layout=matrix,relax=non-atomic",
+    "martin-pred:layout=matrix",
+    "crauser-pred:layout=matrix,minimum=one-pass",
+    "crauser-succ:layout=matrix",
+    "crauser-pred:split=uh1",
+];
+
 /// Shortest distances from `source` by petgraph's `dijkstra` ([`INF`] = unreachable).
 pub fn petgraph_distances(g: &Graph, source: VertexId) -> Vec<Distance> {
     let mut pg = DiGraph::<(), u64>::with_capacity(g.n(), g.m());
