@@ -158,6 +158,27 @@ pub(super) struct IterOut {
     ctr: [u64; C_COUNT],
 }
 
+/// The graph's arrays on the device.
+pub(super) struct GraphBufs {
+    off: CudaSlice<u32>,
+    tgt: CudaSlice<u32>,
+    wgt: CudaSlice<u32>,
+    pred: Option<[CudaSlice<u32>; 3]>,
+    matrix: Option<CudaSlice<u32>>,
+}
+
+/// The run's state on the device.
+pub(super) struct StateBufs<D: Dist> {
+    omega: CudaSlice<D>,
+    dist: CudaSlice<D>,
+    prev: Option<CudaSlice<D>>,
+    stamp: CudaSlice<u32>,
+    part_m: CudaSlice<u64>,
+    part_c: CudaSlice<u64>,
+    out: CudaSlice<u64>,
+    ctr: CudaSlice<u64>,
+}
+
 /// The CUDA frontier stepper (fields shared by `launch.rs` and `fast.rs`).
 pub(super) struct CudaStepper<D: Dist> {
     gpu: Arc<Gpu>,
@@ -167,22 +188,10 @@ pub(super) struct CudaStepper<D: Dist> {
     run: FrontierRun,
     n: u32,
     k: Kernels,
-    // graph on the device
-    off: CudaSlice<u32>,
-    tgt: CudaSlice<u32>,
-    wgt: CudaSlice<u32>,
-    pred: Option<[CudaSlice<u32>; 3]>,
-    /// `layout=matrix`: the n × n weights (predecessors: W[p·n + v]; successors: the transpose).
-    matrix: Option<CudaSlice<u32>>,
-    omega: CudaSlice<D>,
-    // state
-    dist: CudaSlice<D>,
-    prev: Option<CudaSlice<D>>,
-    stamp: CudaSlice<u32>,
-    part_m: CudaSlice<u64>,
-    part_c: CudaSlice<u64>,
-    out: CudaSlice<u64>,
-    ctr: CudaSlice<u64>,
+    /// The graph on the device.
+    g: GraphBufs,
+    /// The run's state on the device.
+    st: StateBufs<D>,
     fast: Option<FastBufs>,
     // host side
     iteration: u32,
@@ -210,7 +219,7 @@ impl<D: Dist> CudaStepper<D> {
         }
         let b = self.id.opts.block.relax;
         let mut l = self.stream.launch_builder(&self.k.init);
-        l.arg(&self.n).arg(&self.dist).arg(&self.stamp).arg(&source);
+        l.arg(&self.n).arg(&self.st.dist).arg(&self.st.stamp).arg(&source);
         // SAFETY: arguments match `sssp_init_*` in kernels/frontier.cu; n threads guarded.
         unsafe { l.launch(cfg(self.n.div_ceil(b), b)) }.map_err(dev_err("initialise kernel launch failed"))?;
         self.stream.synchronize().map_err(dev_err("initialisation on the GPU failed"))?;
@@ -250,9 +259,9 @@ impl<D: Dist> CudaStepper<D> {
         let n = self.n as usize;
         let mut d = vec![D::INF; n];
         let mut s = vec![0u32; n];
-        self.stream.memcpy_dtoh(&self.dist, &mut d[..]).map_err(dev_err("cannot copy δ from the GPU"))?;
+        self.stream.memcpy_dtoh(&self.st.dist, &mut d[..]).map_err(dev_err("cannot copy δ from the GPU"))?;
         self.stream
-            .memcpy_dtoh(&self.stamp, &mut s[..])
+            .memcpy_dtoh(&self.st.stamp, &mut s[..])
             .map_err(dev_err("cannot copy the settled flags from the GPU"))?;
         self.sync("copying the state from the GPU failed")?;
         Ok((d.into_iter().map(Dist::to_host).collect(), s))
@@ -289,7 +298,7 @@ impl<D: Dist> Stepper for CudaStepper<D> {
         }
         guarded(|| {
             let mut d = vec![D::INF; self.n as usize];
-            self.stream.memcpy_dtoh(&self.dist, &mut d[..]).map_err(dev_err("cannot copy δ from the GPU"))?;
+            self.stream.memcpy_dtoh(&self.st.dist, &mut d[..]).map_err(dev_err("cannot copy δ from the GPU"))?;
             self.sync("copying δ from the GPU failed")?;
             Ok(d.into_iter().map(Dist::to_host).collect())
         })?

@@ -3,34 +3,16 @@
 //! buffers, and the device string.
 
 use super::super::dev_err;
-use super::{C_COUNT, CTL_WORDS, CudaStepper, Dist, FastBufs, FastKernels, Kernels, dense_weights, device_bytes};
+use super::{
+    C_COUNT, CTL_WORDS, CudaStepper, Dist, FastBufs, FastKernels, GraphBufs, Kernels, StateBufs, dense_weights,
+    device_bytes,
+};
 use crate::algo::{CachePreference, RelaxVariant, SolveError, SolveOptions, Threshold};
 use crate::device::cuda::kernels::Gpu;
 use crate::device::gpu::{Build, FrontierRun, LaunchModel};
 use crate::graph::Graph;
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream};
+use cudarc::driver::{CudaFunction, CudaStream};
 use std::sync::Arc;
-
-/// The graph's arrays on the device.
-struct GraphBufs {
-    off: CudaSlice<u32>,
-    tgt: CudaSlice<u32>,
-    wgt: CudaSlice<u32>,
-    pred: Option<[CudaSlice<u32>; 3]>,
-    matrix: Option<CudaSlice<u32>>,
-}
-
-/// The run's state on the device.
-struct StateBufs<D: Dist> {
-    omega: CudaSlice<D>,
-    dist: CudaSlice<D>,
-    prev: Option<CudaSlice<D>>,
-    stamp: CudaSlice<u32>,
-    part_m: CudaSlice<u64>,
-    part_c: CudaSlice<u64>,
-    out: CudaSlice<u64>,
-    ctr: CudaSlice<u64>,
-}
 
 impl<D: Dist> CudaStepper<D> {
     /// Checks, uploads, allocates and loads everything the run needs, then initialises the
@@ -51,19 +33,8 @@ impl<D: Dist> CudaStepper<D> {
             run,
             n: n as u32,
             k,
-            off: g.off,
-            tgt: g.tgt,
-            wgt: g.wgt,
-            pred: g.pred,
-            matrix: g.matrix,
-            omega: st.omega,
-            dist: st.dist,
-            prev: st.prev,
-            stamp: st.stamp,
-            part_m: st.part_m,
-            part_c: st.part_c,
-            out: st.out,
-            ctr: st.ctr,
+            g,
+            st,
             fast,
             iteration: 0,
             done: false,

@@ -109,7 +109,7 @@ impl<D: Dist> CudaStepper<D> {
         unsafe { l.launch(cfg(1, 32)) }.map_err(dev_err("fast reset kernel launch failed"))?;
         let [l0, l1, l2, l3] = &fb.lists;
         let mut l = s.launch_builder(&fk.setup);
-        l.arg(&n).arg(&self.dist).arg(&self.stamp).arg(&self.omega).arg(&start_iter);
+        l.arg(&n).arg(&self.st.dist).arg(&self.st.stamp).arg(&self.st.omega).arg(&start_iter);
         l.arg(l0).arg(l1).arg(l2).arg(l3).arg(&fb.ctl).arg(&fb.packed);
         // SAFETY: matches fast_setup_{succ,pred}_*; lists hold n entries each.
         unsafe { l.launch(cfg(n.div_ceil(block), block)) }.map_err(dev_err("fast setup kernel launch failed"))?;
@@ -125,14 +125,19 @@ impl<D: Dist> CudaStepper<D> {
         let solo: u64 = self.id.opts.solo_work.unwrap_or(4 * block as u64);
         let mut l = s.launch_builder(&fk.run);
         l.arg(&n);
-        match (&self.pred, self.run.variant) {
+        match (&self.g.pred, self.run.variant) {
             (Some([po, ps, pw]), RelaxVariant::Predecessors) => {
-                l.arg(po).arg(ps).arg(pw).arg(&self.omega).arg(&self.dist).arg(&self.stamp);
+                l.arg(po).arg(ps).arg(pw).arg(&self.st.omega).arg(&self.st.dist).arg(&self.st.stamp);
                 l.arg(&fb.lists[2]).arg(&fb.lists[3]);
             }
             _ => {
-                l.arg(&self.off).arg(&self.tgt).arg(&self.wgt).arg(&self.omega).arg(&self.dist).arg(&fb.packed);
-                l.arg(&self.stamp).arg(&fb.mark).arg(&fb.lists[0]).arg(&fb.lists[2]).arg(&fb.lists[3]);
+                l.arg(&self.g.off)
+                    .arg(&self.g.tgt)
+                    .arg(&self.g.wgt)
+                    .arg(&self.st.omega)
+                    .arg(&self.st.dist)
+                    .arg(&fb.packed);
+                l.arg(&self.st.stamp).arg(&fb.mark).arg(&fb.lists[0]).arg(&fb.lists[2]).arg(&fb.lists[3]);
             }
         }
         l.arg(&fb.ctl).arg(&fb.rec_m).arg(&fb.rec_c).arg(&fb.rec_f).arg(&fb.rec_r);
@@ -172,7 +177,7 @@ impl<D: Dist> CudaStepper<D> {
         if let Some(f) = &fb.unpack {
             let n = self.n;
             let mut l = self.stream.launch_builder(f);
-            l.arg(&n).arg(&fb.packed).arg(&self.dist);
+            l.arg(&n).arg(&fb.packed).arg(&self.st.dist);
             // SAFETY: matches fast_unpack_u32(n, packed, dist); n threads guarded.
             unsafe { l.launch(cfg(n.div_ceil(256), 256)) }.map_err(dev_err("unpack kernel launch failed"))?;
         }

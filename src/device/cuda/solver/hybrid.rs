@@ -44,8 +44,10 @@ impl<D: Dist> CudaStepper<D> {
         dist.resize(n, D::INF);
         stamp.resize(n, 0);
         let t = clock();
-        self.stream.memcpy_dtoh(&self.dist, &mut dist[..]).map_err(dev_err("cannot copy δ from the GPU"))?;
-        self.stream.memcpy_dtoh(&self.stamp, &mut stamp[..]).map_err(dev_err("cannot copy the stamps from the GPU"))?;
+        self.stream.memcpy_dtoh(&self.st.dist, &mut dist[..]).map_err(dev_err("cannot copy δ from the GPU"))?;
+        self.stream
+            .memcpy_dtoh(&self.st.stamp, &mut stamp[..])
+            .map_err(dev_err("cannot copy the stamps from the GPU"))?;
         self.sync("copying the state from the GPU failed")?;
         times.copy_ms += ms(t);
 
@@ -60,10 +62,10 @@ impl<D: Dist> CudaStepper<D> {
 
         let t = clock();
         if !split.relax_on_gpu() {
-            self.stream.memcpy_htod(&dist[..], &mut self.dist).map_err(dev_err("cannot copy δ to the GPU"))?;
+            self.stream.memcpy_htod(&dist[..], &mut self.st.dist).map_err(dev_err("cannot copy δ to the GPU"))?;
         }
         if split.update_on_gpu() {
-            self.stream.memcpy_htod(&deltas[..], &mut self.out).map_err(dev_err("cannot write Δ to the GPU"))?;
+            self.stream.memcpy_htod(&deltas[..], &mut self.st.out).map_err(dev_err("cannot write Δ to the GPU"))?;
         }
         self.sync("copying to the GPU failed")?;
         times.copy_ms += ms(t);
@@ -71,12 +73,12 @@ impl<D: Dist> CudaStepper<D> {
         if split.update_on_gpu() {
             let t = clock();
             if count_update {
-                self.stream.memset_zeros(&mut self.ctr).map_err(dev_err("cannot clear the counters"))?;
+                self.stream.memset_zeros(&mut self.st.ctr).map_err(dev_err("cannot clear the counters"))?;
             }
             self.launch_update(i, count_update)?;
             if count_update {
                 self.stream
-                    .memcpy_dtoh(&self.ctr, &mut ctr[..])
+                    .memcpy_dtoh(&self.st.ctr, &mut ctr[..])
                     .map_err(dev_err("cannot read the counters from the GPU"))?;
             }
             self.sync("the update kernel failed")?;
@@ -96,7 +98,7 @@ impl<D: Dist> CudaStepper<D> {
             times.update_ms = ms(t);
             let t = clock();
             self.stream
-                .memcpy_htod(&stamp[..], &mut self.stamp)
+                .memcpy_htod(&stamp[..], &mut self.st.stamp)
                 .map_err(dev_err("cannot copy the stamps to the GPU"))?;
             self.sync("copying the stamps to the GPU failed")?;
             times.copy_ms += ms(t);

@@ -25,10 +25,10 @@ impl<D: Dist> CudaStepper<D> {
         }
         let instr = self.counting();
         if instr || count_update {
-            self.stream.memset_zeros(&mut self.ctr).map_err(dev_err("cannot clear the counters"))?;
+            self.stream.memset_zeros(&mut self.st.ctr).map_err(dev_err("cannot clear the counters"))?;
         }
-        if let Some(prev) = &mut self.prev {
-            self.stream.memcpy_dtod(&self.dist, prev).map_err(dev_err("cannot snapshot δ"))?;
+        if let Some(prev) = &mut self.st.prev {
+            self.stream.memcpy_dtod(&self.st.dist, prev).map_err(dev_err("cannot snapshot δ"))?;
         }
         let e0 = self.event()?;
         self.launch_relax(i)?;
@@ -36,7 +36,7 @@ impl<D: Dist> CudaStepper<D> {
         if self.run.one_pass_min {
             self.launch_min1()?;
             let deltas = self.host_min_of_parts()?;
-            self.stream.memcpy_htod(&deltas[..], &mut self.out).map_err(dev_err("cannot write Δ to the GPU"))?;
+            self.stream.memcpy_htod(&deltas[..], &mut self.st.out).map_err(dev_err("cannot write Δ to the GPU"))?;
         } else {
             self.launch_min()?;
         }
@@ -45,10 +45,10 @@ impl<D: Dist> CudaStepper<D> {
         let e3 = self.event()?;
         let s = &self.stream;
         let mut deltas = [0u64; 3];
-        s.memcpy_dtoh(&self.out, &mut deltas[..]).map_err(dev_err("cannot read Δ from the GPU"))?;
+        s.memcpy_dtoh(&self.st.out, &mut deltas[..]).map_err(dev_err("cannot read Δ from the GPU"))?;
         let mut ctr = [0u64; C_COUNT];
         if instr || count_update {
-            s.memcpy_dtoh(&self.ctr, &mut ctr[..]).map_err(dev_err("cannot read the counters from the GPU"))?;
+            s.memcpy_dtoh(&self.st.ctr, &mut ctr[..]).map_err(dev_err("cannot read the counters from the GPU"))?;
         }
         self.sync("an iteration on the GPU failed")?;
         let ms = |a: &CudaEvent, z: &CudaEvent| -> Result<f64, SolveError> {
@@ -71,23 +71,23 @@ impl<D: Dist> CudaStepper<D> {
         let b = self.id.opts.block.relax;
         let mut l = self.stream.launch_builder(&self.k.relax);
         l.arg(&n);
-        if let Some(w) = &self.matrix {
-            l.arg(w).arg(&self.dist).arg(&self.stamp).arg(&i);
+        if let Some(w) = &self.g.matrix {
+            l.arg(w).arg(&self.st.dist).arg(&self.st.stamp).arg(&i);
             // SAFETY: arguments match relax_{pred,succ}_mat[_racy]_* of kernels/seed004.cu (n, the
             // n × n matrix, dist, stamp, iter); threads past n only load shared chunks.
             return unsafe { l.launch(cfg(n.div_ceil(b), b)) }
                 .map(|_| ())
                 .map_err(dev_err("relax (matrix) kernel launch failed"));
         }
-        match (&self.pred, self.run.variant) {
+        match (&self.g.pred, self.run.variant) {
             (Some([po, ps, pw]), RelaxVariant::Predecessors) => {
                 l.arg(po).arg(ps).arg(pw);
             }
             _ => {
-                l.arg(&self.off).arg(&self.tgt).arg(&self.wgt);
+                l.arg(&self.g.off).arg(&self.g.tgt).arg(&self.g.wgt);
             }
         }
-        l.arg(&self.dist).arg(&self.stamp).arg(&i).arg(&self.ctr);
+        l.arg(&self.st.dist).arg(&self.st.stamp).arg(&i).arg(&self.st.ctr);
         let spin = RACY_SPIN_CYCLES;
         if self.run.racy {
             l.arg(&spin);
@@ -106,10 +106,10 @@ impl<D: Dist> CudaStepper<D> {
     fn launch_min1(&self) -> Result<(), SolveError> {
         let n = self.n;
         let b = self.id.opts.block.minimum;
-        let prev = self.prev.as_ref().unwrap_or(&self.dist);
+        let prev = self.st.prev.as_ref().unwrap_or(&self.st.dist);
         let mut l = self.stream.launch_builder(&self.k.min1);
-        l.arg(&n).arg(&self.dist).arg(prev).arg(&self.stamp).arg(&self.omega);
-        l.arg(&self.part_m).arg(&self.part_c).arg(&self.ctr);
+        l.arg(&n).arg(&self.st.dist).arg(prev).arg(&self.st.stamp).arg(&self.st.omega);
+        l.arg(&self.st.part_m).arg(&self.st.part_c).arg(&self.st.ctr);
         // SAFETY: matches min1[_instr]_*; part_* hold ⌈n/64⌉+1 ≥ `parts` entries.
         unsafe { l.launch(cfg(self.min_parts(), b)) }.map(|_| ()).map_err(dev_err("minimum kernel launch failed"))
     }
@@ -121,7 +121,7 @@ impl<D: Dist> CudaStepper<D> {
         let parts = self.min_parts();
         let crauser = u32::from(self.run.threshold == Threshold::Crauser);
         let mut l = self.stream.launch_builder(&self.k.min2);
-        l.arg(&parts).arg(&self.part_m).arg(&self.part_c).arg(&crauser).arg(&self.out);
+        l.arg(&parts).arg(&self.st.part_m).arg(&self.st.part_c).arg(&crauser).arg(&self.st.out);
         // SAFETY: matches sssp_min2; one block.
         unsafe { l.launch(cfg(1, self.id.opts.block.minimum)) }
             .map(|_| ())
@@ -134,7 +134,7 @@ impl<D: Dist> CudaStepper<D> {
         let parts = self.min_parts() as usize;
         let mut m = vec![0u64; parts];
         let mut c = vec![0u64; parts];
-        let (sm, sc) = (self.part_m.slice(..parts), self.part_c.slice(..parts));
+        let (sm, sc) = (self.st.part_m.slice(..parts), self.st.part_c.slice(..parts));
         self.stream.memcpy_dtoh(&sm, &mut m[..]).map_err(dev_err("cannot copy the block minima"))?;
         self.stream.memcpy_dtoh(&sc, &mut c[..]).map_err(dev_err("cannot copy the block minima"))?;
         self.sync("copying the block minima failed")?;
@@ -148,7 +148,7 @@ impl<D: Dist> CudaStepper<D> {
         let b = self.id.opts.block.update;
         let f = if count { &self.k.update_counting } else { &self.k.update };
         let mut l = self.stream.launch_builder(f);
-        l.arg(&n).arg(&self.dist).arg(&self.stamp).arg(&i).arg(&self.out).arg(&self.ctr);
+        l.arg(&n).arg(&self.st.dist).arg(&self.st.stamp).arg(&i).arg(&self.st.out).arg(&self.st.ctr);
         // SAFETY: matches update[_instr]_*.
         unsafe { l.launch(cfg(n.div_ceil(b), b)) }.map(|_| ()).map_err(dev_err("update kernel launch failed"))
     }
