@@ -274,9 +274,10 @@ impl<D: Dist> CudaStepper<D> {
         }
         let (dist, stamp) = self.copy_state()?;
         let next = self.iteration + 1;
-        self.settled_count = stamp.iter().filter(|&&s| s != UNSET).count() as u64;
-        self.frontier_len = stamp.iter().filter(|&&s| s == next).count() as u64;
-        self.host = Some(HostState { dist, stamp });
+        let state = HostState { dist, stamp };
+        self.settled_count = frontier::settled_in(&state);
+        self.frontier_len = state.stamp.iter().filter(|&&s| s == next).count() as u64;
+        self.host = Some(state);
         Ok(())
     }
 }

@@ -43,6 +43,12 @@ pub fn book_step(
     (Step { record, delta: id.opts.record_deltas.then_some(delta) }, next)
 }
 
+/// Vertices settled in a copy of the state (stamped), e.g. after a cancelled fast run, whose
+/// records did not reach the host.
+pub fn settled_in(state: &HostState) -> u64 {
+    state.stamp.iter().filter(|&&s| s != gpu::UNSET).count() as u64
+}
+
 /// One iteration of a fast run as its log gives it: thresholds and set sizes.
 pub struct Sizes {
     pub thresholds: Thresholds,

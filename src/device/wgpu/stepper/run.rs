@@ -43,7 +43,7 @@ impl WgpuStepper {
             return Ok(s);
         }
         let st = self.read_state()?;
-        let s = st.stamp.iter().filter(|&&x| x != UNSET).count() as u64;
+        let s = frontier::settled_in(&st);
         self.host = Some(st);
         self.settled = Some(s);
         Ok(s)
