@@ -50,10 +50,10 @@ struct BellmanFordCuda {
 /// Uploads the edge list, initialises δ and returns the driver. Errors: [`SolveError::Device`].
 pub(super) fn new_stepper(gpu: Arc<Gpu>, run: BellmanFordRun, b: &Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
     let (graph, source, opts) = (&b.graph, b.source, b.opts);
-    check_memory(&gpu, &graph, device_bytes(&graph), "bellman-ford")?;
+    check_memory(&gpu, graph, device_bytes(graph), "bellman-ford")?;
     let n = graph.n();
     let stream = gpu.ctx.new_stream().map_err(dev_err("cannot create a CUDA stream"))?;
-    let edges = crate::algo::edge_list(&graph, run.order);
+    let edges = crate::algo::edge_list(graph, run.order);
     let up = |v: &[u32], what: &str| stream.clone_htod(v).map_err(dev_err(&format!("cannot upload the {what}")));
     let tails = up(&edges.tails, "arc tails")?;
     let heads = up(&edges.heads, "arc heads")?;

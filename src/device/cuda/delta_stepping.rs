@@ -58,9 +58,9 @@ pub(super) fn new_stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result
         gpu.func("ds_open")?,
         gpu.func("ds_advance2")?,
     ];
-    check_memory(&gpu, &graph, device_bytes(&graph), "delta-stepping")?;
+    check_memory(&gpu, graph, device_bytes(graph), "delta-stepping")?;
     let stream = gpu.ctx.new_stream().map_err(dev_err("cannot create a CUDA stream"))?;
-    let state = book::initial_state(&graph, source, run);
+    let state = book::initial_state(graph, source, run);
     let succ = graph.successors();
     let weights: Vec<u32> = succ.weights.iter().map(|&w| w.max(0) as u32).collect();
     let up = |v: &[u32], what: &str| stream.clone_htod(v).map_err(dev_err(&format!("cannot upload the {what}")));

@@ -38,8 +38,8 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: BellmanFordRun, b: &Build<'_>) -> Resu
     let (graph, source, opts) = (&b.graph, b.source, b.opts);
     let (n, m) = (graph.n(), graph.m());
     let blocks = [("relax", opts.block.relax), ("update", opts.block.update)];
-    check_limits(&gpu, &graph, "bellman-ford", &blocks, m.max(n + 1) as u64)?;
-    let edges = crate::algo::edge_list(&graph, run.order);
+    check_limits(&gpu, graph, "bellman-ford", &blocks, m.max(n + 1) as u64)?;
+    let edges = crate::algo::edge_list(graph, run.order);
     let mut init_dist = vec![i32::MAX; n];
     init_dist[source as usize] = 0;
     let mut init_mark = vec![u32::MAX; n];

@@ -34,8 +34,8 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let (graph, source, opts) = (&b.graph, b.source, b.opts);
     let (n, m) = (graph.n(), graph.m());
     let blocks = [("relax", opts.block.relax), ("update", opts.block.update)];
-    check_limits(&gpu, &graph, "delta-stepping", &blocks, m.max(n + 1) as u64)?;
-    let state = book::initial_state(&graph, source, run);
+    check_limits(&gpu, graph, "delta-stepping", &blocks, m.max(n + 1) as u64)?;
+    let state = book::initial_state(graph, source, run);
     let succ = graph.successors();
     let weights: Vec<u32> = succ.weights.iter().map(|&w| w.max(0) as u32).collect();
     let d = &gpu.device;
