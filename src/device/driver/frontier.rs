@@ -83,3 +83,29 @@ pub fn finished_run(id: &RunIdent, iterations: u32, reached: u64) -> RunRecord {
     run.reached = reached;
     run
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::Threshold;
+
+    /// A fast run of three iterations on 10 vertices, 2 settled before it: |F| = 3, 4, 1; each
+    /// iteration settles the next one's frontier, the last settles nothing.
+    #[test]
+    fn fast_records_chain_the_settled_counts() {
+        let sizes = |frontier, reached| Sizes {
+            thresholds: Thresholds::from_minima(Threshold::Martin, 5, 7),
+            frontier,
+            reached,
+            times: PhaseTimes { relax_ms: 1.0, ..Default::default() },
+        };
+        let mut run = RunRecord::default();
+        let log = [sizes(3, 6), sizes(4, 2), sizes(1, 0)];
+        let settled = fast_records(&mut run, 4, 10, 2, &log);
+        assert_eq!(settled, 7);
+        let got: Vec<(u32, u64, u64, u64)> =
+            run.records.iter().map(|r| (r.iteration, r.frontier, r.unsettled, r.settled)).collect();
+        assert_eq!(got, [(4, 3, 8, 6), (5, 4, 4, 7), (6, 1, 3, 7)]);
+        assert_eq!(run.times.relax_ms, 3.0);
+    }
+}
