@@ -158,6 +158,11 @@ fn sorted(mut d: StepDelta) -> StepDelta {
     d
 }
 
+/// The next step of `st`, which must not have ended yet (`label` names the run).
+fn must_step(st: &mut dyn Stepper, label: &str) -> sssp_lab::algo::Step {
+    st.step().unwrap_or_else(|e| panic!("{e}")).unwrap_or_else(|| panic!("{label}: ended early"))
+}
+
 fn wgpu_stepper(i: u32, g: &Arc<Graph>, algo: Algorithm, s: VertexId, opts: &SolveOptions) -> Box<dyn Stepper> {
     make_stepper(DeviceId::Wgpu(i), Arc::clone(g), algo, s, opts)
         .unwrap_or_else(|e| panic!("{} {algo} from {s}: {e}", g.name))
@@ -262,10 +267,7 @@ fn instrumented_counts_equal_the_cpu_records() {
 
                     let mut st = wgpu_stepper(i, g, algo, s, &instr);
                     for (k, (want, _)) in cpu.iter().enumerate() {
-                        let got = st
-                            .step()
-                            .unwrap_or_else(|e| panic!("{e}"))
-                            .unwrap_or_else(|| panic!("{label}: ended early"));
+                        let got = must_step(st.as_mut(), &label);
                         assert_eq!(comparable(&got.record), comparable(want), "{label}: instrumented step {}", k + 1);
                         assert_eq!(got.record.threads.map(|t| t.modelled), Some(false), "{label}");
                     }
@@ -282,10 +284,7 @@ fn instrumented_counts_equal_the_cpu_records() {
                             SolveOptions { block, record_deltas: true, params: params.clone(), ..Default::default() };
                         let mut st = wgpu_stepper(i, g, algo, s, &plain);
                         for (k, (want, want_delta)) in cpu.iter().enumerate() {
-                            let got = st
-                                .step()
-                                .unwrap_or_else(|e| panic!("{e}"))
-                                .unwrap_or_else(|| panic!("{label}: ended early"));
+                            let got = must_step(st.as_mut(), &label);
                             assert_eq!(comparable(&got.record), comparable(want), "{label}: stepping record {}", k + 1);
                             assert_eq!(
                                 sorted(got.delta.unwrap_or_default()),

@@ -50,17 +50,23 @@ pub const SEED004_CHOICES: [&str; 14] = [
     "crauser-pred:split=uh1",
 ];
 
-/// Shortest distances from `source` by petgraph's `dijkstra` ([`INF`] = unreachable).
-pub fn petgraph_distances(g: &Graph, source: VertexId) -> Vec<Distance> {
-    let mut pg = DiGraph::<(), u64>::with_capacity(g.n(), g.m());
+/// `g` as a petgraph graph, each arc's weight through `weight`.
+fn petgraph_graph<W>(g: &Graph, weight: impl Fn(sssp_lab::graph::Weight) -> W) -> DiGraph<(), W> {
+    let mut pg = DiGraph::<(), W>::with_capacity(g.n(), g.m());
     for _ in 0..g.n() {
         pg.add_node(());
     }
     for u in 0..g.n() as VertexId {
         for (v, w) in g.successors().arcs(u) {
-            pg.add_edge(NodeIndex::new(u as usize), NodeIndex::new(v as usize), w as u64);
+            pg.add_edge(NodeIndex::new(u as usize), NodeIndex::new(v as usize), weight(w));
         }
     }
+    pg
+}
+
+/// Shortest distances from `source` by petgraph's `dijkstra` ([`INF`] = unreachable).
+pub fn petgraph_distances(g: &Graph, source: VertexId) -> Vec<Distance> {
+    let pg = petgraph_graph(g, |w| w as u64);
     let mut d = vec![INF; g.n()];
     for (k, v) in petgraph::algo::dijkstra(&pg, NodeIndex::new(source as usize), None, |e| *e.weight()) {
         d[k.index()] = v as Distance;
@@ -72,15 +78,7 @@ pub fn petgraph_distances(g: &Graph, source: VertexId) -> Vec<Distance> {
 /// `Err` for a negative cycle reachable from the source). Weights go through `f64`, exact for
 /// the integers of test graphs.
 pub fn petgraph_signed_distances(g: &Graph, source: VertexId) -> Result<Vec<Distance>, String> {
-    let mut pg = DiGraph::<(), f64>::with_capacity(g.n(), g.m());
-    for _ in 0..g.n() {
-        pg.add_node(());
-    }
-    for u in 0..g.n() as VertexId {
-        for (v, w) in g.successors().arcs(u) {
-            pg.add_edge(NodeIndex::new(u as usize), NodeIndex::new(v as usize), w as f64);
-        }
-    }
+    let pg = petgraph_graph(g, |w| w as f64);
     let paths = petgraph::algo::bellman_ford(&pg, NodeIndex::new(source as usize)).map_err(|e| format!("{e:?}"))?;
     Ok(paths.distances.iter().map(|&d| if d.is_infinite() { INF } else { d as Distance }).collect())
 }
