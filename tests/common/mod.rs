@@ -50,6 +50,23 @@ pub const SEED004_CHOICES: [&str; 14] = [
     "crauser-pred:split=uh1",
 ];
 
+/// Runs `fast` to the end and checks its distances (`want`) and the `counts` of its records
+/// against the CPU stepper's records `cpu` (`what` names the run in failures).
+pub fn check_fast_run<C: PartialEq + std::fmt::Debug>(
+    mut fast: Box<dyn sssp_lab::algo::Stepper>,
+    want: &[Distance],
+    cpu: &[sssp_lab::algo::IterationRecord],
+    counts: impl Fn(&sssp_lab::algo::IterationRecord) -> C,
+    what: &str,
+) {
+    let run = fast.run_to_end(&std::sync::atomic::AtomicBool::new(false), &mut |_| {}).expect("run_to_end");
+    assert_eq!(fast.distances().expect("distances"), want, "{what}: fast distances");
+    let fast_counts: Vec<_> = run.records.iter().map(&counts).collect();
+    let cpu_counts: Vec<_> = cpu.iter().map(&counts).collect();
+    assert_eq!(fast_counts, cpu_counts, "{what}: fast records");
+    assert_eq!(run.iterations as usize, cpu.len(), "{what}: fast iterations");
+}
+
 /// `g` as a petgraph graph, each arc's weight through `weight`.
 fn petgraph_graph<W>(g: &Graph, weight: impl Fn(sssp_lab::graph::Weight) -> W) -> DiGraph<(), W> {
     let mut pg = DiGraph::<(), W>::with_capacity(g.n(), g.m());
@@ -213,13 +230,8 @@ pub mod bellman_ford {
                             b.iteration
                         );
                     }
-                    let mut fast = stepper(device, &g, s, &opts);
-                    let run = fast.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("run_to_end");
-                    assert_eq!(fast.distances().expect("distances"), want, "{what}: fast distances");
-                    let fast_counts: Vec<_> = run.records.iter().map(counts).collect();
-                    let cpu_counts: Vec<_> = cpu_recs.iter().map(counts).collect();
-                    assert_eq!(fast_counts, cpu_counts, "{what}: fast records");
-                    assert_eq!(run.iterations as usize, cpu_recs.len(), "{what}: fast passes");
+                    let fast = stepper(device, &g, s, &opts);
+                    super::check_fast_run(fast, &want, &cpu_recs, counts, &what);
                 }
             }
         }
@@ -267,7 +279,6 @@ pub mod delta_stepping {
     use sssp_lab::generate;
     use sssp_lab::graph::{Graph, VertexId, WeightRule};
     use std::sync::Arc;
-    use std::sync::atomic::AtomicBool;
 
     /// rome99, karate (uniform weights), a grid, an R-MAT graph, a random graph, a graph with
     /// zero-weight arcs.
@@ -342,13 +353,8 @@ pub mod delta_stepping {
                     }
                     assert_eq!(st.distances().expect("distances"), want, "{what}: stepped distances");
                     let opts = SolveOptions { params: params.clone(), ..Default::default() };
-                    let mut fast = stepper(device, &g, s, &opts);
-                    let run = fast.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("run_to_end");
-                    assert_eq!(fast.distances().expect("distances"), want, "{what}: fast distances");
-                    let fast_counts: Vec<_> = run.records.iter().map(counts).collect();
-                    let cpu_counts: Vec<_> = cpu_recs.iter().map(counts).collect();
-                    assert_eq!(fast_counts, cpu_counts, "{what}: fast records");
-                    assert_eq!(run.iterations as usize, cpu_recs.len(), "{what}: fast phases");
+                    let fast = stepper(device, &g, s, &opts);
+                    super::check_fast_run(fast, &want, &cpu_recs, counts, &what);
                 }
             }
         }
