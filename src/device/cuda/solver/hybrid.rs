@@ -85,16 +85,7 @@ impl<D: Dist> CudaStepper<D> {
             times.update_ms = ms(t);
         } else {
             let t = clock();
-            let delta = deltas[2];
-            let mut next = 0u64;
-            for (s, &d) in stamp.iter_mut().zip(&dist) {
-                let d = d.to_host();
-                if *s == UNSET && d != INF && (d as u64) <= delta {
-                    *s = i + 1;
-                    next += 1;
-                }
-            }
-            ctr[C_NEXT_FRONTIER] = next;
+            ctr[C_NEXT_FRONTIER] = host_update(&mut stamp, &dist, deltas[2], i);
             times.update_ms = ms(t);
             let t = clock();
             self.stream
@@ -106,6 +97,20 @@ impl<D: Dist> CudaStepper<D> {
         self.hybrid_host = (dist, stamp);
         Ok(IterOut { times, deltas, ctr })
     }
+}
+
+/// update on one CPU thread: every reached unsettled vertex with δ ≤ Δ joins F_{i+1} (stamp
+/// i + 1); returns |F_{i+1}|.
+fn host_update<D: Dist>(stamp: &mut [u32], dist: &[D], delta: u64, i: u32) -> u64 {
+    let mut next = 0u64;
+    for (s, &d) in stamp.iter_mut().zip(dist) {
+        let d = d.to_host();
+        if *s == UNSET && d != INF && (d as u64) <= delta {
+            *s = i + 1;
+            next += 1;
+        }
+    }
+    next
 }
 
 /// relax_U on one CPU thread ([seed004] Fig. 3 right): every unsettled v takes
