@@ -8,7 +8,7 @@
 //! `SSSP_LAB_REQUIRE_GPU=cuda`.
 
 mod common;
-use common::{petgraph_distances, root};
+use common::{FRONTIER_ALGOS, SEED004_CHOICES, petgraph_distances, root};
 
 use sssp_lab::algo::{
     AlgoChoice, Algorithm, BlockSizes, CachePreference, IterationRecord, PhaseTimes, SolveError, SolveOptions, Stepper,
@@ -22,22 +22,6 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 const CUDA: DeviceId = DeviceId::Cuda(0);
-const FRONTIER_ALGOS: [Algorithm; 4] = [
-    sssp_lab::algo::MARTIN_SUCC,
-    sssp_lab::algo::MARTIN_PRED,
-    sssp_lab::algo::CRAUSER_SUCC,
-    sssp_lab::algo::CRAUSER_PRED,
-];
-
-/// Every frontier solver with every exact relax choice (`relax=balanced` for the successors
-/// variants; the racy relax differs from run to run and is tested apart).
-fn exact_choices() -> Vec<(Algorithm, sssp_lab::algo::Params)> {
-    FRONTIER_ALGOS
-        .iter()
-        .flat_map(|&a| a.test_params().into_iter().filter(move |p| a.exact(p)).map(move |p| (a, p)))
-        .collect()
-}
-
 /// True when a CUDA device can run solvers; otherwise prints why and returns false, or panics
 /// when `SSSP_LAB_REQUIRE_GPU` asks for CUDA.
 fn cuda_ready(test: &str) -> bool {
@@ -244,7 +228,7 @@ fn stepping_and_instrumented_records_equal_the_cpu() {
     graphs.retain(|g| g.n() <= 5000);
     for g in graphs {
         for s in sources(&g).into_iter().take(2) {
-            for (algo, params) in exact_choices() {
+            for (algo, params) in common::exact_choices(true) {
                 for (block, cache) in [
                     (32, CachePreference::Default),
                     (96, CachePreference::PreferL1),
@@ -460,26 +444,10 @@ fn sanitizer_seed004() {
         Arc::new(generate::dense(300, 3).expect("dense")),
         Arc::new(generate::martin(2_000, 5).expect("martin")),
     ];
-    let names = [
-        "fgpu",
-        "fgpu-no-atomic",
-        "ugpu",
-        "ugpu-2min",
-        "ugpu-plus",
-        "uh1",
-        "uh2",
-        "uh3",
-        "martin-succ:layout=matrix",
-        "martin-succ:layout=matrix,relax=non-atomic",
-        "martin-pred:layout=matrix",
-        "crauser-pred:layout=matrix,minimum=one-pass",
-        "crauser-succ:layout=matrix",
-        "crauser-pred:split=uh1",
-        "crauser-succ:minimum=one-pass",
-    ];
+    let names = SEED004_CHOICES.into_iter().chain(["crauser-succ:minimum=one-pass"]);
     for g in graphs {
         let want = petgraph_distances(&g, 0);
-        for name in names {
+        for name in names.clone() {
             let choice: AlgoChoice = name.parse().unwrap_or_else(|e| panic!("{name}: {e}"));
             step_and_run_small(&g, &choice, name, &want);
         }
@@ -550,7 +518,7 @@ fn restarted_solvers_equal_fresh_ones() {
     let graphs = [data("rome99.gr.gz"), Arc::new(generate::martin(3000, 4).expect("martin"))];
     for g in &graphs {
         let ss = sources(g);
-        for (algo, params) in exact_choices() {
+        for (algo, params) in common::exact_choices(true) {
             let opts = SolveOptions { params: params.clone(), ..Default::default() };
             let what = format!("{} on {}", AlgoChoice { algorithm: algo, params }, g.name);
             let mut st = cuda(g, algo, ss[0], &opts);
@@ -627,22 +595,7 @@ fn seed004_variants_match_petgraph_and_report_their_copies() {
     let dense = Arc::new(generate::dense(1500, 3).expect("dense"));
     let martin = Arc::new(generate::martin(20_000, 5).expect("martin"));
     for g in [&dense, &martin] {
-        for name in [
-            "fgpu",
-            "fgpu-no-atomic",
-            "ugpu",
-            "ugpu-2min",
-            "ugpu-plus",
-            "uh1",
-            "uh2",
-            "uh3",
-            "martin-succ:layout=matrix",
-            "martin-succ:layout=matrix,relax=non-atomic",
-            "martin-pred:layout=matrix",
-            "crauser-pred:layout=matrix,minimum=one-pass",
-            "crauser-succ:layout=matrix",
-            "crauser-pred:split=uh1",
-        ] {
+        for name in SEED004_CHOICES {
             let c = choice(name);
             let opts = SolveOptions { record_deltas: false, ..SolveOptions::for_choice(&c) };
             for s in [0, g.n() as VertexId / 2] {

@@ -12,7 +12,7 @@
 //! `wgpu` (CI sets it), in which case they fail.
 
 mod common;
-use common::petgraph_distances;
+use common::{FRONTIER_ALGOS, petgraph_distances};
 
 use sssp_lab::algo::{
     Algorithm, BlockSizes, IterationRecord, Launch, SolveError, SolveOptions, StepDelta, Stepper, dijkstra_distances,
@@ -26,28 +26,6 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
-
-const FRONTIER_ALGOS: [Algorithm; 4] = [
-    sssp_lab::algo::MARTIN_SUCC,
-    sssp_lab::algo::MARTIN_PRED,
-    sssp_lab::algo::CRAUSER_SUCC,
-    sssp_lab::algo::CRAUSER_PRED,
-];
-
-/// Every frontier solver with every exact relax choice (`relax=balanced` for the successors
-/// variants; the racy relax differs from run to run and is tested apart).
-fn exact_choices() -> Vec<(Algorithm, sssp_lab::algo::Params)> {
-    FRONTIER_ALGOS
-        .iter()
-        .flat_map(|&a| {
-            a.test_params()
-                .into_iter()
-                // Seed 004's CUDA-only options are refused here (tested in `refuses_cuda_only_options`).
-                .filter(move |p| a.exact(p) && sssp_lab::device::gpu::cuda_only_options("wgpu", a, p).is_ok())
-                .map(move |p| (a, p))
-        })
-        .collect()
-}
 
 /// Indices of the usable adapters; empty (after saying why) when there are none.
 fn adapters() -> Vec<u32> {
@@ -180,6 +158,11 @@ fn sorted(mut d: StepDelta) -> StepDelta {
     d
 }
 
+/// The next step of `st`, which must not have ended yet (`label` names the run).
+fn must_step(st: &mut dyn Stepper, label: &str) -> sssp_lab::algo::Step {
+    st.step().unwrap_or_else(|e| panic!("{e}")).unwrap_or_else(|| panic!("{label}: ended early"))
+}
+
 fn wgpu_stepper(i: u32, g: &Arc<Graph>, algo: Algorithm, s: VertexId, opts: &SolveOptions) -> Box<dyn Stepper> {
     make_stepper(DeviceId::Wgpu(i), Arc::clone(g), algo, s, opts)
         .unwrap_or_else(|e| panic!("{} {algo} from {s}: {e}", g.name))
@@ -274,7 +257,7 @@ fn instrumented_counts_equal_the_cpu_records() {
                     .into_iter()
                     .enumerate()
             {
-                for (algo, params) in exact_choices() {
+                for (algo, params) in common::exact_choices(false) {
                     let s = if bi == 1 { g.n() as VertexId / 3 } else { 0 };
                     let cpu_opts =
                         SolveOptions { block, record_deltas: true, params: params.clone(), ..Default::default() };
@@ -284,10 +267,7 @@ fn instrumented_counts_equal_the_cpu_records() {
 
                     let mut st = wgpu_stepper(i, g, algo, s, &instr);
                     for (k, (want, _)) in cpu.iter().enumerate() {
-                        let got = st
-                            .step()
-                            .unwrap_or_else(|e| panic!("{e}"))
-                            .unwrap_or_else(|| panic!("{label}: ended early"));
+                        let got = must_step(st.as_mut(), &label);
                         assert_eq!(comparable(&got.record), comparable(want), "{label}: instrumented step {}", k + 1);
                         assert_eq!(got.record.threads.map(|t| t.modelled), Some(false), "{label}");
                     }
@@ -304,10 +284,7 @@ fn instrumented_counts_equal_the_cpu_records() {
                             SolveOptions { block, record_deltas: true, params: params.clone(), ..Default::default() };
                         let mut st = wgpu_stepper(i, g, algo, s, &plain);
                         for (k, (want, want_delta)) in cpu.iter().enumerate() {
-                            let got = st
-                                .step()
-                                .unwrap_or_else(|e| panic!("{e}"))
-                                .unwrap_or_else(|| panic!("{label}: ended early"));
+                            let got = must_step(st.as_mut(), &label);
                             assert_eq!(comparable(&got.record), comparable(want), "{label}: stepping record {}", k + 1);
                             assert_eq!(
                                 sorted(got.delta.unwrap_or_default()),

@@ -60,6 +60,17 @@ impl Build<'_> {
     pub fn mismatch(&self, family: &str) -> SolveError {
         SolveError::Device(format!("{}: the {family} builder got a run of {:?}", self.algo, self.run))
     }
+
+    /// What the built stepper knows of its run, with its `device` string.
+    pub fn ident(&self, device: String) -> super::driver::RunIdent {
+        super::driver::RunIdent {
+            graph: Arc::clone(&self.graph),
+            algo: self.algo,
+            opts: self.opts.clone(),
+            source: self.source,
+            device,
+        }
+    }
 }
 
 /// A device builder of one family.

@@ -7,17 +7,83 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use sssp_lab::graph::{Distance, Graph, INF, VertexId};
 use std::path::{Path, PathBuf};
 
-/// Shortest distances from `source` by petgraph's `dijkstra` ([`INF`] = unreachable).
-pub fn petgraph_distances(g: &Graph, source: VertexId) -> Vec<Distance> {
-    let mut pg = DiGraph::<(), u64>::with_capacity(g.n(), g.m());
+/// The four frontier solvers ([seed000] §3), as the GPU tests run them.
+pub const FRONTIER_ALGOS: [sssp_lab::algo::Algorithm; 4] = [
+    sssp_lab::algo::MARTIN_SUCC,
+    sssp_lab::algo::MARTIN_PRED,
+    sssp_lab::algo::CRAUSER_SUCC,
+    sssp_lab::algo::CRAUSER_PRED,
+];
+
+/// Every frontier solver with every exact relax choice (`relax=balanced` for the successors
+/// variants; the racy relax differs from run to run and is tested apart) that the device takes:
+/// without `cuda`, seed 004's CUDA-only options are left out (wgpu refuses them, tested in
+/// `refuses_cuda_only_options`).
+pub fn exact_choices(cuda: bool) -> Vec<(sssp_lab::algo::Algorithm, sssp_lab::algo::Params)> {
+    FRONTIER_ALGOS
+        .iter()
+        .flat_map(|&a| {
+            a.test_params()
+                .into_iter()
+                .filter(move |p| a.exact(p) && (cuda || sssp_lab::device::gpu::cuda_only_options("wgpu", a, p).is_ok()))
+                .map(move |p| (a, p))
+        })
+        .collect()
+}
+
+/// Seed 004's solutions and options on CUDA ([seed004] §4.1: FGPU, UGPU, the hybrids, the
+/// matrix layout, the one-pass minimum).
+pub const SEED004_CHOICES: [&str; 14] = [
+    "fgpu",
+    "fgpu-no-atomic",
+    "ugpu",
+    "ugpu-2min",
+    "ugpu-plus",
+    "uh1",
+    "uh2",
+    "uh3",
+    "martin-succ:layout=matrix",
+    "martin-succ:layout=matrix,relax=non-atomic",
+    "martin-pred:layout=matrix",
+    "crauser-pred:layout=matrix,minimum=one-pass",
+    "crauser-succ:layout=matrix",
+    "crauser-pred:split=uh1",
+];
+
+/// Runs `fast` to the end and checks its distances (`want`) and the `counts` of its records
+/// against the CPU stepper's records `cpu` (`what` names the run in failures).
+pub fn check_fast_run<C: PartialEq + std::fmt::Debug>(
+    mut fast: Box<dyn sssp_lab::algo::Stepper>,
+    want: &[Distance],
+    cpu: &[sssp_lab::algo::IterationRecord],
+    counts: impl Fn(&sssp_lab::algo::IterationRecord) -> C,
+    what: &str,
+) {
+    let run = fast.run_to_end(&std::sync::atomic::AtomicBool::new(false), &mut |_| {}).expect("run_to_end");
+    assert_eq!(fast.distances().expect("distances"), want, "{what}: fast distances");
+    let fast_counts: Vec<_> = run.records.iter().map(&counts).collect();
+    let cpu_counts: Vec<_> = cpu.iter().map(&counts).collect();
+    assert_eq!(fast_counts, cpu_counts, "{what}: fast records");
+    assert_eq!(run.iterations as usize, cpu.len(), "{what}: fast iterations");
+}
+
+/// `g` as a petgraph graph, each arc's weight through `weight`.
+fn petgraph_graph<W>(g: &Graph, weight: impl Fn(sssp_lab::graph::Weight) -> W) -> DiGraph<(), W> {
+    let mut pg = DiGraph::<(), W>::with_capacity(g.n(), g.m());
     for _ in 0..g.n() {
         pg.add_node(());
     }
     for u in 0..g.n() as VertexId {
         for (v, w) in g.successors().arcs(u) {
-            pg.add_edge(NodeIndex::new(u as usize), NodeIndex::new(v as usize), w as u64);
+            pg.add_edge(NodeIndex::new(u as usize), NodeIndex::new(v as usize), weight(w));
         }
     }
+    pg
+}
+
+/// Shortest distances from `source` by petgraph's `dijkstra` ([`INF`] = unreachable).
+pub fn petgraph_distances(g: &Graph, source: VertexId) -> Vec<Distance> {
+    let pg = petgraph_graph(g, |w| w as u64);
     let mut d = vec![INF; g.n()];
     for (k, v) in petgraph::algo::dijkstra(&pg, NodeIndex::new(source as usize), None, |e| *e.weight()) {
         d[k.index()] = v as Distance;
@@ -29,15 +95,7 @@ pub fn petgraph_distances(g: &Graph, source: VertexId) -> Vec<Distance> {
 /// `Err` for a negative cycle reachable from the source). Weights go through `f64`, exact for
 /// the integers of test graphs.
 pub fn petgraph_signed_distances(g: &Graph, source: VertexId) -> Result<Vec<Distance>, String> {
-    let mut pg = DiGraph::<(), f64>::with_capacity(g.n(), g.m());
-    for _ in 0..g.n() {
-        pg.add_node(());
-    }
-    for u in 0..g.n() as VertexId {
-        for (v, w) in g.successors().arcs(u) {
-            pg.add_edge(NodeIndex::new(u as usize), NodeIndex::new(v as usize), w as f64);
-        }
-    }
+    let pg = petgraph_graph(g, |w| w as f64);
     let paths = petgraph::algo::bellman_ford(&pg, NodeIndex::new(source as usize)).map_err(|e| format!("{e:?}"))?;
     Ok(paths.distances.iter().map(|&d| if d.is_infinite() { INF } else { d as Distance }).collect())
 }
@@ -172,13 +230,8 @@ pub mod bellman_ford {
                             b.iteration
                         );
                     }
-                    let mut fast = stepper(device, &g, s, &opts);
-                    let run = fast.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("run_to_end");
-                    assert_eq!(fast.distances().expect("distances"), want, "{what}: fast distances");
-                    let fast_counts: Vec<_> = run.records.iter().map(counts).collect();
-                    let cpu_counts: Vec<_> = cpu_recs.iter().map(counts).collect();
-                    assert_eq!(fast_counts, cpu_counts, "{what}: fast records");
-                    assert_eq!(run.iterations as usize, cpu_recs.len(), "{what}: fast passes");
+                    let fast = stepper(device, &g, s, &opts);
+                    super::check_fast_run(fast, &want, &cpu_recs, counts, &what);
                 }
             }
         }
@@ -226,7 +279,6 @@ pub mod delta_stepping {
     use sssp_lab::generate;
     use sssp_lab::graph::{Graph, VertexId, WeightRule};
     use std::sync::Arc;
-    use std::sync::atomic::AtomicBool;
 
     /// rome99, karate (uniform weights), a grid, an R-MAT graph, a random graph, a graph with
     /// zero-weight arcs.
@@ -301,13 +353,8 @@ pub mod delta_stepping {
                     }
                     assert_eq!(st.distances().expect("distances"), want, "{what}: stepped distances");
                     let opts = SolveOptions { params: params.clone(), ..Default::default() };
-                    let mut fast = stepper(device, &g, s, &opts);
-                    let run = fast.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("run_to_end");
-                    assert_eq!(fast.distances().expect("distances"), want, "{what}: fast distances");
-                    let fast_counts: Vec<_> = run.records.iter().map(counts).collect();
-                    let cpu_counts: Vec<_> = cpu_recs.iter().map(counts).collect();
-                    assert_eq!(fast_counts, cpu_counts, "{what}: fast records");
-                    assert_eq!(run.iterations as usize, cpu_recs.len(), "{what}: fast phases");
+                    let fast = stepper(device, &g, s, &opts);
+                    super::check_fast_run(fast, &want, &cpu_recs, counts, &what);
                 }
             }
         }

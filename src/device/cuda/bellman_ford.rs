@@ -10,11 +10,12 @@
 use super::kernels::Gpu;
 use super::stream::{apply_cache, cfg, check_memory, copy_back, elapsed_ms, event};
 use super::{dev_err, guarded};
-use crate::algo::{Algorithm, SolveError, SolveOptions, Stepper};
+use crate::algo::{SolveError, SolveOptions, Stepper};
 use crate::device::driver::edge_parallel::{BATCH_MAX, LOG_WORDS};
 use crate::device::driver::{Backend, Batch, EdgeParallel, Words};
 use crate::device::gpu::BellmanFordRun;
-use crate::graph::{Graph, VertexId};
+use crate::device::gpu::Build;
+use crate::graph::Graph;
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, PushKernelArg};
 use std::sync::Arc;
 
@@ -47,18 +48,12 @@ struct BellmanFordCuda {
 }
 
 /// Uploads the edge list, initialises δ and returns the driver. Errors: [`SolveError::Device`].
-pub(super) fn new_stepper(
-    gpu: Arc<Gpu>,
-    graph: Arc<Graph>,
-    algo: Algorithm,
-    run: BellmanFordRun,
-    source: VertexId,
-    opts: &SolveOptions,
-) -> Result<Box<dyn Stepper>, SolveError> {
-    check_memory(&gpu, &graph, device_bytes(&graph), "bellman-ford")?;
+pub(super) fn new_stepper(gpu: Arc<Gpu>, run: BellmanFordRun, b: &Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
+    let (graph, source, opts) = (&b.graph, b.source, b.opts);
+    check_memory(&gpu, graph, device_bytes(graph), "bellman-ford")?;
     let n = graph.n();
     let stream = gpu.ctx.new_stream().map_err(dev_err("cannot create a CUDA stream"))?;
-    let edges = crate::algo::edge_list(&graph, run.order);
+    let edges = crate::algo::edge_list(graph, run.order);
     let up = |v: &[u32], what: &str| stream.clone_htod(v).map_err(dev_err(&format!("cannot upload the {what}")));
     let tails = up(&edges.tails, "arc tails")?;
     let heads = up(&edges.heads, "arc heads")?;
@@ -105,7 +100,7 @@ pub(super) fn new_stepper(
         log,
         _gpu: gpu,
     };
-    Ok(Box::new(EdgeParallel::new(backend, graph, algo, run, source, opts, device)))
+    Ok(Box::new(EdgeParallel::new(backend, run, b.ident(device))))
 }
 
 impl BellmanFordCuda {

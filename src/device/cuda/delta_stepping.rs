@@ -9,10 +9,11 @@
 use super::kernels::Gpu;
 use super::stream::{apply_cache, cfg, check_memory, copy_back, elapsed_ms, event};
 use super::{dev_err, guarded};
-use crate::algo::{Algorithm, SolveError, SolveOptions, Stepper};
+use crate::algo::{SolveError, SolveOptions, Stepper};
 use crate::device::driver::{Backend, Batch, Bucketed, Words};
+use crate::device::gpu::Build;
 use crate::device::gpu_delta::{self as book, BATCH_MAX, C_SLOT, CTL_WORDS, DeltaRun, LOG_WORDS};
-use crate::graph::{Graph, VertexId};
+use crate::graph::Graph;
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, PushKernelArg};
 use std::sync::Arc;
 
@@ -47,14 +48,8 @@ struct DeltaSteppingCuda {
 
 /// Uploads the successors and the initial state and returns the driver. Errors:
 /// [`SolveError::Device`] (memory, NVRTC, driver).
-pub(super) fn new_stepper(
-    gpu: Arc<Gpu>,
-    graph: Arc<Graph>,
-    algo: Algorithm,
-    run: DeltaRun,
-    source: VertexId,
-    opts: &SolveOptions,
-) -> Result<Box<dyn Stepper>, SolveError> {
+pub(super) fn new_stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
+    let (graph, source, opts) = (&b.graph, b.source, b.opts);
     let funcs = [
         gpu.func(if run.balanced { "ds_relax_balanced" } else { "ds_relax" })?,
         gpu.func("ds_commit")?,
@@ -63,9 +58,9 @@ pub(super) fn new_stepper(
         gpu.func("ds_open")?,
         gpu.func("ds_advance2")?,
     ];
-    check_memory(&gpu, &graph, device_bytes(&graph), "delta-stepping")?;
+    check_memory(&gpu, graph, device_bytes(graph), "delta-stepping")?;
     let stream = gpu.ctx.new_stream().map_err(dev_err("cannot create a CUDA stream"))?;
-    let state = book::initial_state(&graph, source, run);
+    let state = book::initial_state(graph, source, run);
     let succ = graph.successors();
     let weights: Vec<u32> = succ.weights.iter().map(|&w| w.max(0) as u32).collect();
     let up = |v: &[u32], what: &str| stream.clone_htod(v).map_err(dev_err(&format!("cannot upload the {what}")));
@@ -108,7 +103,7 @@ pub(super) fn new_stepper(
         run,
         _gpu: gpu,
     };
-    Ok(Box::new(Bucketed::new(backend, graph, algo, run, source, opts, device)))
+    Ok(Box::new(Bucketed::new(backend, run, b.ident(device))))
 }
 
 impl DeltaSteppingCuda {

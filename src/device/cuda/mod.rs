@@ -134,21 +134,21 @@ pub(super) fn stepper(builder: super::gpu::Builder, build: Build<'_>) -> Result<
 pub(super) fn build_frontier(b: Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
     let GpuRun::Frontier(run) = b.run else { return Err(b.mismatch("frontier")) };
     let gpu = kernels::gpu(b.index)?;
-    guarded(|| solver::new_stepper(gpu, b.graph, b.algo, run, b.source, b.opts))?
+    guarded(|| solver::new_stepper(gpu, run, &b))?
 }
 
 /// The edge-parallel family's builder.
 pub(super) fn build_bellman_ford(b: Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
     let GpuRun::EdgeParallel(run) = b.run else { return Err(b.mismatch("edge-parallel")) };
     let gpu = kernels::gpu(b.index)?;
-    guarded(|| bellman_ford::new_stepper(gpu, b.graph, b.algo, run, b.source, b.opts))?
+    guarded(|| bellman_ford::new_stepper(gpu, run, &b))?
 }
 
 /// The bucketed family's builder.
 pub(super) fn build_delta_stepping(b: Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
     let GpuRun::Bucketed(run) = b.run else { return Err(b.mismatch("bucketed")) };
     let gpu = kernels::gpu(b.index)?;
-    guarded(|| delta_stepping::new_stepper(gpu, b.graph, b.algo, run, b.source, b.opts))?
+    guarded(|| delta_stepping::new_stepper(gpu, run, &b))?
 }
 
 /// Peak memory bandwidth of device `index` from the driver (memory clock × bus width × 2),

@@ -5,16 +5,16 @@
 use super::kernels::Gpu;
 use super::stream::cfg;
 use super::{dev_err, guarded};
-use crate::algo::{
-    Algorithm, CachePreference, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, Stepper, Threshold,
-};
+use crate::algo::{Algorithm, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, Stepper};
+use crate::device::driver::{RunIdent, frontier, ident_getters};
 use crate::device::gpu::LaunchModel;
-use crate::device::gpu::{FrontierRun, HostState, UNSET};
+use crate::device::gpu::{Build, FrontierRun, HostState, UNSET};
 use crate::graph::{Distance, Graph, INF, VertexId};
 use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaStream, DeviceRepr, PushKernelArg, ValidAsZeroBits};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+mod build;
 mod fast;
 mod hybrid;
 mod launch;
@@ -109,18 +109,11 @@ pub fn device_bytes(graph: &Graph, algo: Algorithm, opts: &SolveOptions) -> u64 
 }
 
 /// Creates the stepper with the distance width the graph allows.
-pub(super) fn new_stepper(
-    gpu: Arc<Gpu>,
-    graph: Arc<Graph>,
-    algo: Algorithm,
-    run: FrontierRun,
-    source: VertexId,
-    opts: &SolveOptions,
-) -> Result<Box<dyn Stepper>, SolveError> {
-    if narrow_ok(&graph) {
-        Ok(Box::new(CudaStepper::<u32>::new(gpu, graph, algo, run, source, opts)?))
+pub(super) fn new_stepper(gpu: Arc<Gpu>, run: FrontierRun, b: &Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
+    if narrow_ok(&b.graph) {
+        Ok(Box::new(CudaStepper::<u32>::new(gpu, run, b)?))
     } else {
-        Ok(Box::new(CudaStepper::<u64>::new(gpu, graph, algo, run, source, opts)?))
+        Ok(Box::new(CudaStepper::<u64>::new(gpu, run, b)?))
     }
 }
 
@@ -165,27 +158,18 @@ pub(super) struct IterOut {
     ctr: [u64; C_COUNT],
 }
 
-/// The CUDA frontier stepper (fields shared by `launch.rs` and `fast.rs`).
-pub(super) struct CudaStepper<D: Dist> {
-    gpu: Arc<Gpu>,
-    stream: Arc<CudaStream>,
-    graph: Arc<Graph>,
-    algo: Algorithm,
-    run: FrontierRun,
-    opts: SolveOptions,
-    source: VertexId,
-    device: String,
-    n: u32,
-    k: Kernels,
-    // graph on the device
+/// The graph's arrays on the device.
+pub(super) struct GraphBufs {
     off: CudaSlice<u32>,
     tgt: CudaSlice<u32>,
     wgt: CudaSlice<u32>,
     pred: Option<[CudaSlice<u32>; 3]>,
-    /// `layout=matrix`: the n × n weights (predecessors: W[p·n + v]; successors: the transpose).
     matrix: Option<CudaSlice<u32>>,
+}
+
+/// The run's state on the device.
+pub(super) struct StateBufs<D: Dist> {
     omega: CudaSlice<D>,
-    // state
     dist: CudaSlice<D>,
     prev: Option<CudaSlice<D>>,
     stamp: CudaSlice<u32>,
@@ -193,6 +177,21 @@ pub(super) struct CudaStepper<D: Dist> {
     part_c: CudaSlice<u64>,
     out: CudaSlice<u64>,
     ctr: CudaSlice<u64>,
+}
+
+/// The CUDA frontier stepper (fields shared by `launch.rs` and `fast.rs`).
+pub(super) struct CudaStepper<D: Dist> {
+    gpu: Arc<Gpu>,
+    stream: Arc<CudaStream>,
+    /// Graph, algorithm, options, source and device string (the Stepper getters).
+    id: RunIdent,
+    run: FrontierRun,
+    n: u32,
+    k: Kernels,
+    /// The graph on the device.
+    g: GraphBufs,
+    /// The run's state on the device.
+    st: StateBufs<D>,
     fast: Option<FastBufs>,
     // host side
     iteration: u32,
@@ -209,195 +208,18 @@ pub(super) struct CudaStepper<D: Dist> {
 }
 
 impl<D: Dist> CudaStepper<D> {
-    fn new(
-        gpu: Arc<Gpu>,
-        graph: Arc<Graph>,
-        algo: Algorithm,
-        run: FrontierRun,
-        source: VertexId,
-        opts: &SolveOptions,
-    ) -> Result<Self, SolveError> {
-        let FrontierRun { threshold, variant, racy, balanced, .. } = run;
-        let variant_only = run.seed004_variant();
-        let n = graph.n();
-        if n >= u32::MAX as usize - 1 {
-            return Err(SolveError::Device(format!("{n} vertices: the CUDA kernels index vertices with u32")));
-        }
-        gpu.ctx.bind_to_thread().map_err(dev_err("cannot bind the CUDA context"))?;
-
-        // Room on the device?
-        let need = device_bytes(&graph, algo, opts);
-        let (free, total) = gpu.ctx.mem_get_info().map_err(dev_err("cannot read free device memory"))?;
-        let margin = 64u64 << 20;
-        if need + margin > free as u64 {
-            return Err(SolveError::Device(format!(
-                "graph `{}` ({} vertices, {} arcs) needs {:.1} MiB of device memory for `{algo}` on {}, \
-                 but only {:.1} MiB of {:.1} MiB are free",
-                graph.name,
-                n,
-                graph.m(),
-                need as f64 / 1048576.0,
-                gpu.name,
-                free as f64 / 1048576.0,
-                total as f64 / 1048576.0
-            )));
-        }
-
-        let stream = gpu.ctx.new_stream().map_err(dev_err("cannot create a CUDA stream"))?;
-        let up = |v: &[u32], what: &str| {
-            stream.clone_htod(v).map_err(dev_err(&format!("cannot upload the {what} to the GPU")))
-        };
-        let succ = graph.successors();
-        fn lists(matrix: bool, v: &[u32]) -> &[u32] {
-            if matrix { &[0] } else { v }
-        }
-        let off = up(lists(run.matrix, &succ.offsets), "successor offsets")?;
-        let tgt = up(lists(run.matrix, &succ.targets), "successor targets")?;
-        // Same bits: the frontier kernels only see graphs without negative weights.
-        let wgt = up(lists(run.matrix, bytemuck::cast_slice(&succ.weights)), "successor weights")?;
-        let matrix = if run.matrix { Some(up(&dense_weights(&graph, variant), "adjacency matrix")?) } else { None };
-        let pred = if variant == RelaxVariant::Predecessors && !run.matrix {
-            let p = graph.predecessors();
-            Some([
-                up(&p.offsets, "predecessor offsets")?,
-                up(&p.targets, "predecessor sources")?,
-                up(bytemuck::cast_slice(&p.weights), "predecessor weights")?,
-            ])
-        } else {
-            None
-        };
-        let omega_h: Vec<D> = graph.omega().iter().map(|&w| D::from_host(w)).collect();
-        let omega = stream.clone_htod(&omega_h).map_err(dev_err("cannot upload ω"))?;
-        let alloc = |len: usize| stream.alloc_zeros::<u64>(len).map_err(dev_err("cannot allocate device memory"));
-        let alloc_d = |len: usize| stream.alloc_zeros::<D>(len).map_err(dev_err("cannot allocate device memory"));
-        let alloc32 = |len: usize| stream.alloc_zeros::<u32>(len).map_err(dev_err("cannot allocate device memory"));
-        let dist = alloc_d(n)?;
-        let prev = if opts.instrument && !variant_only { Some(alloc_d(n)?) } else { None };
-        let stamp = alloc32(n)?;
-        let parts = n.div_ceil(64) + 1;
-        let part_m = alloc(parts)?;
-        let part_c = alloc(parts)?;
-        let out = alloc(3)?;
-        let ctr = alloc(C_COUNT)?;
-
-        let s = D::SUFFIX;
-        let f = |name: &str| gpu.func(&format!("{name}_{s}"));
-        let instr = if opts.instrument && !variant_only { "_instr" } else { "" };
-        let relax = match (racy, variant) {
-            _ if run.matrix => match (variant, racy) {
-                (RelaxVariant::Predecessors, _) => f("relax_pred_mat")?,
-                (RelaxVariant::Successors, false) => f("relax_succ_mat")?,
-                (RelaxVariant::Successors, true) => f("relax_succ_mat_racy")?,
-            },
-            _ if run.cached => f("relax_pred_plus")?,
-            (true, _) => f(&format!("relax_racy{instr}"))?,
-            (_, RelaxVariant::Successors) if balanced => f(&format!("relax_succ_bal{instr}"))?,
-            (_, RelaxVariant::Successors) => f(&format!("relax_succ{instr}"))?,
-            (_, RelaxVariant::Predecessors) => f(&format!("relax_pred{instr}"))?,
-        };
-        let (fast, fast_bufs) = if racy || variant_only {
-            (None, None)
-        } else {
-            let pv = if variant == RelaxVariant::Predecessors { "pred" } else { "succ" };
-            let th = if threshold == Threshold::Crauser { "crauser" } else { "martin" };
-            let cap = n as u32 + 1;
-            let bufs = FastBufs {
-                ctl: alloc32(CTL_WORDS)?,
-                mark: alloc32(n)?,
-                packed: alloc(if s == "u32" && variant == RelaxVariant::Successors { n } else { 1 })?,
-                unpack: if s == "u32" && variant == RelaxVariant::Successors {
-                    Some(gpu.func("fast_unpack_u32")?)
-                } else {
-                    None
-                },
-                lists: [alloc32(n)?, alloc32(n)?, alloc32(n)?, alloc32(n)?],
-                rec_m: alloc(cap as usize)?,
-                rec_c: alloc(cap as usize)?,
-                rec_f: alloc32(cap as usize)?,
-                rec_r: alloc32(cap as usize)?,
-                cap,
-            };
-            let k = FastKernels {
-                reset: gpu.func("fast_reset")?,
-                setup: f(&format!("fast_setup_{pv}"))?,
-                run: f(&format!("fast_{pv}_{th}"))?,
-            };
-            (Some(k), Some(bufs))
-        };
-        let k = Kernels {
-            init: f("sssp_init")?,
-            relax,
-            min1: f(&format!("min1{instr}"))?,
-            min2: gpu.func("sssp_min2")?,
-            update: f(&format!("update{instr}"))?,
-            update_counting: f("update_instr")?,
-            fast,
-        };
-
-        let cache = match opts.cache {
-            CachePreference::Default => "default",
-            CachePreference::PreferL1 => "prefer L1",
-            CachePreference::PreferShared => "prefer shared",
-        };
-        let device = format!(
-            "CUDA: {} (cuda:{}; blocks relax/min/update {}/{}/{}; cache {cache}; {}-bit δ)",
-            gpu.name,
-            gpu.ordinal,
-            opts.block.relax,
-            opts.block.minimum,
-            opts.block.update,
-            if s == "u32" { 32 } else { 64 }
-        );
-        let mut st = CudaStepper {
-            stream,
-            algo,
-            run,
-            opts: opts.clone(),
-            source,
-            device,
-            n: n as u32,
-            k,
-            off,
-            tgt,
-            wgt,
-            pred,
-            matrix,
-            omega,
-            dist,
-            prev,
-            stamp,
-            part_m,
-            part_c,
-            out,
-            ctr,
-            fast: fast_bufs,
-            iteration: 0,
-            done: false,
-            settled_count: 1,
-            frontier_len: 1,
-            host: None,
-            model: LaunchModel::new(n),
-            lists_for: None,
-            hybrid_host: (Vec::new(), Vec::new()),
-            graph,
-            gpu,
-        };
-        st.init_state(source)?;
-        Ok(st)
-    }
-
     /// Puts the run back at its start from `source`: δ = ∞ except δ(s) = 0, stamp(s) = 1
     /// (F₁ = {s}), the fast path's marks cleared (they hold iteration numbers, which start again
     /// at 1) and the host-side counters and copy reset. The graph arrays stay where they are.
     fn init_state(&mut self, source: VertexId) -> Result<(), SolveError> {
         let n = self.n as usize;
-        self.source = source;
+        self.id.source = source;
         if let Some(fb) = &mut self.fast {
             self.stream.memset_zeros(&mut fb.mark).map_err(dev_err("cannot clear the fast path's marks"))?;
         }
-        let b = self.opts.block.relax;
+        let b = self.id.opts.block.relax;
         let mut l = self.stream.launch_builder(&self.k.init);
-        l.arg(&self.n).arg(&self.dist).arg(&self.stamp).arg(&source);
+        l.arg(&self.n).arg(&self.st.dist).arg(&self.st.stamp).arg(&source);
         // SAFETY: arguments match `sssp_init_*` in kernels/frontier.cu; n threads guarded.
         unsafe { l.launch(cfg(self.n.div_ceil(b), b)) }.map_err(dev_err("initialise kernel launch failed"))?;
         self.stream.synchronize().map_err(dev_err("initialisation on the GPU failed"))?;
@@ -421,7 +243,7 @@ impl<D: Dist> CudaStepper<D> {
         if let Some(f) = &self.k.fast {
             fs.extend([&f.setup, &f.run]);
         }
-        super::stream::apply_cache(&fs, self.opts.cache)
+        super::stream::apply_cache(&fs, self.id.opts.cache)
     }
 
     fn event(&self) -> Result<CudaEvent, SolveError> {
@@ -437,9 +259,9 @@ impl<D: Dist> CudaStepper<D> {
         let n = self.n as usize;
         let mut d = vec![D::INF; n];
         let mut s = vec![0u32; n];
-        self.stream.memcpy_dtoh(&self.dist, &mut d[..]).map_err(dev_err("cannot copy δ from the GPU"))?;
+        self.stream.memcpy_dtoh(&self.st.dist, &mut d[..]).map_err(dev_err("cannot copy δ from the GPU"))?;
         self.stream
-            .memcpy_dtoh(&self.stamp, &mut s[..])
+            .memcpy_dtoh(&self.st.stamp, &mut s[..])
             .map_err(dev_err("cannot copy the settled flags from the GPU"))?;
         self.sync("copying the state from the GPU failed")?;
         Ok((d.into_iter().map(Dist::to_host).collect(), s))
@@ -452,29 +274,16 @@ impl<D: Dist> CudaStepper<D> {
         }
         let (dist, stamp) = self.copy_state()?;
         let next = self.iteration + 1;
-        self.settled_count = stamp.iter().filter(|&&s| s != UNSET).count() as u64;
-        self.frontier_len = stamp.iter().filter(|&&s| s == next).count() as u64;
-        self.host = Some(HostState { dist, stamp });
+        let state = HostState { dist, stamp };
+        self.settled_count = frontier::settled_in(&state);
+        self.frontier_len = state.stamp.iter().filter(|&&s| s == next).count() as u64;
+        self.host = Some(state);
         Ok(())
     }
 }
 
 impl<D: Dist> Stepper for CudaStepper<D> {
-    fn algorithm(&self) -> Algorithm {
-        self.algo
-    }
-
-    fn params(&self) -> Option<&crate::algo::Params> {
-        Some(&self.opts.params)
-    }
-
-    fn device(&self) -> String {
-        self.device.clone()
-    }
-
-    fn source(&self) -> VertexId {
-        self.source
-    }
+    ident_getters!();
 
     fn is_done(&self) -> bool {
         self.done
@@ -490,29 +299,26 @@ impl<D: Dist> Stepper for CudaStepper<D> {
         }
         guarded(|| {
             let mut d = vec![D::INF; self.n as usize];
-            self.stream.memcpy_dtoh(&self.dist, &mut d[..]).map_err(dev_err("cannot copy δ from the GPU"))?;
+            self.stream.memcpy_dtoh(&self.st.dist, &mut d[..]).map_err(dev_err("cannot copy δ from the GPU"))?;
             self.sync("copying δ from the GPU failed")?;
             Ok(d.into_iter().map(Dist::to_host).collect())
         })?
     }
 
     fn restart(&mut self, source: VertexId) -> Result<bool, SolveError> {
-        crate::algo::check_source(&self.graph, source)?;
+        crate::algo::check_source(&self.id.graph, source)?;
         guarded(|| self.init_state(source))??;
         Ok(true)
     }
 
     fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
         if self.done {
-            let mut run = self.run_header();
-            run.iterations = self.iteration;
-            run.reached = self.settled_count;
-            return Ok(run);
+            return Ok(frontier::finished_run(&self.id, self.iteration, self.settled_count));
         }
         let persistent = self.k.fast.is_some()
-            && !self.opts.instrument
+            && !self.id.opts.instrument
             && self.gpu.cooperative
-            && self.opts.launch == crate::algo::Launch::Fast;
+            && self.id.opts.launch == crate::algo::Launch::Fast;
         guarded(|| if persistent { self.run_fast(cancel, progress) } else { self.run_kernels(cancel, progress) })?
     }
 }

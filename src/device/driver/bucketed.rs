@@ -9,9 +9,9 @@
 //!   past the end return at once on the device.
 
 use super::{Backend, Doubling, RunIdent, Words};
-use crate::algo::{Algorithm, PhaseTimes, RunRecord, SolveError, SolveOptions, Step, Stepper};
+use crate::algo::{PhaseTimes, RunRecord, SolveError, Step, Stepper};
 use crate::device::gpu_delta::{self as book, BATCH_MAX, DeltaRun, L_SERIAL, LOG_WORDS, LogEntry};
-use crate::graph::{Distance, Graph, INF, VertexId};
+use crate::graph::{Distance, INF};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -30,28 +30,12 @@ pub struct Bucketed<B> {
 
 impl<B: Backend> Bucketed<B> {
     /// A driver over `backend`, which holds [`book::initial_state`].
-    pub fn new(
-        backend: B,
-        graph: Arc<Graph>,
-        algo: Algorithm,
-        run: DeltaRun,
-        source: VertexId,
-        opts: &SolveOptions,
-        device: String,
-    ) -> Self {
-        let mut prev = vec![INF; graph.n()];
-        if let Some(p) = prev.get_mut(source as usize) {
+    pub fn new(backend: B, run: DeltaRun, id: RunIdent) -> Self {
+        let mut prev = vec![INF; id.graph.n()];
+        if let Some(p) = prev.get_mut(id.source as usize) {
             *p = 0;
         }
-        Bucketed {
-            id: RunIdent { graph, algo, opts: opts.clone(), source, device },
-            backend,
-            run,
-            prev,
-            iteration: 0,
-            done: false,
-            reached: 1,
-        }
+        Bucketed { id, backend, run, prev, iteration: 0, done: false, reached: 1 }
     }
 
     /// Runs up to `count` phases and returns the entries of those that ran (at least one).

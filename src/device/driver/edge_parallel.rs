@@ -12,9 +12,9 @@
 //!   anything, proves a negative cycle: [`crate::algo::negative_cycle_error`] names it.
 
 use super::{Backend, Doubling, RunIdent, Words};
-use crate::algo::{Algorithm, PassBook, PassTally, PhaseTimes, RunRecord, SolveError, SolveOptions, Step, Stepper};
+use crate::algo::{PassBook, PassTally, PhaseTimes, RunRecord, SolveError, Step, Stepper};
 use crate::device::gpu::BellmanFordRun;
-use crate::graph::{Distance, Graph, INF, VertexId};
+use crate::graph::{Distance, INF};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -53,20 +53,12 @@ pub struct EdgeParallel<B> {
 
 impl<B: Backend> EdgeParallel<B> {
     /// A driver over `backend`, whose δ holds the source at 0 and everything else at ∞.
-    pub fn new(
-        backend: B,
-        graph: Arc<Graph>,
-        algo: Algorithm,
-        run: BellmanFordRun,
-        source: VertexId,
-        opts: &SolveOptions,
-        device: String,
-    ) -> Self {
+    pub fn new(backend: B, run: BellmanFordRun, id: RunIdent) -> Self {
         let mut last = [0u32; LOG_WORDS];
         last[LOWERED] = 1; // pass 0 "lowered" the source: pass 1 runs
         EdgeParallel {
-            book: PassBook::new(Arc::clone(&graph), source, run.frontier_only, run.order),
-            id: RunIdent { graph, algo, opts: opts.clone(), source, device },
+            book: PassBook::new(Arc::clone(&id.graph), id.source, run.frontier_only, run.order),
+            id,
             backend,
             last,
             host_valid: true,

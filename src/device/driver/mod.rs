@@ -9,6 +9,7 @@
 
 pub mod bucketed;
 pub mod edge_parallel;
+pub mod frontier;
 
 pub use bucketed::Bucketed;
 pub use edge_parallel::EdgeParallel;

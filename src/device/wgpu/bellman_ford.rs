@@ -9,11 +9,11 @@
 
 use super::Gpu;
 use super::dispatch::{Kernel, buffer_init, check_limits, copy_words, grid, run_batch};
-use crate::algo::{Algorithm, SolveError, SolveOptions, Stepper};
+use crate::algo::{SolveError, Stepper};
 use crate::device::driver::edge_parallel::{BATCH_MAX, LOG_WORDS};
 use crate::device::driver::{Backend, Batch, EdgeParallel, Words};
 use crate::device::gpu::BellmanFordRun;
-use crate::graph::{Graph, VertexId};
+use crate::device::gpu::Build;
 use std::sync::Arc;
 
 const SOURCE: &str = include_str!("../../../kernels/bellman_ford.wgsl");
@@ -34,18 +34,12 @@ struct BellmanFordWgpu {
 /// Uploads the edge list and δ and returns the driver over them. Errors
 /// ([`SolveError::Device`]): an array larger than one storage binding, block sizes beyond the
 /// adapter, GPU errors.
-pub(super) fn stepper(
-    gpu: Arc<Gpu>,
-    graph: Arc<Graph>,
-    algo: Algorithm,
-    run: BellmanFordRun,
-    source: VertexId,
-    opts: &SolveOptions,
-) -> Result<Box<dyn Stepper>, SolveError> {
+pub(super) fn stepper(gpu: Arc<Gpu>, run: BellmanFordRun, b: &Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
+    let (graph, source, opts) = (&b.graph, b.source, b.opts);
     let (n, m) = (graph.n(), graph.m());
     let blocks = [("relax", opts.block.relax), ("update", opts.block.update)];
-    check_limits(&gpu, &graph, "bellman-ford", &blocks, m.max(n + 1) as u64)?;
-    let edges = crate::algo::edge_list(&graph, run.order);
+    check_limits(&gpu, graph, "bellman-ford", &blocks, m.max(n + 1) as u64)?;
+    let edges = crate::algo::edge_list(graph, run.order);
     let mut init_dist = vec![i32::MAX; n];
     init_dist[source as usize] = 0;
     let mut init_mark = vec![u32::MAX; n];
@@ -103,7 +97,7 @@ pub(super) fn stepper(
     let (relax, commit, advance, dist, mark, log, ctl) = built;
     let device = format!("{} · i32 δ (bellman-ford) · host wall-clock timing", gpu.name);
     let backend = BellmanFordWgpu { gpu, n, relax, commit, advance, dist, mark, log, ctl };
-    Ok(Box::new(EdgeParallel::new(backend, graph, algo, run, source, opts, device)))
+    Ok(Box::new(EdgeParallel::new(backend, run, b.ident(device))))
 }
 
 impl Backend for BellmanFordWgpu {

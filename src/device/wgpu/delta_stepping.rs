@@ -7,10 +7,10 @@
 
 use super::Gpu;
 use super::dispatch::{Kernel, buffer_init, check_limits, copy_words, grid, run_batch};
-use crate::algo::{Algorithm, SolveError, SolveOptions, Stepper};
+use crate::algo::{SolveError, Stepper};
 use crate::device::driver::{Backend, Batch, Bucketed, Words};
+use crate::device::gpu::Build;
 use crate::device::gpu_delta::{self as book, BATCH_MAX, C_SLOT, DeltaRun, LOG_WORDS};
-use crate::graph::{Graph, VertexId};
 use std::sync::Arc;
 
 const SOURCE: &str = include_str!("../../../kernels/delta_stepping.wgsl");
@@ -30,18 +30,12 @@ struct DeltaSteppingWgpu {
 /// Uploads the successors and the initial state and returns the driver over them. Errors
 /// ([`SolveError::Device`]): an array larger than one storage binding, block sizes beyond the
 /// adapter, GPU errors.
-pub(super) fn stepper(
-    gpu: Arc<Gpu>,
-    graph: Arc<Graph>,
-    algo: Algorithm,
-    run: DeltaRun,
-    source: VertexId,
-    opts: &SolveOptions,
-) -> Result<Box<dyn Stepper>, SolveError> {
+pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
+    let (graph, source, opts) = (&b.graph, b.source, b.opts);
     let (n, m) = (graph.n(), graph.m());
     let blocks = [("relax", opts.block.relax), ("update", opts.block.update)];
-    check_limits(&gpu, &graph, "delta-stepping", &blocks, m.max(n + 1) as u64)?;
-    let state = book::initial_state(&graph, source, run);
+    check_limits(&gpu, graph, "delta-stepping", &blocks, m.max(n + 1) as u64)?;
+    let state = book::initial_state(graph, source, run);
     let succ = graph.successors();
     let weights: Vec<u32> = succ.weights.iter().map(|&w| w.max(0) as u32).collect();
     let d = &gpu.device;
@@ -105,7 +99,7 @@ pub(super) fn stepper(
         if run.balanced { "balanced" } else { "vertex" }
     );
     let backend = DeltaSteppingWgpu { gpu, n, kernels, dist, rr, log, ctl };
-    Ok(Box::new(Bucketed::new(backend, graph, algo, run, source, opts, device)))
+    Ok(Box::new(Bucketed::new(backend, run, b.ident(device))))
 }
 
 impl Backend for DeltaSteppingWgpu {

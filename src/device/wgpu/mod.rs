@@ -81,13 +81,13 @@ pub(super) fn build_frontier(b: Build<'_>) -> Result<Box<dyn Stepper>, SolveErro
 /// The edge-parallel family's builder.
 pub(super) fn build_bellman_ford(b: Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
     let GpuRun::EdgeParallel(run) = b.run else { return Err(b.mismatch("edge-parallel")) };
-    bellman_ford::stepper(gpu(b.index)?, b.graph, b.algo, run, b.source, b.opts)
+    bellman_ford::stepper(gpu(b.index)?, run, &b)
 }
 
 /// The bucketed family's builder.
 pub(super) fn build_delta_stepping(b: Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
     let GpuRun::Bucketed(run) = b.run else { return Err(b.mismatch("bucketed")) };
-    delta_stepping::stepper(gpu(b.index)?, b.graph, b.algo, run, b.source, b.opts)
+    delta_stepping::stepper(gpu(b.index)?, run, &b)
 }
 
 /// A frontier stepper with [`WgpuTuning`] knobs, returning the concrete type (tests read
@@ -122,7 +122,8 @@ fn frontier(
     // Adapter limits on block sizes are checked by the stepper, which knows the adapter.
     super::gpu::cuda_only_options("wgpu", algo, &opts.params).map_err(SolveError::Device)?;
     let gpu = gpu(index)?;
-    WgpuStepper::new(gpu, graph, algo, run, source, opts.clone(), tuning)
+    let b = Build { index, graph, algo, run: super::gpu::GpuRun::Frontier(run), source, opts };
+    WgpuStepper::new(gpu, run, &b, tuning)
 }
 
 /// One adapter in the list.

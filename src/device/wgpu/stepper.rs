@@ -29,11 +29,13 @@
 use super::kernels::{self, ArcLayout, Compiled, FastShape, Kernel, PipelineKey, bind};
 use super::{DISTANCE_RANGE, Gpu, WgpuTuning};
 use crate::algo::{
-    Algorithm, IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, Stepper,
-    Threshold, Thresholds, frontier_values,
+    IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, Step, Stepper, Threshold, Thresholds,
+    frontier_values,
 };
-use crate::device::gpu::{self, Counters, FrontierRun, HostState, UNSET};
-use crate::graph::{Csr, Distance, Graph, INF, VertexId};
+use crate::device::driver::frontier::{self, Sizes, Stepped};
+use crate::device::driver::{RunIdent, ident_getters};
+use crate::device::gpu::{self, Build, Counters, FrontierRun, HostState, UNSET};
+use crate::graph::{Csr, Distance, INF};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -153,12 +155,10 @@ struct BatchOut {
 /// A frontier solver on a wgpu adapter (see the module docs).
 pub struct WgpuStepper {
     gpu: Arc<Gpu>,
-    graph: Arc<Graph>,
-    algo: Algorithm,
+    /// Graph, algorithm, options, source and device string (the Stepper getters).
+    id: RunIdent,
     run: FrontierRun,
-    opts: SolveOptions,
     tuning: WgpuTuning,
-    source: VertexId,
     n: u32,
     arcs: ArcLayout,
     b: Buffers,
@@ -177,7 +177,6 @@ pub struct WgpuStepper {
     /// Vertices settled so far (None when unknown: after a cancelled fast run).
     settled: Option<u64>,
     model: gpu::LaunchModel,
-    device_name: String,
     two_d: bool,
 }
 
@@ -240,26 +239,15 @@ impl WgpuStepper {
 
     /// Whether `run_to_end` uses the fast path (lists, teams, fused minimum).
     pub fn uses_fast_path(&self) -> bool {
-        !self.opts.instrument && !self.run.racy && self.gpu.indirect && self.opts.launch == crate::algo::Launch::Fast
+        !self.id.opts.instrument
+            && !self.run.racy
+            && self.gpu.indirect
+            && self.id.opts.launch == crate::algo::Launch::Fast
     }
 }
 
 impl Stepper for WgpuStepper {
-    fn algorithm(&self) -> Algorithm {
-        self.algo
-    }
-
-    fn params(&self) -> Option<&crate::algo::Params> {
-        Some(&self.opts.params)
-    }
-
-    fn device(&self) -> String {
-        self.device_name.clone()
-    }
-
-    fn source(&self) -> VertexId {
-        self.source
-    }
+    ident_getters!();
 
     fn is_done(&self) -> bool {
         self.done
@@ -284,15 +272,12 @@ impl Stepper for WgpuStepper {
         let new = self.read_state()?;
         let copy_ms = t0.elapsed().as_secs_f64() * 1e3;
         let th = self.thresholds(l);
-        let block = self.opts.block.relax;
-        let (diffed, delta) =
-            gpu::diffed_record(&self.graph, self.run, block, &mut self.model, i, &th, &prev, &new, times);
-        let mut record = if self.opts.instrument { self.record_from_log(i, l, times) } else { diffed };
-        record.times.copy_ms = copy_ms;
-        self.settled = Some(record.settled);
-        let delta = self.opts.record_deltas.then_some(delta);
+        let counted = self.id.opts.instrument.then(|| self.record_from_log(i, l, times));
+        let stepped = Stepped { iteration: i, thresholds: &th, times, copy_ms, counted };
+        let (step, _) = frontier::book_step(&self.id, self.run, &mut self.model, stepped, &prev, &new);
+        self.settled = Some(step.record.settled);
         self.host = Some(new);
-        Ok(Some(Step { record, delta }))
+        Ok(Some(step))
     }
 
     fn distances(&mut self) -> Result<Vec<Distance>, SolveError> {
@@ -305,10 +290,8 @@ impl Stepper for WgpuStepper {
 
     fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
         if self.done {
-            let mut run = self.run_header();
-            run.iterations = self.iteration;
-            run.reached = self.settled_now()?;
-            return Ok(run);
+            let reached = self.settled_now()?;
+            return Ok(frontier::finished_run(&self.id, self.iteration, reached));
         }
         if self.uses_fast_path() { self.run_fast(cancel, progress) } else { self.run_kernels(cancel, progress) }
     }

@@ -2,8 +2,9 @@
 //! solve stays on the GPU; records hold thresholds and set sizes only.
 
 use super::super::dev_err;
-use super::{CTL_DONE, CTL_ITER, CTL_WORDS, CudaStepper, Dist, FIRST_CHUNK, cfg};
+use super::{CTL_DONE, CTL_ITER, CTL_WORDS, CudaStepper, Dist, FIRST_CHUNK, FastBufs, FastKernels, cfg};
 use crate::algo::{RelaxVariant, RunRecord, SolveError};
+use crate::device::driver::frontier::{self, Sizes};
 use crate::device::gpu;
 use cudarc::driver::{CudaFunction, PushKernelArg};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,7 +14,7 @@ impl<D: Dist> CudaStepper<D> {
     /// Blocks of the persistent kernel: as many as can be co-resident (cooperative launch),
     /// optionally capped per multiprocessor, never more than the vertices need.
     fn persistent_grid(&self, f: &CudaFunction) -> Result<u32, SolveError> {
-        let block = self.opts.block.relax;
+        let block = self.id.opts.block.relax;
         let occ = f
             .occupancy_max_active_blocks_per_multiprocessor(block, 0, None)
             .map_err(dev_err("cannot compute the occupancy of the fast kernel"))?;
@@ -24,11 +25,20 @@ impl<D: Dist> CudaStepper<D> {
         // the grid barrier cheaper, too few starve R-MAT of loads in flight); predecessors pull
         // over all of U and want every thread the GPU can hold.
         let default = if self.run.variant == RelaxVariant::Successors { (1024 / block).clamp(1, occ) } else { occ };
-        let per_sm = self.opts.blocks_per_sm.filter(|&p| p > 0).map_or(default, |p| p.clamp(1, occ));
+        let per_sm = self.id.opts.blocks_per_sm.filter(|&p| p > 0).map_or(default, |p| p.clamp(1, occ));
         Ok((self.gpu.multiprocessors * per_sm).min(self.n.div_ceil(block)).max(1))
     }
 
-    /// `run_to_end` on the persistent kernel.
+    /// The fast path's kernels and buffers (present unless the run is racy or a seed 004 variant).
+    fn fast_parts(&self) -> Result<(&FastKernels, &FastBufs), SolveError> {
+        match (&self.k.fast, &self.fast) {
+            (Some(fk), Some(fb)) => Ok((fk, fb)),
+            _ => Err(SolveError::Device("internal: fast kernels missing".into())),
+        }
+    }
+
+    /// `run_to_end` on the persistent kernel: chunks of iterations (`FIRST_CHUNK`, then ×4),
+    /// progress and cancel between them, the records read back at the end.
     pub(super) fn run_fast(
         &mut self,
         cancel: &AtomicBool,
@@ -37,73 +47,23 @@ impl<D: Dist> CudaStepper<D> {
         if let Some(fb) = &mut self.fast {
             self.stream.memset_zeros(&mut fb.rec_r).map_err(dev_err("cannot clear the records"))?;
         }
-        let (Some(fk), Some(fb)) = (&self.k.fast, &self.fast) else {
-            return Err(SolveError::Device("internal: fast kernels missing".into()));
-        };
         self.apply_cache()?;
-        let s = &self.stream;
-        let n = self.n;
-        let block = self.opts.block.relax;
-        let start_iter = self.iteration + 1;
-        let grid = self.persistent_grid(&fk.run)?;
-        let avg_deg: u64 = (self.graph.m() as u64).div_ceil(n.max(1) as u64);
-        let solo: u64 = self.opts.solo_work.unwrap_or(4 * block as u64);
+        let rec_base = self.iteration + 1;
+        let grid = self.persistent_grid(&self.fast_parts()?.0.run)?;
         let start = Instant::now();
-        if self.lists_for != Some(start_iter) {
-            let mut l = s.launch_builder(&fk.reset);
-            l.arg(&fb.ctl).arg(&start_iter);
-            // SAFETY: matches fast_reset(Ctl*, u32); ctl has 32 words ≥ sizeof(Ctl).
-            unsafe { l.launch(cfg(1, 32)) }.map_err(dev_err("fast reset kernel launch failed"))?;
-            let [l0, l1, l2, l3] = &fb.lists;
-            let mut l = s.launch_builder(&fk.setup);
-            l.arg(&n).arg(&self.dist).arg(&self.stamp).arg(&self.omega).arg(&start_iter);
-            l.arg(l0).arg(l1).arg(l2).arg(l3).arg(&fb.ctl).arg(&fb.packed);
-            // SAFETY: matches fast_setup_{succ,pred}_*; lists hold n entries each.
-            unsafe { l.launch(cfg(n.div_ceil(block), block)) }.map_err(dev_err("fast setup kernel launch failed"))?;
+        if self.lists_for != Some(rec_base) {
+            self.fast_setup(rec_base)?;
         }
-        let rec_base = start_iter;
-        let mut i_begin = start_iter;
+        let mut i_begin = rec_base;
         let mut chunk = FIRST_CHUNK;
-        let mut ctl = [0u32; CTL_WORDS];
         let mut rec_f_host: Vec<u32> = Vec::new();
         let mut settled_progress = self.settled_count;
         loop {
-            let i_end = i_begin.saturating_add(chunk);
-            let mut l = s.launch_builder(&fk.run);
-            l.arg(&n);
-            match (&self.pred, self.run.variant) {
-                (Some([po, ps, pw]), RelaxVariant::Predecessors) => {
-                    l.arg(po).arg(ps).arg(pw).arg(&self.omega).arg(&self.dist).arg(&self.stamp);
-                    l.arg(&fb.lists[2]).arg(&fb.lists[3]);
-                }
-                _ => {
-                    l.arg(&self.off).arg(&self.tgt).arg(&self.wgt).arg(&self.omega).arg(&self.dist).arg(&fb.packed);
-                    l.arg(&self.stamp).arg(&fb.mark).arg(&fb.lists[0]).arg(&fb.lists[2]).arg(&fb.lists[3]);
-                }
-            }
-            l.arg(&fb.ctl).arg(&fb.rec_m).arg(&fb.rec_c).arg(&fb.rec_f).arg(&fb.rec_r);
-            l.arg(&rec_base).arg(&fb.cap).arg(&i_begin).arg(&i_end);
-            if self.run.variant == RelaxVariant::Successors {
-                l.arg(&avg_deg).arg(&solo);
-            }
-            // SAFETY: matches fast_{succ,pred}_{martin,crauser}_*; grid ≤ co-resident blocks
-            // (cooperative launch checks it), records hold n + 1 ≥ iterations entries.
-            unsafe { l.launch_cooperative(cfg(grid, block)) }
-                .map_err(dev_err("fast (persistent) kernel launch failed"))?;
-            s.memcpy_dtoh(&fb.ctl, &mut ctl[..]).map_err(dev_err("cannot read the fast kernel's state"))?;
-            self.sync("the fast kernel failed")?;
+            let ctl = self.fast_chunk(grid, rec_base, i_begin, i_begin.saturating_add(chunk))?;
             let last = ctl[CTL_ITER];
             let done = ctl[CTL_DONE] != 0;
-            // Records of this chunk (frontier sizes give the settled count for progress).
-            let have = rec_f_host.len();
-            let upto = (last + 1 - rec_base) as usize;
-            if upto > have {
-                rec_f_host.resize(upto, 0);
-                s.memcpy_dtoh(&fb.rec_f.slice(have..upto), &mut rec_f_host[have..upto])
-                    .map_err(dev_err("cannot read the records"))?;
-                self.sync("reading the records failed")?;
-                settled_progress += rec_f_host[have.max(1)..upto].iter().map(|&x| x as u64).sum::<u64>();
-            }
+            // Frontier sizes of this chunk give the settled count for progress.
+            settled_progress += self.read_frontier_sizes(&mut rec_f_host, (last + 1 - rec_base) as usize)?;
             self.iteration = last;
             self.lists_for = Some(last + 1);
             self.host = None;
@@ -111,12 +71,8 @@ impl<D: Dist> CudaStepper<D> {
                 progress(settled_progress);
                 cancel.load(Ordering::Relaxed)
             };
-            if stop && let Some(f) = &fb.unpack {
-                // δ lives in the packed words during the run; give it back to `dist`.
-                let mut l = s.launch_builder(f);
-                l.arg(&n).arg(&fb.packed).arg(&self.dist);
-                // SAFETY: matches fast_unpack_u32(n, packed, dist); n threads guarded.
-                unsafe { l.launch(cfg(n.div_ceil(256), 256)) }.map_err(dev_err("unpack kernel launch failed"))?;
+            if stop {
+                self.unpack()?;
             }
             if done {
                 break;
@@ -130,6 +86,108 @@ impl<D: Dist> CudaStepper<D> {
             i_begin = last + 1;
             chunk = chunk.saturating_mul(4).min(1 << 20);
         }
+        let log = self.fast_log(rec_base, &rec_f_host)?;
+        let mut run = self.run_header();
+        run.total_ms = start.elapsed().as_secs_f64() * 1e3;
+        let settled = frontier::fast_records(&mut run, rec_base, self.n as u64, self.settled_count, &log);
+        self.settled_count = settled;
+        self.frontier_len = 0;
+        self.done = true;
+        run.iterations = self.iteration;
+        run.reached = settled;
+        Ok(run)
+    }
+
+    /// Resets the control block and builds the frontier lists from the current state for a run
+    /// starting at iteration `start_iter`.
+    fn fast_setup(&self, start_iter: u32) -> Result<(), SolveError> {
+        let (fk, fb) = self.fast_parts()?;
+        let (s, n, block) = (&self.stream, self.n, self.id.opts.block.relax);
+        let mut l = s.launch_builder(&fk.reset);
+        l.arg(&fb.ctl).arg(&start_iter);
+        // SAFETY: matches fast_reset(Ctl*, u32); ctl has 32 words ≥ sizeof(Ctl).
+        unsafe { l.launch(cfg(1, 32)) }.map_err(dev_err("fast reset kernel launch failed"))?;
+        let [l0, l1, l2, l3] = &fb.lists;
+        let mut l = s.launch_builder(&fk.setup);
+        l.arg(&n).arg(&self.st.dist).arg(&self.st.stamp).arg(&self.st.omega).arg(&start_iter);
+        l.arg(l0).arg(l1).arg(l2).arg(l3).arg(&fb.ctl).arg(&fb.packed);
+        // SAFETY: matches fast_setup_{succ,pred}_*; lists hold n entries each.
+        unsafe { l.launch(cfg(n.div_ceil(block), block)) }.map_err(dev_err("fast setup kernel launch failed"))?;
+        Ok(())
+    }
+
+    /// Runs iterations `i_begin .. i_end` (or to the end of the solve) in one cooperative
+    /// launch and returns the control block after it.
+    fn fast_chunk(&self, grid: u32, rec_base: u32, i_begin: u32, i_end: u32) -> Result<[u32; CTL_WORDS], SolveError> {
+        let (fk, fb) = self.fast_parts()?;
+        let (s, n, block) = (&self.stream, self.n, self.id.opts.block.relax);
+        let avg_deg: u64 = (self.id.graph.m() as u64).div_ceil(n.max(1) as u64);
+        let solo: u64 = self.id.opts.solo_work.unwrap_or(4 * block as u64);
+        let mut l = s.launch_builder(&fk.run);
+        l.arg(&n);
+        match (&self.g.pred, self.run.variant) {
+            (Some([po, ps, pw]), RelaxVariant::Predecessors) => {
+                l.arg(po).arg(ps).arg(pw).arg(&self.st.omega).arg(&self.st.dist).arg(&self.st.stamp);
+                l.arg(&fb.lists[2]).arg(&fb.lists[3]);
+            }
+            _ => {
+                l.arg(&self.g.off)
+                    .arg(&self.g.tgt)
+                    .arg(&self.g.wgt)
+                    .arg(&self.st.omega)
+                    .arg(&self.st.dist)
+                    .arg(&fb.packed);
+                l.arg(&self.st.stamp).arg(&fb.mark).arg(&fb.lists[0]).arg(&fb.lists[2]).arg(&fb.lists[3]);
+            }
+        }
+        l.arg(&fb.ctl).arg(&fb.rec_m).arg(&fb.rec_c).arg(&fb.rec_f).arg(&fb.rec_r);
+        l.arg(&rec_base).arg(&fb.cap).arg(&i_begin).arg(&i_end);
+        if self.run.variant == RelaxVariant::Successors {
+            l.arg(&avg_deg).arg(&solo);
+        }
+        // SAFETY: matches fast_{succ,pred}_{martin,crauser}_*; grid ≤ co-resident blocks
+        // (cooperative launch checks it), records hold n + 1 ≥ iterations entries.
+        unsafe { l.launch_cooperative(cfg(grid, block)) }.map_err(dev_err("fast (persistent) kernel launch failed"))?;
+        let mut ctl = [0u32; CTL_WORDS];
+        s.memcpy_dtoh(&fb.ctl, &mut ctl[..]).map_err(dev_err("cannot read the fast kernel's state"))?;
+        self.sync("the fast kernel failed")?;
+        Ok(ctl)
+    }
+
+    /// Extends `rec_f` (|F| per iteration since the run began) to `upto` entries; returns the
+    /// vertices the new entries settled (every frontier but the first was settled in the run).
+    fn read_frontier_sizes(&self, rec_f: &mut Vec<u32>, upto: usize) -> Result<u64, SolveError> {
+        let have = rec_f.len();
+        if upto <= have {
+            return Ok(0);
+        }
+        let (_, fb) = self.fast_parts()?;
+        rec_f.resize(upto, 0);
+        self.stream
+            .memcpy_dtoh(&fb.rec_f.slice(have..upto), &mut rec_f[have..upto])
+            .map_err(dev_err("cannot read the records"))?;
+        self.sync("reading the records failed")?;
+        Ok(rec_f[have.max(1)..upto].iter().map(|&x| x as u64).sum())
+    }
+
+    /// δ lives in the packed (δ, ω) words during a run of the successors with 32-bit δ; gives
+    /// it back to `dist` when the run stops.
+    fn unpack(&self) -> Result<(), SolveError> {
+        let (_, fb) = self.fast_parts()?;
+        if let Some(f) = &fb.unpack {
+            let n = self.n;
+            let mut l = self.stream.launch_builder(f);
+            l.arg(&n).arg(&fb.packed).arg(&self.st.dist);
+            // SAFETY: matches fast_unpack_u32(n, packed, dist); n threads guarded.
+            unsafe { l.launch(cfg(n.div_ceil(256), 256)) }.map_err(dev_err("unpack kernel launch failed"))?;
+        }
+        Ok(())
+    }
+
+    /// The per-iteration thresholds and sizes of a finished run from the device's records.
+    fn fast_log(&self, rec_base: u32, rec_f: &[u32]) -> Result<Vec<Sizes>, SolveError> {
+        let (_, fb) = self.fast_parts()?;
+        let s = &self.stream;
         let iters = (self.iteration + 1 - rec_base) as usize;
         let mut rec_m = vec![0u64; iters];
         let mut rec_c = vec![0u64; iters];
@@ -138,31 +196,13 @@ impl<D: Dist> CudaStepper<D> {
         s.memcpy_dtoh(&fb.rec_c.slice(0..iters), &mut rec_c[..]).map_err(dev_err("cannot read the records"))?;
         s.memcpy_dtoh(&fb.rec_r.slice(0..iters), &mut rec_r[..]).map_err(dev_err("cannot read the records"))?;
         self.sync("reading the records failed")?;
-        let total_ms = start.elapsed().as_secs_f64() * 1e3;
-
-        let mut run = self.run_header();
-        let mut settled = self.settled_count;
-        for k in 0..iters {
-            let next = if k + 1 < iters { rec_f_host[k + 1] as u64 } else { 0 };
-            let unsettled = n as u64 - settled;
-            settled += next;
-            let t = gpu::thresholds(self.run, gpu::widen_u64(rec_m[k]), gpu::widen_u64(rec_c[k]));
-            run.records.push(gpu::sizes_record(
-                rec_base + k as u32,
-                &t,
-                rec_f_host[k] as u64,
-                unsettled,
-                rec_r[k] as u64,
-                settled,
-                next,
-            ));
-        }
-        self.settled_count = settled;
-        self.frontier_len = 0;
-        self.done = true;
-        run.total_ms = total_ms;
-        run.iterations = self.iteration;
-        run.reached = settled;
-        Ok(run)
+        Ok((0..iters)
+            .map(|k| Sizes {
+                thresholds: gpu::thresholds(self.run, gpu::widen_u64(rec_m[k]), gpu::widen_u64(rec_c[k])),
+                frontier: rec_f[k] as u64,
+                reached: rec_r[k] as u64,
+                times: Default::default(),
+            })
+            .collect())
     }
 }

@@ -44,26 +44,28 @@ impl<D: Dist> CudaStepper<D> {
         dist.resize(n, D::INF);
         stamp.resize(n, 0);
         let t = clock();
-        self.stream.memcpy_dtoh(&self.dist, &mut dist[..]).map_err(dev_err("cannot copy δ from the GPU"))?;
-        self.stream.memcpy_dtoh(&self.stamp, &mut stamp[..]).map_err(dev_err("cannot copy the stamps from the GPU"))?;
+        self.stream.memcpy_dtoh(&self.st.dist, &mut dist[..]).map_err(dev_err("cannot copy δ from the GPU"))?;
+        self.stream
+            .memcpy_dtoh(&self.st.stamp, &mut stamp[..])
+            .map_err(dev_err("cannot copy the stamps from the GPU"))?;
         self.sync("copying the state from the GPU failed")?;
         times.copy_ms += ms(t);
 
         if !split.relax_on_gpu() {
             let t = clock();
-            relax_pred_host(self.graph.predecessors(), &mut dist, &stamp, i);
+            relax_pred_host(self.id.graph.predecessors(), &mut dist, &stamp, i);
             times.relax_ms = ms(t);
         }
         let t = clock();
-        let deltas = host_minimum(&dist, &stamp, self.graph.omega(), self.run.threshold);
+        let deltas = host_minimum(&dist, &stamp, self.id.graph.omega(), self.run.threshold);
         times.minimum_ms = ms(t);
 
         let t = clock();
         if !split.relax_on_gpu() {
-            self.stream.memcpy_htod(&dist[..], &mut self.dist).map_err(dev_err("cannot copy δ to the GPU"))?;
+            self.stream.memcpy_htod(&dist[..], &mut self.st.dist).map_err(dev_err("cannot copy δ to the GPU"))?;
         }
         if split.update_on_gpu() {
-            self.stream.memcpy_htod(&deltas[..], &mut self.out).map_err(dev_err("cannot write Δ to the GPU"))?;
+            self.stream.memcpy_htod(&deltas[..], &mut self.st.out).map_err(dev_err("cannot write Δ to the GPU"))?;
         }
         self.sync("copying to the GPU failed")?;
         times.copy_ms += ms(t);
@@ -71,32 +73,23 @@ impl<D: Dist> CudaStepper<D> {
         if split.update_on_gpu() {
             let t = clock();
             if count_update {
-                self.stream.memset_zeros(&mut self.ctr).map_err(dev_err("cannot clear the counters"))?;
+                self.stream.memset_zeros(&mut self.st.ctr).map_err(dev_err("cannot clear the counters"))?;
             }
             self.launch_update(i, count_update)?;
             if count_update {
                 self.stream
-                    .memcpy_dtoh(&self.ctr, &mut ctr[..])
+                    .memcpy_dtoh(&self.st.ctr, &mut ctr[..])
                     .map_err(dev_err("cannot read the counters from the GPU"))?;
             }
             self.sync("the update kernel failed")?;
             times.update_ms = ms(t);
         } else {
             let t = clock();
-            let delta = deltas[2];
-            let mut next = 0u64;
-            for (s, &d) in stamp.iter_mut().zip(&dist) {
-                let d = d.to_host();
-                if *s == UNSET && d != INF && (d as u64) <= delta {
-                    *s = i + 1;
-                    next += 1;
-                }
-            }
-            ctr[C_NEXT_FRONTIER] = next;
+            ctr[C_NEXT_FRONTIER] = host_update(&mut stamp, &dist, deltas[2], i);
             times.update_ms = ms(t);
             let t = clock();
             self.stream
-                .memcpy_htod(&stamp[..], &mut self.stamp)
+                .memcpy_htod(&stamp[..], &mut self.st.stamp)
                 .map_err(dev_err("cannot copy the stamps to the GPU"))?;
             self.sync("copying the stamps to the GPU failed")?;
             times.copy_ms += ms(t);
@@ -104,6 +97,20 @@ impl<D: Dist> CudaStepper<D> {
         self.hybrid_host = (dist, stamp);
         Ok(IterOut { times, deltas, ctr })
     }
+}
+
+/// update on one CPU thread: every reached unsettled vertex with δ ≤ Δ joins F_{i+1} (stamp
+/// i + 1); returns |F_{i+1}|.
+fn host_update<D: Dist>(stamp: &mut [u32], dist: &[D], delta: u64, i: u32) -> u64 {
+    let mut next = 0u64;
+    for (s, &d) in stamp.iter_mut().zip(dist) {
+        let d = d.to_host();
+        if *s == UNSET && d != INF && (d as u64) <= delta {
+            *s = i + 1;
+            next += 1;
+        }
+    }
+    next
 }
 
 /// relax_U on one CPU thread ([seed004] Fig. 3 right): every unsettled v takes

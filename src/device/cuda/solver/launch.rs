@@ -9,6 +9,7 @@ use super::{
 };
 use super::{C_WARPS_MIXED, C_WORKING, CudaStepper, Dist, IterOut, RACY_SPIN_CYCLES, cfg};
 use crate::algo::{IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, Step, Threshold, Thresholds};
+use crate::device::driver::frontier::{self, Stepped};
 use crate::device::gpu::{self, Counters, HostState, Split};
 use cudarc::driver::{CudaEvent, PushKernelArg};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,10 +25,10 @@ impl<D: Dist> CudaStepper<D> {
         }
         let instr = self.counting();
         if instr || count_update {
-            self.stream.memset_zeros(&mut self.ctr).map_err(dev_err("cannot clear the counters"))?;
+            self.stream.memset_zeros(&mut self.st.ctr).map_err(dev_err("cannot clear the counters"))?;
         }
-        if let Some(prev) = &mut self.prev {
-            self.stream.memcpy_dtod(&self.dist, prev).map_err(dev_err("cannot snapshot δ"))?;
+        if let Some(prev) = &mut self.st.prev {
+            self.stream.memcpy_dtod(&self.st.dist, prev).map_err(dev_err("cannot snapshot δ"))?;
         }
         let e0 = self.event()?;
         self.launch_relax(i)?;
@@ -35,7 +36,7 @@ impl<D: Dist> CudaStepper<D> {
         if self.run.one_pass_min {
             self.launch_min1()?;
             let deltas = self.host_min_of_parts()?;
-            self.stream.memcpy_htod(&deltas[..], &mut self.out).map_err(dev_err("cannot write Δ to the GPU"))?;
+            self.stream.memcpy_htod(&deltas[..], &mut self.st.out).map_err(dev_err("cannot write Δ to the GPU"))?;
         } else {
             self.launch_min()?;
         }
@@ -44,10 +45,10 @@ impl<D: Dist> CudaStepper<D> {
         let e3 = self.event()?;
         let s = &self.stream;
         let mut deltas = [0u64; 3];
-        s.memcpy_dtoh(&self.out, &mut deltas[..]).map_err(dev_err("cannot read Δ from the GPU"))?;
+        s.memcpy_dtoh(&self.st.out, &mut deltas[..]).map_err(dev_err("cannot read Δ from the GPU"))?;
         let mut ctr = [0u64; C_COUNT];
         if instr || count_update {
-            s.memcpy_dtoh(&self.ctr, &mut ctr[..]).map_err(dev_err("cannot read the counters from the GPU"))?;
+            s.memcpy_dtoh(&self.st.ctr, &mut ctr[..]).map_err(dev_err("cannot read the counters from the GPU"))?;
         }
         self.sync("an iteration on the GPU failed")?;
         let ms = |a: &CudaEvent, z: &CudaEvent| -> Result<f64, SolveError> {
@@ -61,32 +62,32 @@ impl<D: Dist> CudaStepper<D> {
     /// Whether this run's kernels count (instrumented mode; seed 004's variants have no
     /// counting kernels, their records come from the host diff or the update's count).
     pub(super) fn counting(&self) -> bool {
-        self.opts.instrument && !self.run.seed004_variant()
+        self.id.opts.instrument && !self.run.seed004_variant()
     }
 
     /// Enqueues the relax of iteration `i` (lists or matrix, whichever the stepper holds).
     pub(super) fn launch_relax(&self, i: u32) -> Result<(), SolveError> {
         let n = self.n;
-        let b = self.opts.block.relax;
+        let b = self.id.opts.block.relax;
         let mut l = self.stream.launch_builder(&self.k.relax);
         l.arg(&n);
-        if let Some(w) = &self.matrix {
-            l.arg(w).arg(&self.dist).arg(&self.stamp).arg(&i);
+        if let Some(w) = &self.g.matrix {
+            l.arg(w).arg(&self.st.dist).arg(&self.st.stamp).arg(&i);
             // SAFETY: arguments match relax_{pred,succ}_mat[_racy]_* of kernels/seed004.cu (n, the
             // n × n matrix, dist, stamp, iter); threads past n only load shared chunks.
             return unsafe { l.launch(cfg(n.div_ceil(b), b)) }
                 .map(|_| ())
                 .map_err(dev_err("relax (matrix) kernel launch failed"));
         }
-        match (&self.pred, self.run.variant) {
+        match (&self.g.pred, self.run.variant) {
             (Some([po, ps, pw]), RelaxVariant::Predecessors) => {
                 l.arg(po).arg(ps).arg(pw);
             }
             _ => {
-                l.arg(&self.off).arg(&self.tgt).arg(&self.wgt);
+                l.arg(&self.g.off).arg(&self.g.tgt).arg(&self.g.wgt);
             }
         }
-        l.arg(&self.dist).arg(&self.stamp).arg(&i).arg(&self.ctr);
+        l.arg(&self.st.dist).arg(&self.st.stamp).arg(&i).arg(&self.st.ctr);
         let spin = RACY_SPIN_CYCLES;
         if self.run.racy {
             l.arg(&spin);
@@ -98,17 +99,17 @@ impl<D: Dist> CudaStepper<D> {
 
     /// Number of per-block minima minimum1 writes (`minimum1` reduces 2 × block vertices).
     fn min_parts(&self) -> u32 {
-        self.n.div_ceil(2 * self.opts.block.minimum)
+        self.n.div_ceil(2 * self.id.opts.block.minimum)
     }
 
     /// Enqueues minimum1: per-block min δ and min δ + ω over U into `part_m`, `part_c`.
     fn launch_min1(&self) -> Result<(), SolveError> {
         let n = self.n;
-        let b = self.opts.block.minimum;
-        let prev = self.prev.as_ref().unwrap_or(&self.dist);
+        let b = self.id.opts.block.minimum;
+        let prev = self.st.prev.as_ref().unwrap_or(&self.st.dist);
         let mut l = self.stream.launch_builder(&self.k.min1);
-        l.arg(&n).arg(&self.dist).arg(prev).arg(&self.stamp).arg(&self.omega);
-        l.arg(&self.part_m).arg(&self.part_c).arg(&self.ctr);
+        l.arg(&n).arg(&self.st.dist).arg(prev).arg(&self.st.stamp).arg(&self.st.omega);
+        l.arg(&self.st.part_m).arg(&self.st.part_c).arg(&self.st.ctr);
         // SAFETY: matches min1[_instr]_*; part_* hold ⌈n/64⌉+1 ≥ `parts` entries.
         unsafe { l.launch(cfg(self.min_parts(), b)) }.map(|_| ()).map_err(dev_err("minimum kernel launch failed"))
     }
@@ -120,9 +121,9 @@ impl<D: Dist> CudaStepper<D> {
         let parts = self.min_parts();
         let crauser = u32::from(self.run.threshold == Threshold::Crauser);
         let mut l = self.stream.launch_builder(&self.k.min2);
-        l.arg(&parts).arg(&self.part_m).arg(&self.part_c).arg(&crauser).arg(&self.out);
+        l.arg(&parts).arg(&self.st.part_m).arg(&self.st.part_c).arg(&crauser).arg(&self.st.out);
         // SAFETY: matches sssp_min2; one block.
-        unsafe { l.launch(cfg(1, self.opts.block.minimum)) }
+        unsafe { l.launch(cfg(1, self.id.opts.block.minimum)) }
             .map(|_| ())
             .map_err(dev_err("minimum (second pass) kernel launch failed"))
     }
@@ -133,7 +134,7 @@ impl<D: Dist> CudaStepper<D> {
         let parts = self.min_parts() as usize;
         let mut m = vec![0u64; parts];
         let mut c = vec![0u64; parts];
-        let (sm, sc) = (self.part_m.slice(..parts), self.part_c.slice(..parts));
+        let (sm, sc) = (self.st.part_m.slice(..parts), self.st.part_c.slice(..parts));
         self.stream.memcpy_dtoh(&sm, &mut m[..]).map_err(dev_err("cannot copy the block minima"))?;
         self.stream.memcpy_dtoh(&sc, &mut c[..]).map_err(dev_err("cannot copy the block minima"))?;
         self.sync("copying the block minima failed")?;
@@ -144,10 +145,10 @@ impl<D: Dist> CudaStepper<D> {
     /// Enqueues the update of iteration `i` (Δ from `out[2]`); `count` counts the next frontier.
     pub(super) fn launch_update(&self, i: u32, count: bool) -> Result<(), SolveError> {
         let n = self.n;
-        let b = self.opts.block.update;
+        let b = self.id.opts.block.update;
         let f = if count { &self.k.update_counting } else { &self.k.update };
         let mut l = self.stream.launch_builder(f);
-        l.arg(&n).arg(&self.dist).arg(&self.stamp).arg(&i).arg(&self.out).arg(&self.ctr);
+        l.arg(&n).arg(&self.st.dist).arg(&self.st.stamp).arg(&i).arg(&self.st.out).arg(&self.st.ctr);
         // SAFETY: matches update[_instr]_*.
         unsafe { l.launch(cfg(n.div_ceil(b), b)) }.map(|_| ()).map_err(dev_err("update kernel launch failed"))
     }
@@ -179,7 +180,7 @@ impl<D: Dist> CudaStepper<D> {
             i,
             self.run,
             self.n as u64,
-            self.opts.block.relax,
+            self.id.opts.block.relax,
             &self.thresholds(out),
             &counters,
             out.times,
@@ -204,18 +205,15 @@ impl<D: Dist> CudaStepper<D> {
         };
         let new = HostState { dist, stamp };
         let th = self.thresholds(&out);
-        let block = self.opts.block.relax;
-        let (diffed, delta) =
-            gpu::diffed_record(&self.graph, self.run, block, &mut self.model, i, &th, &prev, &new, out.times);
-        let mut record = if self.counting() { self.counted_record(i, &out) } else { diffed };
-        record.times.copy_ms = out.times.copy_ms + copy_ms;
-        let next = delta.settled.len() as u64;
+        let counted = self.counting().then(|| self.counted_record(i, &out));
+        let stepped = Stepped { iteration: i, thresholds: &th, times: out.times, copy_ms, counted };
+        let (step, next) = frontier::book_step(&self.id, self.run, &mut self.model, stepped, &prev, &new);
         self.iteration = i;
         self.settled_count += next;
         self.frontier_len = next;
         self.done = th.finished();
         self.host = Some(new);
-        Ok(Some(Step { record, delta: self.opts.record_deltas.then_some(delta) }))
+        Ok(Some(step))
     }
 
     /// `run_to_end` by vertex-parallel launches (instrumented runs, the non-atomic relax,
@@ -263,7 +261,7 @@ impl<D: Dist> CudaStepper<D> {
     }
 
     pub(super) fn run_header(&self) -> RunRecord {
-        gpu::run_header(self.algo, &self.opts, &self.device, &self.graph, self.source)
+        self.id.header()
     }
 }
 

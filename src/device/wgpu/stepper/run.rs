@@ -12,7 +12,7 @@ impl WgpuStepper {
     /// else the thresholds and times only.
     pub(super) fn record_from_log(&self, iteration: u32, l: &[u32; LOG_WORDS], times: PhaseTimes) -> IterationRecord {
         let t = self.thresholds(l);
-        if !self.opts.instrument {
+        if !self.id.opts.instrument {
             return IterationRecord { iteration, times, values: frontier_values(&t, 0, None), ..Default::default() };
         }
         let c = Counters {
@@ -30,11 +30,11 @@ impl WgpuStepper {
             arc_iters: l[L_EDGES] as u64,
             warp_iters: l[L_WARP_ITERS] as u64,
         };
-        gpu::counted_record(iteration, self.run, self.n as u64, self.opts.block.relax, &t, &c, times)
+        gpu::counted_record(iteration, self.run, self.n as u64, self.id.opts.block.relax, &t, &c, times)
     }
 
     pub(super) fn run_header(&self) -> RunRecord {
-        gpu::run_header(self.algo, &self.opts, &self.device(), &self.graph, self.source)
+        self.id.header()
     }
 
     /// Vertices settled so far (reads the state back when unknown).
@@ -43,7 +43,7 @@ impl WgpuStepper {
             return Ok(s);
         }
         let st = self.read_state()?;
-        let s = st.stamp.iter().filter(|&&x| x != UNSET).count() as u64;
+        let s = frontier::settled_in(&st);
         self.host = Some(st);
         self.settled = Some(s);
         Ok(s)
@@ -69,7 +69,7 @@ impl WgpuStepper {
             for (l, &t) in out.logs.iter().zip(&out.times) {
                 self.iteration += 1;
                 let r = self.record_from_log(self.iteration, l, t);
-                self.settled = self.opts.instrument.then_some(r.settled);
+                self.settled = self.id.opts.instrument.then_some(r.settled);
                 run.times.add(&r.times);
                 run.records.push(r);
             }
@@ -97,7 +97,7 @@ impl WgpuStepper {
         cancel: &AtomicBool,
         progress: &mut dyn FnMut(u64),
     ) -> Result<RunRecord, SolveError> {
-        let mut settled = self.settled_now()?;
+        let settled = self.settled_now()?;
         if self.fast.is_none() {
             self.build_fast()?;
         }
@@ -108,19 +108,7 @@ impl WgpuStepper {
         let start = Instant::now();
         let mut run = self.run_header();
         let i0 = self.iteration + 1;
-        let mut fctl = [0u32; FCTL_WORDS];
-        fctl[..6].fill(U_INF);
-        fctl[F_ITER_R] = i0;
-        fctl[F_ITER_R + 1] = i0;
-        fctl[F_BASE] = i0;
-        gpu.guarded("starting a fast run", || {
-            gpu.queue.write_buffer(&f.fctl, 0, bytemuck::cast_slice(&fctl));
-            let first = [f.first_groups, 1, 1, 0u32];
-            let none = [0u32, 1, 1, 0];
-            let (a, b) = if i0 & 1 == 0 { (first, none) } else { (none, first) };
-            gpu.queue.write_buffer(&f.args[0], 0, bytemuck::cast_slice(&a));
-            gpu.queue.write_buffer(&f.args[1], 0, bytemuck::cast_slice(&b));
-        })?;
+        self.start_fast(f, i0)?;
         self.host = None;
         self.stepped = false;
         let mut logs: Vec<([u32; LOG_WORDS], PhaseTimes)> = Vec::new();
@@ -166,27 +154,40 @@ impl WgpuStepper {
         if let Some((_, _, _, index)) = in_flight.pop_back() {
             gpu.wait(index, "finishing the fast run")?;
         }
-        let n = self.n as u64;
-        for (j, (l, times)) in logs.iter().enumerate() {
-            let next = logs.get(j + 1).map_or(0, |(x, _)| x[L_FRONTIER] as u64);
-            let mut r = gpu::sizes_record(
-                i0 + j as u32,
-                &self.thresholds(l),
-                l[L_FRONTIER] as u64,
-                n - settled,
-                l[L_REACHED] as u64,
-                settled + next,
-                next,
-            );
-            r.times = *times;
-            settled += next;
-            run.times.add(&r.times);
-            run.records.push(r);
-        }
+        let log: Vec<Sizes> = logs
+            .iter()
+            .map(|(l, times)| Sizes {
+                thresholds: self.thresholds(l),
+                frontier: l[L_FRONTIER] as u64,
+                reached: l[L_REACHED] as u64,
+                times: *times,
+            })
+            .collect();
+        let settled = frontier::fast_records(&mut run, i0, self.n as u64, settled, &log);
         self.settled = Some(settled);
         progress(settled);
         run.iterations = self.iteration;
         run.reached = settled;
         Ok(run)
+    }
+
+    /// Control words of a fast run from iteration `i0`: no threshold yet, the relax and
+    /// update counters and the log base at `i0`, and the first iteration's relax size in the
+    /// indirect buffer of its parity.
+    fn start_fast(&self, f: &Fast, i0: u32) -> Result<(), SolveError> {
+        let mut fctl = [0u32; FCTL_WORDS];
+        fctl[..6].fill(U_INF);
+        fctl[F_ITER_R] = i0;
+        fctl[F_ITER_R + 1] = i0;
+        fctl[F_BASE] = i0;
+        let gpu = &self.gpu;
+        gpu.guarded("starting a fast run", || {
+            gpu.queue.write_buffer(&f.fctl, 0, bytemuck::cast_slice(&fctl));
+            let first = [f.first_groups, 1, 1, 0u32];
+            let none = [0u32, 1, 1, 0];
+            let (a, b) = if i0 & 1 == 0 { (first, none) } else { (none, first) };
+            gpu.queue.write_buffer(&f.args[0], 0, bytemuck::cast_slice(&a));
+            gpu.queue.write_buffer(&f.args[1], 0, bytemuck::cast_slice(&b));
+        })
     }
 }

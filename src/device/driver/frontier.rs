@@ -1,0 +1,111 @@
+//! The host side of the frontier family (Martín / Crauser, successors / predecessors:
+//! [seed000] §3, [seed004] §4) that CUDA (`src/device/cuda/solver.rs`) and wgpu
+//! (`src/device/wgpu/stepper.rs`) share: booking a stepped iteration from two copies of the
+//! state, the records of a fast run from its per-iteration sizes, and the answer of a finished
+//! run. The devices keep what their kernels and log layouts make different (CUDA's counter
+//! slots, persistent kernel and hybrids; wgpu's batched log, 2-D dispatch and timestamps).
+
+use super::RunIdent;
+use crate::algo::{IterationRecord, PhaseTimes, RunRecord, Step, Thresholds};
+use crate::device::gpu::{self, FrontierRun, HostState, LaunchModel};
+
+/// What a stepped iteration's device work gave the host.
+pub struct Stepped<'a> {
+    /// The iteration (1-based).
+    pub iteration: u32,
+    pub thresholds: &'a Thresholds,
+    /// Kernel times of the iteration (`copy_ms`: copies inside it, the hybrids').
+    pub times: PhaseTimes,
+    /// Host time of copying δ and the stamps back after it, ms.
+    pub copy_ms: f64,
+    /// The kernels' own record when they counted (instrumented runs); else the host diff's.
+    pub counted: Option<IterationRecord>,
+}
+
+/// The [`Step`] of iteration `s.iteration` from the state before (`prev`) and after (`new`)
+/// it: the host diff's record (modelled thread counts) unless the kernels counted, the state
+/// copy's time added, and the step delta when the run records deltas. Also returns how many
+/// vertices the iteration settled (|Fᵢ₊₁|).
+pub fn book_step(
+    id: &RunIdent,
+    run: FrontierRun,
+    model: &mut LaunchModel,
+    s: Stepped<'_>,
+    prev: &HostState,
+    new: &HostState,
+) -> (Step, u64) {
+    let block = id.opts.block.relax;
+    let (diffed, delta) =
+        gpu::diffed_record(&id.graph, run, block, model, s.iteration, s.thresholds, prev, new, s.times);
+    let mut record = s.counted.unwrap_or(diffed);
+    record.times.copy_ms = s.times.copy_ms + s.copy_ms;
+    let next = delta.settled.len() as u64;
+    (Step { record, delta: id.opts.record_deltas.then_some(delta) }, next)
+}
+
+/// Vertices settled in a copy of the state (stamped), e.g. after a cancelled fast run, whose
+/// records did not reach the host.
+pub fn settled_in(state: &HostState) -> u64 {
+    state.stamp.iter().filter(|&&s| s != gpu::UNSET).count() as u64
+}
+
+/// One iteration of a fast run as its log gives it: thresholds and set sizes.
+pub struct Sizes {
+    pub thresholds: Thresholds,
+    /// |Fᵢ|.
+    pub frontier: u64,
+    /// Vertices reached and unsettled after the iteration.
+    pub reached: u64,
+    pub times: PhaseTimes,
+}
+
+/// Appends the records of a fast run's iterations `first …` to `run`, `settled` vertices
+/// settled before the first; |Fᵢ₊₁| is the next entry's frontier (0 after the last, which
+/// ends the solve). Returns the vertices settled after the last.
+pub fn fast_records(run: &mut RunRecord, first: u32, n: u64, mut settled: u64, log: &[Sizes]) -> u64 {
+    for (k, s) in log.iter().enumerate() {
+        let next = log.get(k + 1).map_or(0, |x| x.frontier);
+        let unsettled = n - settled;
+        settled += next;
+        let mut r = gpu::sizes_record(first + k as u32, &s.thresholds, s.frontier, unsettled, s.reached, settled, next);
+        r.times = s.times;
+        run.times.add(&r.times);
+        run.records.push(r);
+    }
+    settled
+}
+
+/// The record `run_to_end` returns for a run that already finished: the header, its
+/// iterations and the vertices it settled.
+pub fn finished_run(id: &RunIdent, iterations: u32, reached: u64) -> RunRecord {
+    let mut run = id.header();
+    run.iterations = iterations;
+    run.reached = reached;
+    run
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::Threshold;
+
+    /// A fast run of three iterations on 10 vertices, 2 settled before it: |F| = 3, 4, 1; each
+    /// iteration settles the next one's frontier, the last settles nothing.
+    #[test]
+    fn fast_records_chain_the_settled_counts() {
+        let sizes = |frontier, reached| Sizes {
+            thresholds: Thresholds::from_minima(Threshold::Martin, 5, 7),
+            frontier,
+            reached,
+            times: PhaseTimes { relax_ms: 1.0, ..Default::default() },
+        };
+        let mut run = RunRecord::default();
+        let log = [sizes(3, 6), sizes(4, 2), sizes(1, 0)];
+        let settled = fast_records(&mut run, 4, 10, 2, &log);
+        assert_eq!(settled, 7);
+        let got: Vec<(u32, u64, u64, u64)> =
+            run.records.iter().map(|r| (r.iteration, r.frontier, r.unsettled, r.settled)).collect();
+        assert_eq!(got, [(4, 3, 8, 6), (5, 4, 4, 7), (6, 1, 3, 7)]);
+        assert_eq!(run.times.relax_ms, 3.0);
+    }
+}
