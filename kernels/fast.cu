@@ -48,7 +48,10 @@ struct Ctl {
     u32 done;      // 1 once Δ_martin = ∞
     u32 relaxed;   // successors: the relax of iteration iter + 1 is done (its Δ is in mins)
 };
-static_assert(sizeof(Ctl) == 88, "Ctl layout must match CTL_* in src/device/cuda/solver.rs");
+// CTL_* (src/device/layout.rs, prepended) name iter and done, the two words before the last.
+static_assert(sizeof(Ctl) == 88 && 4 * (CTL_DONE + 2) == sizeof(Ctl) && CTL_ITER + 1 == CTL_DONE &&
+                  sizeof(Ctl) <= 4 * CTL_WORDS,
+              "Ctl layout must match CTL_* in src/device/layout.rs");
 
 // Grid-wide barrier for a cooperative launch (all blocks co-resident): one arrival atomic per
 // block; the last arrival runs `reset` (thread 0 of the releasing block, after every block has
@@ -287,12 +290,8 @@ __device__ void succ_phase(const u32 *__restrict__ off, const u32 *__restrict__ 
             u32 u = 0;
             bool fresh = false;
             if (has) {
-                u32 lo = 0, hi = ts - 1;
-                while (lo < hi) {
-                    const u32 mid = (lo + hi + 1) >> 1;
-                    if (s_pos[mid] <= k) lo = mid; else hi = mid - 1;
-                }
-                const u32 e = s_beg[lo] + (k - s_pos[lo]);
+                u32 lo;
+                const u32 e = balanced_arc(s_pos, s_beg, ts, k, lo); // the balanced advance, common.cuh
                 u = tgt[e];
                 const D nd = s_d[lo] + (D)wgt[e];
                 D *const target = PACKED ? (D *)&pk32[2 * u] : &dist[u];
