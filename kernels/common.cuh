@@ -146,24 +146,27 @@ __device__ __forceinline__ void count_relax(bool work, u64 scanned, u64 attempte
     count_lanes<u64>(loop, &ctr[C_ARC_ITERS], &ctr[C_WARP_ITERS]);
 }
 
+// Inclusive scan over the lanes of the (converged) warp: lane l gets x of lanes 0..=l.
+__device__ __forceinline__ u32 warp_inclusive_scan(u32 x) {
+    const u32 lane = lane_id();
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const u32 y = __shfl_up_sync(FULL_MASK, x, o);
+        if (lane >= (u32)o) x += y;
+    }
+    return x;
+}
+
 // Block-wide exclusive scan of x; `total` gets the block's sum. Every thread calls it;
 // blockDim.x ≤ 1024 and a multiple of 32. Used by the balanced relax kernels (degree prefix sums).
 __device__ __forceinline__ u32 block_exclusive_scan(u32 x, u32 &total) {
     __shared__ u32 warp_sums[32];
     const u32 lane = lane_id(), warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    u32 inc = x;
-    for (int o = 1; o < 32; o <<= 1) {
-        const u32 y = __shfl_up_sync(FULL_MASK, inc, o);
-        if (lane >= (u32)o) inc += y;
-    }
+    const u32 inc = warp_inclusive_scan(x);
     if (lane == 31) warp_sums[warp] = inc;
     __syncthreads();
     if (warp == 0) {
-        u32 w = lane < warps ? warp_sums[lane] : 0;
-        for (int o = 1; o < 32; o <<= 1) {
-            const u32 y = __shfl_up_sync(FULL_MASK, w, o);
-            if (lane >= (u32)o) w += y;
-        }
+        const u32 w = warp_inclusive_scan(lane < warps ? warp_sums[lane] : 0);
         if (lane < warps) warp_sums[lane] = w; // inclusive over warps
     }
     __syncthreads();
@@ -269,8 +272,9 @@ __device__ __forceinline__ void relax_succ_k(u32 n, const u32 *__restrict__ off,
     if (INSTR) count_relax(work, scanned, attempted, work ? off[v + 1] - off[v] : 0, ctr);
 }
 
-// Two entry points of one kernel template K<D, INSTR> and width S: NAME_S (plain) and
-// NAME_instr_S (counting); PARAMS is the parameter list in parentheses, ARGS the call's.
-#define SSSP_PAIR(D, S, NAME, K, PARAMS, ARGS)                                                                    \
-    extern "C" __global__ void NAME##_##S PARAMS { K<D, false> ARGS; }                                            \
-    extern "C" __global__ void NAME##_instr_##S PARAMS { K<D, true> ARGS; }
+// Two entry points of one kernel template K<D, FLAG> and width S: A_S runs K<D, false>, B_S
+// K<D, true> (plain / instrumented, Martín / Crauser, successors / predecessors); PARAMS is the
+// parameter list in parentheses, ARGS the call's.
+#define SSSP_PAIR(D, S, A, B, K, PARAMS, ARGS)                                                                    \
+    extern "C" __global__ void A##_##S PARAMS { K<D, false> ARGS; }                                               \
+    extern "C" __global__ void B##_##S PARAMS { K<D, true> ARGS; }

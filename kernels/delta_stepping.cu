@@ -38,10 +38,19 @@ __device__ __forceinline__ u32 *ds_entry(u32 *log, const u32 *ctl) {
     return &log[ctl[DS_C_SLOT] * DS_LOG_WORDS];
 }
 
-// Whether v is in the phase's frontier: light phase fr[v] == phase, heavy phase rr[v] == serial.
-__device__ __forceinline__ bool ds_working(u32 v, u32 n, bool light, const u32 *fr, const u32 *rr, const u32 *ctl) {
-    if (v >= n) return false;
-    return light ? fr[v] == ctl[DS_C_PHASE] : rr[v] == ctl[DS_C_SERIAL];
+// What a relax thread needs of the phase (kind < DS_K_SELECT): its kind, the current bucket,
+// and whether vertex v is in the phase's frontier (light: fr[v] == phase; heavy: rr[v] == serial).
+struct DsPhase {
+    bool light;
+    u32 bucket;
+    bool work;
+};
+__device__ __forceinline__ DsPhase ds_phase(u32 kind, u32 v, u32 n, const u32 *fr, const u32 *rr, const u32 *ctl) {
+    DsPhase ph;
+    ph.light = kind == DS_K_LIGHT;
+    ph.bucket = ctl[DS_C_BUCKET];
+    ph.work = v < n && (ph.light ? fr[v] == ctl[DS_C_PHASE] : rr[v] == ctl[DS_C_SERIAL]);
+    return ph;
 }
 
 // The relax of arc e from a frontier vertex with δ_prev = du: the phase's kind of arc only (light
@@ -78,14 +87,13 @@ extern "C" __global__ void ds_relax(u32 n, u32 delta, const u32 *__restrict__ of
     const u32 kind = ctl[DS_C_KIND];
     if (kind >= DS_K_SELECT) return; // uniform over the launch
     const u32 v = blockIdx.x * blockDim.x + threadIdx.x;
-    const u32 bucket = ctl[DS_C_BUCKET];
-    const bool light = kind == DS_K_LIGHT;
-    const bool work = ds_working(v, n, light, fr, rr, ctl);
+    const DsPhase ph = ds_phase(kind, v, n, fr, rr, ctl);
+    const bool work = ph.work;
     u32 scanned = 0, relaxed = 0;
     if (work) {
         const u32 du = prev[v];
         const u32 end = off[v + 1];
-        for (u32 e = off[v]; e < end; ++e) ds_relax_arc(e, du, light, bucket, delta, tgt, wgt, prev, dist, scanned, relaxed);
+        for (u32 e = off[v]; e < end; ++e) ds_relax_arc(e, du, ph.light, ph.bucket, delta, tgt, wgt, prev, dist, scanned, relaxed);
     }
     u32 *e = ds_entry(log, ctl);
     ds_count_relax(work, scanned, relaxed, e);
@@ -102,16 +110,15 @@ extern "C" __global__ void ds_relax_balanced(u32 n, u32 delta, const u32 *__rest
     const u32 kind = ctl[DS_C_KIND];
     if (kind >= DS_K_SELECT) return; // uniform over the launch
     const u32 v = blockIdx.x * blockDim.x + threadIdx.x;
-    const u32 bucket = ctl[DS_C_BUCKET];
-    const bool light = kind == DS_K_LIGHT;
-    const bool work = ds_working(v, n, light, fr, rr, ctl);
+    const DsPhase ph = ds_phase(kind, v, n, fr, rr, ctl);
+    const bool work = ph.work;
     s_du[threadIdx.x] = work ? prev[v] : 0;
     const u32 total = balanced_begin(work ? off[v] : 0, work ? off[v + 1] - off[v] : 0, s_pos, s_beg);
     u32 scanned = 0, relaxed = 0;
     for (u32 i = threadIdx.x; i < total; i += blockDim.x) {
         u32 k;
         const u32 e = balanced_arc(s_pos, s_beg, blockDim.x, i, k);
-        ds_relax_arc(e, s_du[k], light, bucket, delta, tgt, wgt, prev, dist, scanned, relaxed);
+        ds_relax_arc(e, s_du[k], ph.light, ph.bucket, delta, tgt, wgt, prev, dist, scanned, relaxed);
     }
     u32 *e = ds_entry(log, ctl);
     ds_count_relax(work, scanned, relaxed, e);

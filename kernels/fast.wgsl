@@ -99,16 +99,22 @@ fn list_base(parity: u32) -> u32 {
     return parity * P.partials;
 }
 
+/// Clears the workgroup's minima and counters (invocation 0, before a barrier).
+fn clear_shared() {
+    atomicStore(&s_min[0], INF);
+    atomicStore(&s_min[1], INF);
+    atomicStore(&s_count, 0u);
+    atomicStore(&s_verts, 0u);
+    atomicStore(&s_reached, 0u);
+}
+
 // Builds the frontier list of iteration i = fctl[8] from status and folds every reached
 // unsettled vertex into mins[i mod 3]: the start of a fast run from any state.
 @compute @workgroup_size(WG)
 fn fast_setup(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
     if lid == 0u {
-        atomicStore(&s_min[0], INF);
-        atomicStore(&s_min[1], INF);
-        atomicStore(&s_count, 0u);
-        atomicStore(&s_verts, 0u);
+        clear_shared();
         s_hdr = vec4<u32>(atomicLoad(&fctl[F_ITER_R]), 0u, 0u, 0u);
     }
     let i = workgroupUniformLoad(&s_hdr).x;
@@ -260,11 +266,7 @@ fn relax_groups(total: u32) -> u32 {
 fn fast_update(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
     if lid == 0u {
-        atomicStore(&s_min[0], INF);
-        atomicStore(&s_min[1], INF);
-        atomicStore(&s_count, 0u);
-        atomicStore(&s_verts, 0u);
-        atomicStore(&s_reached, 0u);
+        clear_shared();
         let i = atomicLoad(&fctl[F_ITER_U]);
         let slot = F_MINS + 2u * (i % 3u);
         s_hdr = vec4<u32>(i, atomicLoad(&fctl[F_DONE]), atomicLoad(&fctl[slot]), atomicLoad(&fctl[slot + 1u]));

@@ -162,14 +162,14 @@ extern "C" __global__ void sssp_min2(u32 parts, const u64 *part_m, const u64 *pa
     extern "C" __global__ void sssp_init_##S(u32 n, D *dist, u32 *stamp, u32 source) {                           \
         init_k<D>(n, dist, stamp, source);                                                                        \
     }                                                                                                             \
-    SSSP_PAIR(D, S, relax_succ, relax_succ_vp, SSSP_VP_PARAMS(D), (n, off, tgt, wgt, dist, stamp, iter, ctr))     \
-    SSSP_PAIR(D, S, relax_succ_bal, relax_succ_bal_k, SSSP_VP_PARAMS(D), (n, off, tgt, wgt, dist, stamp, iter, ctr)) \
-    SSSP_PAIR(D, S, relax_pred, relax_pred_k, SSSP_VP_PARAMS(D), (n, off, tgt, wgt, dist, stamp, iter, ctr))     \
-    SSSP_PAIR(D, S, min1, min1_k,                                                                                 \
+    SSSP_PAIR(D, S, relax_succ, relax_succ_instr, relax_succ_vp, SSSP_VP_PARAMS(D), (n, off, tgt, wgt, dist, stamp, iter, ctr))     \
+    SSSP_PAIR(D, S, relax_succ_bal, relax_succ_bal_instr, relax_succ_bal_k, SSSP_VP_PARAMS(D), (n, off, tgt, wgt, dist, stamp, iter, ctr)) \
+    SSSP_PAIR(D, S, relax_pred, relax_pred_instr, relax_pred_k, SSSP_VP_PARAMS(D), (n, off, tgt, wgt, dist, stamp, iter, ctr))     \
+    SSSP_PAIR(D, S, min1, min1_instr, min1_k,                                                                                 \
               (u32 n, const D *dist, const D *prev, const u32 *stamp, const D *__restrict__ omega, u64 *part_m,   \
                u64 *part_c, u64 *ctr),                                                                            \
               (n, dist, prev, stamp, omega, part_m, part_c, ctr))                                                 \
-    SSSP_PAIR(D, S, update, update_k, (u32 n, const D *dist, u32 *stamp, u32 iter, const u64 *out, u64 *ctr),     \
+    SSSP_PAIR(D, S, update, update_instr, update_k, (u32 n, const D *dist, u32 *stamp, u32 iter, const u64 *out, u64 *ctr),     \
               (n, dist, stamp, iter, out, ctr))
 
 // relax_succ is relax_succ_k with atomicMin.

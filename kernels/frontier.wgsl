@@ -64,11 +64,10 @@ fn relax_succ_balanced(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgr
                        @builtin(local_invocation_index) lid: u32) {
     acc_begin(lid);
     let t = thread_index(wg, nwg, lid);
-    let n = P.n;
     let i = ctrl_ro[C_ITER];
     var beg = 0u;
     var deg = 0u;
-    if t < n {
+    if t < P.n {
         let st = status_ro[t];
         if st == i {
             beg = offsets[t];
@@ -82,7 +81,7 @@ fn relax_succ_balanced(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgr
             acc_add(L_UNSETTLED, 1u);
         }
         if INSTRUMENT {
-            count_warp(t, n, true, i, false);
+            count_warp(t, P.n, true, i, false);
         }
     }
     let total = balanced_begin(lid, beg, deg);
@@ -109,9 +108,8 @@ fn relax_pred(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
               @builtin(local_invocation_index) lid: u32) {
     acc_begin(lid);
     let t = thread_index(wg, nwg, lid);
-    let n = P.n;
     let i = ctrl_ro[C_ITER];
-    if t < n {
+    if t < P.n {
         let st = status_ro[t];
         if st == UNSET {
             let b = offsets[t];
@@ -141,7 +139,7 @@ fn relax_pred(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
             acc_add(L_FRONTIER, 1u);
         }
         if INSTRUMENT {
-            count_warp(t, n, false, i, false);
+            count_warp(t, P.n, false, i, false);
         }
     }
     if INSTRUMENT {

@@ -25,7 +25,7 @@ __device__ __forceinline__ void relax_racy_k(u32 n, const u32 *__restrict__ off,
 }
 
 #define SSSP_RACY_KERNELS(D, S)                                                                                   \
-    SSSP_PAIR(D, S, relax_racy, relax_racy_k,                                                                     \
+    SSSP_PAIR(D, S, relax_racy, relax_racy_instr, relax_racy_k,                                                                     \
               (u32 n, const u32 *__restrict__ off, const u32 *__restrict__ tgt, const u32 *__restrict__ wgt,      \
                D *dist, const u32 *stamp, u32 iter, u64 *ctr, u32 spin_cycles),                                   \
               (n, off, tgt, wgt, dist, stamp, iter, ctr, spin_cycles))
