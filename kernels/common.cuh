@@ -18,19 +18,8 @@ typedef unsigned long long u64;
 #define INF64 0xFFFFFFFFFFFFFFFFull
 #define FULL_MASK 0xFFFFFFFFu
 
-// Counter slots of the instrumented kernels (must match COUNTER_* in src/device/cuda/solver.rs).
-#define C_WORKING 0
-#define C_WARPS_DUMMY 1
-#define C_WARPS_MIXED 2
-#define C_WARPS_FULL 3
-#define C_SCANNED 4
-#define C_ATTEMPTED 5
-#define C_IMPROVED 6
-#define C_REACHED 7
-#define C_NEXT_FRONTIER 8
-#define C_ARC_ITERS 9  // successors relax: iterations of the per-arc loop, summed over threads
-#define C_WARP_ITERS 10 // successors relax: iterations the warps ran (lane use = ARC / (32 · WARP))
-#define C_COUNT 16
+// Counter slots of the instrumented kernels (C_*) and the fast kernel's control words (CTL_*)
+// come from src/device/layout.rs, prepended.
 
 template <typename D> struct Inf;
 template <> struct Inf<u32> { static __device__ __forceinline__ u32 v() { return 0xFFFFFFFFu; } };
@@ -118,25 +107,54 @@ __device__ __forceinline__ void warp_count(bool take, u32 *count) {
     if (mask != 0 && lane_id() == __ffs(mask) - 1) atomicAdd(count, (u32)__popc(mask));
 }
 
-// Per warp of a vertex-parallel relax launch: class by ballot, working threads by popc, sums of
-// the per-thread arc counts, and lane use: `loop` is the thread's trip count of its arc loop, and
-// the warp runs as long as its longest one. Every thread of the launch calls it (blockDim.x is a
-// multiple of 32, so warps are full).
-__device__ __forceinline__ void count_relax(bool work, u64 scanned, u64 attempted, u32 loop, u64 *ctr) {
-    const u32 ballot = __ballot_sync(FULL_MASK, work);
-    scanned = warp_sum64(scanned);
-    attempted = warp_sum64(attempted);
+// Warp class of a launch's warp: lane 0 adds the warp's working lanes to *working and one warp to
+// *dummy (no lane works; may be null), *mixed or *full (all 32 work). Every lane of the warp
+// calls it (blockDim.x is a multiple of 32, so warps are full).
+template <typename T>
+__device__ __forceinline__ void count_warp(bool work, T *working, T *dummy, T *mixed, T *full) {
+    const u32 p = __popc(__ballot_sync(FULL_MASK, work));
+    if (lane_id() == 0) {
+        if (p) atomicAdd(working, (T)p);
+        T *const cls = p == 0 ? dummy : (p == 32 ? full : mixed);
+        if (cls) atomicAdd(cls, (T)1);
+    }
+}
+
+// Lane use of a one-thread-per-vertex arc loop: `loop` is the thread's trip count; the warp runs
+// as long as its longest one (added to *warp_iters), and *arc_iters gets the sum. Every lane of
+// the warp calls it.
+template <typename T>
+__device__ __forceinline__ void count_lanes(u32 loop, T *arc_iters, T *warp_iters) {
     const u32 most = warp_max32(loop);
     const u64 iters = warp_sum64((u64)loop);
     if (lane_id() == 0) {
-        const u32 p = __popc(ballot);
-        if (p) atomicAdd(&ctr[C_WORKING], (u64)p);
-        atomicAdd(&ctr[p == 0 ? C_WARPS_DUMMY : (p == 32 ? C_WARPS_FULL : C_WARPS_MIXED)], 1ull);
+        if (most) atomicAdd(warp_iters, (T)most);
+        if (iters) atomicAdd(arc_iters, (T)iters);
+    }
+}
+
+// Per warp of a vertex-parallel relax launch: class by ballot, working threads by popc, sums of
+// the per-thread arc counts, and lane use (count_lanes). Every thread of the launch calls it.
+__device__ __forceinline__ void count_relax(bool work, u64 scanned, u64 attempted, u32 loop, u64 *ctr) {
+    count_warp<u64>(work, &ctr[C_WORKING], &ctr[C_WARPS_DUMMY], &ctr[C_WARPS_MIXED], &ctr[C_WARPS_FULL]);
+    scanned = warp_sum64(scanned);
+    attempted = warp_sum64(attempted);
+    if (lane_id() == 0) {
         if (scanned) atomicAdd(&ctr[C_SCANNED], scanned);
         if (attempted) atomicAdd(&ctr[C_ATTEMPTED], attempted);
-        if (most) atomicAdd(&ctr[C_WARP_ITERS], (u64)most);
-        if (iters) atomicAdd(&ctr[C_ARC_ITERS], iters);
     }
+    count_lanes<u64>(loop, &ctr[C_ARC_ITERS], &ctr[C_WARP_ITERS]);
+}
+
+// Inclusive scan over the lanes of the (converged) warp: lane l gets x of lanes 0..=l.
+__device__ __forceinline__ u32 warp_inclusive_scan(u32 x) {
+    const u32 lane = lane_id();
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const u32 y = __shfl_up_sync(FULL_MASK, x, o);
+        if (lane >= (u32)o) x += y;
+    }
+    return x;
 }
 
 // Block-wide exclusive scan of x; `total` gets the block's sum. Every thread calls it;
@@ -144,19 +162,11 @@ __device__ __forceinline__ void count_relax(bool work, u64 scanned, u64 attempte
 __device__ __forceinline__ u32 block_exclusive_scan(u32 x, u32 &total) {
     __shared__ u32 warp_sums[32];
     const u32 lane = lane_id(), warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    u32 inc = x;
-    for (int o = 1; o < 32; o <<= 1) {
-        const u32 y = __shfl_up_sync(FULL_MASK, inc, o);
-        if (lane >= (u32)o) inc += y;
-    }
+    const u32 inc = warp_inclusive_scan(x);
     if (lane == 31) warp_sums[warp] = inc;
     __syncthreads();
     if (warp == 0) {
-        u32 w = lane < warps ? warp_sums[lane] : 0;
-        for (int o = 1; o < 32; o <<= 1) {
-            const u32 y = __shfl_up_sync(FULL_MASK, w, o);
-            if (lane >= (u32)o) w += y;
-        }
+        const u32 w = warp_inclusive_scan(lane < warps ? warp_sums[lane] : 0);
         if (lane < warps) warp_sums[lane] = w; // inclusive over warps
     }
     __syncthreads();
@@ -175,6 +185,15 @@ __device__ __forceinline__ u32 balanced_warp_iters(u32 total) {
     return rounds;
 }
 
+// Lane use of a balanced loop over `total` items of the block, added by thread 0.
+template <typename T>
+__device__ __forceinline__ void count_balanced(u32 total, T *arc_iters, T *warp_iters) {
+    if (threadIdx.x == 0 && total != 0) {
+        atomicAdd(arc_iters, (T)total);
+        atomicAdd(warp_iters, (T)balanced_warp_iters(total));
+    }
+}
+
 // The last k in [0, count) with pos[k] <= i, for ascending pos with pos[0] = 0 <= i: the entry of
 // an exclusive degree prefix sum whose range holds item i (zero-degree entries are skipped).
 __device__ __forceinline__ u32 owner_of(const u32 *pos, u32 count, u32 i) {
@@ -185,3 +204,77 @@ __device__ __forceinline__ u32 owner_of(const u32 *pos, u32 count, u32 i) {
     }
     return lo;
 }
+
+// The balanced advance (block-balanced arc assignment; load balancing as in [terms-peers]): the
+// block's working vertices put their out-degrees in an exclusive prefix sum, then thread t takes
+// the block's arcs i = t, t + blockDim … and finds the vertex that owns arc i by binary search,
+// so a hub's arcs are spread over the whole block instead of one lane.
+//
+// Step 1, balanced_begin: thread t stores its vertex's first arc `beg` and degree `deg` (0 when
+// it has no work) into the block's table; returns the block's arc total. Every thread calls it;
+// per-vertex values the relax needs (δ of the vertex …) are stored by the caller, indexed by
+// threadIdx.x, before the call (its barrier publishes them).
+__device__ __forceinline__ u32 balanced_begin(u32 beg, u32 deg, u32 *s_pos, u32 *s_beg) {
+    u32 total;
+    s_pos[threadIdx.x] = block_exclusive_scan(deg, total);
+    s_beg[threadIdx.x] = beg;
+    __syncthreads();
+    return total;
+}
+
+// Step 2, balanced_arc: the arc index of the block's i-th arc (i < total); `k` gets its owner's
+// entry (index of the per-vertex values). `count` = entries of the table.
+__device__ __forceinline__ u32 balanced_arc(const u32 *s_pos, const u32 *s_beg, u32 count, u32 i, u32 &k) {
+    k = owner_of(s_pos, count, i);
+    return s_beg[k] + (i - s_pos[k]);
+}
+
+// The successors relax of arc e (target u), pushing δ(f) + w(e) from frontier vertex f (δ(f) =
+// df) when u is unsettled (seed 000
+// §3.2). RACY: seed 004 §4.3's bugged push instead of atomicMin (kernels/racy.cu): read δ(u)
+// once, spin `spin_cycles` clock cycles so other threads read the same old value, then compare
+// and write — two frontier threads overwrite each other (write-after-write).
+template <typename D, bool INSTR, bool RACY>
+__device__ __forceinline__ void relax_arc(u32 u, u32 e, D df, const u32 *__restrict__ wgt, D *dist, const u32 *stamp,
+                                          u64 &scanned, u64 &attempted, u32 spin_cycles) {
+    if (INSTR) ++scanned;
+    if (stamp[u] != UNSET) return;
+    if (INSTR) ++attempted;
+    const D nd = (D)(df + (D)wgt[e]);
+    if (RACY) {
+        volatile D *target = &dist[u];
+        const D seen = *target; // read once ...
+        const long long t0 = clock64();
+        while (clock64() - t0 < (long long)spin_cycles) {
+        } // ... let the other threads read the same old value ...
+        if (nd < seen) *target = nd; // ... and overwrite each other: the race
+    } else {
+        atomicMin(&dist[u], nd);
+    }
+}
+
+// Successors relax of the frontier F_iter (stamp == iter), one thread per vertex (seed 000 Alg. 2
+// left): frontier vertex v pushes δ(v) + w along its out-arcs with relax_arc. Used by relax_succ
+// (kernels/frontier.cu) and, RACY, by relax_racy (kernels/racy.cu).
+template <typename D, bool INSTR, bool RACY>
+__device__ __forceinline__ void relax_succ_k(u32 n, const u32 *__restrict__ off, const u32 *__restrict__ tgt,
+                                             const u32 *__restrict__ wgt, D *dist, const u32 *stamp, u32 iter,
+                                             u64 *ctr, u32 spin_cycles) {
+    const u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    const bool work = v < n && stamp[v] == iter;
+    u64 scanned = 0, attempted = 0;
+    if (work) {
+        const D dv = dist[v];
+        const u32 end = off[v + 1];
+        for (u32 e = off[v]; e < end; ++e)
+            relax_arc<D, INSTR, RACY>(tgt[e], e, dv, wgt, dist, stamp, scanned, attempted, spin_cycles);
+    }
+    if (INSTR) count_relax(work, scanned, attempted, work ? off[v + 1] - off[v] : 0, ctr);
+}
+
+// Two entry points of one kernel template K<D, FLAG> and width S: A_S runs K<D, false>, B_S
+// K<D, true> (plain / instrumented, Martín / Crauser, successors / predecessors); PARAMS is the
+// parameter list in parentheses, ARGS the call's.
+#define SSSP_PAIR(D, S, A, B, K, PARAMS, ARGS)                                                                    \
+    extern "C" __global__ void A##_##S PARAMS { K<D, false> ARGS; }                                               \
+    extern "C" __global__ void B##_##S PARAMS { K<D, true> ARGS; }

@@ -44,3 +44,59 @@ fn balanced_warp_iters(total: u32) -> u32 {
     }
     return rounds;
 }
+
+/// Warp class of a warp with `working` of its WARP lanes working: (1, 0) all work, (0, 1) some
+/// do, (0, 0) none (the twin of count_warp in common.cuh, for the counters each family keeps).
+fn warp_class(working: u32) -> vec2<u32> {
+    return vec2<u32>(u32(working == WARP), u32(working != 0u && working != WARP));
+}
+
+// The balanced advance (block-balanced arc assignment, the twin of balanced_begin / balanced_arc
+// in common.cuh; load balancing as in [terms-peers]): the workgroup's working vertices put their
+// out-degrees in an exclusive prefix sum, then invocation lid takes the workgroup's arcs j = lid,
+// lid + WG … and finds the vertex that owns arc j by binary search, so a hub's arcs are spread
+// over the workgroup instead of one invocation. The relax of each arc is the caller's.
+var<workgroup> bal_pos: array<u32, WG>;
+var<workgroup> bal_beg: array<u32, WG>;
+
+/// Step 1: invocation lid enters its vertex's first arc `beg` and degree `deg` (0 when it has
+/// no work); returns the workgroup's arc total. Every invocation calls it (uniform control flow);
+/// per-vertex values the relax needs are stored by the caller at [lid] before the call (its
+/// barriers publish them).
+fn balanced_begin(lid: u32, beg: u32, deg: u32) -> u32 {
+    bal_beg[lid] = beg;
+    // Inclusive Hillis-Steele scan of the degrees, then exclusive.
+    bal_pos[lid] = deg;
+    for (var o = 1u; o < WG; o *= 2u) {
+        workgroupBarrier();
+        var x = 0u;
+        if lid >= o {
+            x = bal_pos[lid - o];
+        }
+        workgroupBarrier();
+        bal_pos[lid] += x;
+    }
+    workgroupBarrier();
+    let total = bal_pos[WG - 1u];
+    workgroupBarrier();
+    bal_pos[lid] -= deg;
+    workgroupBarrier();
+    return total;
+}
+
+/// Step 2: the workgroup's arc j (< the total): (k, arc index), k = the owner's entry (the index
+/// of the caller's per-vertex values). The last k with bal_pos[k] <= j owns it (zero-degree
+/// entries are skipped).
+fn balanced_arc(j: u32) -> vec2<u32> {
+    var lo = 0u;
+    var hi = WG - 1u;
+    while lo < hi {
+        let mid = (lo + hi + 1u) / 2u;
+        if bal_pos[mid] <= j {
+            lo = mid;
+        } else {
+            hi = mid - 1u;
+        }
+    }
+    return vec2<u32>(lo, bal_beg[lo] + (j - bal_pos[lo]));
+}

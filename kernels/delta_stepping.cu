@@ -38,56 +38,70 @@ __device__ __forceinline__ u32 *ds_entry(u32 *log, const u32 *ctl) {
     return &log[ctl[DS_C_SLOT] * DS_LOG_WORDS];
 }
 
+// What a relax thread needs of the phase (kind < DS_K_SELECT): its kind, the current bucket,
+// and whether vertex v is in the phase's frontier (light: fr[v] == phase; heavy: rr[v] == serial).
+struct DsPhase {
+    bool light;
+    u32 bucket;
+    bool work;
+};
+__device__ __forceinline__ DsPhase ds_phase(u32 kind, u32 v, u32 n, const u32 *fr, const u32 *rr, const u32 *ctl) {
+    DsPhase ph;
+    ph.light = kind == DS_K_LIGHT;
+    ph.bucket = ctl[DS_C_BUCKET];
+    ph.work = v < n && (ph.light ? fr[v] == ctl[DS_C_PHASE] : rr[v] == ctl[DS_C_SERIAL]);
+    return ph;
+}
+
+// The relax of arc e from a frontier vertex with δ_prev = du: the phase's kind of arc only (light
+// w ≤ Δ, heavy w > Δ), settled targets skipped, atomicMin only when the proposal is below δ(t)
+// as just read.
+__device__ __forceinline__ void ds_relax_arc(u32 e, u32 du, bool light, u32 bucket, u32 delta,
+                                             const u32 *__restrict__ tgt, const u32 *__restrict__ wgt,
+                                             const u32 *prev, u32 *dist, u32 &scanned, u32 &relaxed) {
+    const u32 w = wgt[e];
+    if ((w <= delta) != light) return;
+    ++scanned;
+    const u32 t = tgt[e];
+    const u32 pt = prev[t];
+    if (pt != DS_INF) {
+        const u32 bt = pt / delta;
+        if (bt < bucket || (!light && bt == bucket)) return; // settled
+    }
+    ++relaxed;
+    const u32 nd = du + w; // below ∞: the host checked the distance range
+    if (nd < dist[t]) atomicMin(&dist[t], nd);
+}
+
+// The counts of a relax launch into its log entry: working threads and warp classes (every lane
+// reaches here: blockDim.x is a multiple of 32, threads past n vote false), arcs scanned, relaxed.
+__device__ __forceinline__ void ds_count_relax(bool work, u32 scanned, u32 relaxed, u32 *e) {
+    count_warp<u32>(work, &e[DS_L_FRONTIER], nullptr, &e[DS_L_WARPS_MIXED], &e[DS_L_WARPS_FULL]);
+    ds_warp_add(scanned, &e[DS_L_SCANNED]);
+    ds_warp_add(relaxed, &e[DS_L_RELAXED]);
+}
+
 extern "C" __global__ void ds_relax(u32 n, u32 delta, const u32 *__restrict__ off, const u32 *__restrict__ tgt,
                                     const u32 *__restrict__ wgt, const u32 *prev, u32 *dist, const u32 *fr,
                                     const u32 *rr, u32 *log, const u32 *ctl) {
     const u32 kind = ctl[DS_C_KIND];
     if (kind >= DS_K_SELECT) return; // uniform over the launch
     const u32 v = blockIdx.x * blockDim.x + threadIdx.x;
-    const u32 bucket = ctl[DS_C_BUCKET];
-    const bool light = kind == DS_K_LIGHT;
-    bool work = false;
-    if (v < n) work = light ? fr[v] == ctl[DS_C_PHASE] : rr[v] == ctl[DS_C_SERIAL];
+    const DsPhase ph = ds_phase(kind, v, n, fr, rr, ctl);
+    const bool work = ph.work;
     u32 scanned = 0, relaxed = 0;
     if (work) {
         const u32 du = prev[v];
         const u32 end = off[v + 1];
-        for (u32 e = off[v]; e < end; ++e) {
-            const u32 w = wgt[e];
-            if ((w <= delta) != light) continue;
-            ++scanned;
-            const u32 t = tgt[e];
-            const u32 pt = prev[t];
-            if (pt != DS_INF) {
-                const u32 bt = pt / delta;
-                if (bt < bucket || (!light && bt == bucket)) continue; // settled
-            }
-            ++relaxed;
-            const u32 nd = du + w; // below ∞: the host checked the distance range
-            if (nd < dist[t]) atomicMin(&dist[t], nd);
-        }
+        for (u32 e = off[v]; e < end; ++e) ds_relax_arc(e, du, ph.light, ph.bucket, delta, tgt, wgt, prev, dist, scanned, relaxed);
     }
-    // Every lane reaches here (blockDim.x is a multiple of 32; threads past n vote false).
     u32 *e = ds_entry(log, ctl);
-    const u32 ballot = __ballot_sync(FULL_MASK, work);
-    if (lane_id() == 0 && ballot != 0) {
-        const u32 p = __popc(ballot);
-        atomicAdd(&e[DS_L_FRONTIER], p);
-        atomicAdd(&e[p == 32 ? DS_L_WARPS_FULL : DS_L_WARPS_MIXED], 1u);
-    }
-    ds_warp_add(scanned, &e[DS_L_SCANNED]);
-    ds_warp_add(relaxed, &e[DS_L_RELAXED]);
-    // Lane use: the warp's loop runs as long as its largest out-degree.
-    const u32 deg = work ? off[v + 1] - off[v] : 0;
-    u32 most = deg;
-    for (int o = 16; o > 0; o >>= 1) most = max(most, __shfl_xor_sync(FULL_MASK, most, o));
-    if (lane_id() == 0 && most != 0) atomicAdd(&e[DS_L_WARP_ITERS], most);
-    ds_warp_add(deg, &e[DS_L_ARC_ITERS]);
+    ds_count_relax(work, scanned, relaxed, e);
+    count_lanes<u32>(work ? off[v + 1] - off[v] : 0, &e[DS_L_ARC_ITERS], &e[DS_L_WARP_ITERS]);
 }
 
-// relax=balanced: the block's frontier vertices put their degrees in a prefix sum; then every
-// thread takes arcs i = tid, tid + blockDim … of the block's total and finds its vertex by binary
-// search, so a hub's arcs are spread over the whole block instead of one lane.
+// relax=balanced: the block's frontier arcs spread over its threads by the balanced advance of
+// kernels/common.cuh, so a hub's arcs are spread over the whole block instead of one lane.
 extern "C" __global__ void ds_relax_balanced(u32 n, u32 delta, const u32 *__restrict__ off,
                                              const u32 *__restrict__ tgt, const u32 *__restrict__ wgt,
                                              const u32 *prev, u32 *dist, const u32 *fr, const u32 *rr, u32 *log,
@@ -96,47 +110,19 @@ extern "C" __global__ void ds_relax_balanced(u32 n, u32 delta, const u32 *__rest
     const u32 kind = ctl[DS_C_KIND];
     if (kind >= DS_K_SELECT) return; // uniform over the launch
     const u32 v = blockIdx.x * blockDim.x + threadIdx.x;
-    const u32 bucket = ctl[DS_C_BUCKET];
-    const bool light = kind == DS_K_LIGHT;
-    bool work = false;
-    if (v < n) work = light ? fr[v] == ctl[DS_C_PHASE] : rr[v] == ctl[DS_C_SERIAL];
-    const u32 deg = work ? off[v + 1] - off[v] : 0;
-    u32 total;
-    const u32 pos = block_exclusive_scan(deg, total);
-    s_pos[threadIdx.x] = pos;
-    s_beg[threadIdx.x] = work ? off[v] : 0;
+    const DsPhase ph = ds_phase(kind, v, n, fr, rr, ctl);
+    const bool work = ph.work;
     s_du[threadIdx.x] = work ? prev[v] : 0;
-    __syncthreads();
+    const u32 total = balanced_begin(work ? off[v] : 0, work ? off[v + 1] - off[v] : 0, s_pos, s_beg);
     u32 scanned = 0, relaxed = 0;
     for (u32 i = threadIdx.x; i < total; i += blockDim.x) {
-        const u32 lo = owner_of(s_pos, blockDim.x, i);
-        const u32 e = s_beg[lo] + (i - s_pos[lo]);
-        const u32 w = wgt[e];
-        if ((w <= delta) != light) continue;
-        ++scanned;
-        const u32 t = tgt[e];
-        const u32 pt = prev[t];
-        if (pt != DS_INF) {
-            const u32 bt = pt / delta;
-            if (bt < bucket || (!light && bt == bucket)) continue; // settled
-        }
-        ++relaxed;
-        const u32 nd = s_du[lo] + w;
-        if (nd < dist[t]) atomicMin(&dist[t], nd);
+        u32 k;
+        const u32 e = balanced_arc(s_pos, s_beg, blockDim.x, i, k);
+        ds_relax_arc(e, s_du[k], ph.light, ph.bucket, delta, tgt, wgt, prev, dist, scanned, relaxed);
     }
     u32 *e = ds_entry(log, ctl);
-    const u32 ballot = __ballot_sync(FULL_MASK, work);
-    if (lane_id() == 0 && ballot != 0) {
-        const u32 p = __popc(ballot);
-        atomicAdd(&e[DS_L_FRONTIER], p);
-        atomicAdd(&e[p == 32 ? DS_L_WARPS_FULL : DS_L_WARPS_MIXED], 1u);
-    }
-    ds_warp_add(scanned, &e[DS_L_SCANNED]);
-    ds_warp_add(relaxed, &e[DS_L_RELAXED]);
-    if (threadIdx.x == 0 && total != 0) {
-        atomicAdd(&e[DS_L_ARC_ITERS], total);
-        atomicAdd(&e[DS_L_WARP_ITERS], balanced_warp_iters(total));
-    }
+    ds_count_relax(work, scanned, relaxed, e);
+    count_balanced<u32>(total, &e[DS_L_ARC_ITERS], &e[DS_L_WARP_ITERS]);
 }
 
 extern "C" __global__ void ds_commit(u32 n, u32 delta, const u32 *__restrict__ off, const u32 *__restrict__ wgt,

@@ -50,10 +50,9 @@ struct Params {
 var<workgroup> acc: array<atomic<u32>, 8>;
 var<workgroup> warp_work: array<atomic<u32>, 32>;
 var<workgroup> warp_most: array<atomic<u32>, 32>;
-// relax=balanced: the workgroup's degree prefix sums, arc starts and δ_prev of its vertices.
-var<workgroup> s_pos: array<u32, 1024>;
-var<workgroup> s_beg: array<u32, 1024>;
-var<workgroup> s_du: array<u32, 1024>;
+// relax=balanced: δ_prev of the workgroup's vertices (the balanced advance's table is in
+// common.wgsl).
+var<workgroup> s_du: array<u32, WG>;
 
 fn entry() -> u32 {
     return atomicLoad(&ctl[DS_C_SLOT]) * DS_LOG_WORDS;
@@ -94,6 +93,68 @@ fn acc_flush_log(lid: u32, e: u32, k: u32, word: u32) {
     }
 }
 
+// Whether v is in the phase's frontier: light phase fr[v] == phase, heavy phase rr[v] == serial.
+fn ds_working(v: u32, kind: u32) -> bool {
+    if v >= params.n {
+        return false;
+    }
+    if kind == DS_K_LIGHT {
+        return fr[v] == atomicLoad(&ctl[DS_C_PHASE]);
+    }
+    if kind == DS_K_HEAVY {
+        return rr[v] == atomicLoad(&ctl[DS_C_SERIAL]);
+    }
+    return false;
+}
+
+// The relax of arc e from a frontier vertex with δ_prev = du: the phase's kind of arc only (light
+// w ≤ Δ, heavy w > Δ), settled targets skipped, atomicMin only when the proposal is below δ(t) as
+// just read. Returns (scanned, relaxed).
+fn ds_relax_arc(e: u32, du: u32, light: bool, bucket: u32) -> vec2<u32> {
+    let delta = params.delta;
+    let w = weights[e];
+    if (w <= delta) != light {
+        return vec2<u32>(0u, 0u);
+    }
+    let t = targets[e];
+    let pt = prev[t];
+    if pt != INF {
+        let bt = pt / delta;
+        if bt < bucket || (!light && bt == bucket) {
+            return vec2<u32>(1u, 0u); // settled
+        }
+    }
+    let nd = du + w; // below ∞: the host checked the distance range
+    if nd < atomicLoad(&dist[t]) {
+        atomicMin(&dist[t], nd);
+    }
+    return vec2<u32>(1u, 1u);
+}
+
+// The end of both relax kernels: the warp classes (warps of 32 consecutive invocations; WG is a
+// multiple of 32 for exact figures, each warp's first invocation counts) and the flush into the
+// phase's log entry.
+fn ds_relax_end(lid: u32, kind: u32) {
+    workgroupBarrier();
+    let e = entry();
+    if lid % 32u == 0u {
+        let c = warp_class(atomicLoad(&warp_work[lid / 32u]));
+        acc_add(3u, c.x);
+        acc_add(4u, c.y);
+        acc_add(6u, atomicLoad(&warp_most[lid / 32u]));
+    }
+    workgroupBarrier();
+    if kind < DS_K_SELECT {
+        acc_flush_log(lid, e, 0u, DS_L_FRONTIER);
+        acc_flush_log(lid, e, 1u, DS_L_SCANNED);
+        acc_flush_log(lid, e, 2u, DS_L_RELAXED);
+        acc_flush_log(lid, e, 3u, DS_L_WARPS_FULL);
+        acc_flush_log(lid, e, 4u, DS_L_WARPS_MIXED);
+        acc_flush_log(lid, e, 5u, DS_L_ARC_ITERS);
+        acc_flush_log(lid, e, 6u, DS_L_WARP_ITERS);
+    }
+}
+
 @compute @workgroup_size(WG)
 fn ds_relax(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
             @builtin(local_invocation_index) lid: u32) {
@@ -101,83 +162,26 @@ fn ds_relax(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: 
     let v = thread_index(wg, nwg, lid);
     let kind = atomicLoad(&ctl[DS_C_KIND]);
     let bucket = atomicLoad(&ctl[DS_C_BUCKET]);
-    let delta = params.delta;
-    var working = false;
-    if v < params.n && kind == DS_K_LIGHT {
-        working = fr[v] == atomicLoad(&ctl[DS_C_PHASE]);
-    }
-    if v < params.n && kind == DS_K_HEAVY {
-        working = rr[v] == atomicLoad(&ctl[DS_C_SERIAL]);
-    }
-    var scanned = 0u;
-    var relaxed = 0u;
-    if working {
+    if ds_working(v, kind) {
         atomicAdd(&warp_work[lid / 32u], 1u);
         let deg = offsets[v + 1u] - offsets[v];
         atomicMax(&warp_most[lid / 32u], deg);
         acc_add(5u, deg);
         let du = prev[v];
         let light = kind == DS_K_LIGHT;
+        var counts = vec2<u32>(0u, 0u);
         for (var e = offsets[v]; e < offsets[v + 1u]; e++) {
-            let w = weights[e];
-            if (w <= delta) != light {
-                continue;
-            }
-            scanned++;
-            let t = targets[e];
-            let pt = prev[t];
-            if pt != INF {
-                let bt = pt / delta;
-                if bt < bucket || (!light && bt == bucket) {
-                    continue; // settled
-                }
-            }
-            relaxed++;
-            let nd = du + w; // below ∞: the host checked the distance range
-            if nd < atomicLoad(&dist[t]) {
-                atomicMin(&dist[t], nd);
-            }
+            counts += ds_relax_arc(e, du, light, bucket);
         }
         acc_add(0u, 1u);
-        acc_add(1u, scanned);
-        acc_add(2u, relaxed);
+        acc_add(1u, counts.x);
+        acc_add(2u, counts.y);
     }
-    workgroupBarrier();
-    let e = entry();
-    // Warps of 32 consecutive invocations; WG is a multiple of 32 for exact figures.
-    if lid % 32u == 0u {
-        count_warp(lid);
-        acc_add(6u, atomicLoad(&warp_most[lid / 32u]));
-    }
-    workgroupBarrier();
-    if kind < DS_K_SELECT {
-        flush_relax(lid, e);
-    }
-}
-
-// Warp classes of the launch (per 32 invocations), called by each warp's first invocation.
-fn count_warp(lid: u32) {
-    let c = atomicLoad(&warp_work[lid / 32u]);
-    if c == 32u {
-        atomicAdd(&acc[3], 1u);
-    } else if c != 0u {
-        atomicAdd(&acc[4], 1u);
-    }
-}
-
-fn flush_relax(lid: u32, e: u32) {
-    acc_flush_log(lid, e, 0u, DS_L_FRONTIER);
-    acc_flush_log(lid, e, 1u, DS_L_SCANNED);
-    acc_flush_log(lid, e, 2u, DS_L_RELAXED);
-    acc_flush_log(lid, e, 3u, DS_L_WARPS_FULL);
-    acc_flush_log(lid, e, 4u, DS_L_WARPS_MIXED);
-    acc_flush_log(lid, e, 5u, DS_L_ARC_ITERS);
-    acc_flush_log(lid, e, 6u, DS_L_WARP_ITERS);
+    ds_relax_end(lid, kind);
 }
 
 // relax=balanced (the twin of ds_relax_balanced in delta_stepping.cu): the workgroup's frontier
-// vertices put their out-degrees in a prefix sum; every invocation then takes arcs lid, lid + WG …
-// of the workgroup's total and finds its vertex by binary search.
+// arcs spread over its invocations by the balanced advance of common.wgsl.
 @compute @workgroup_size(WG)
 fn ds_relax_balanced(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                      @builtin(local_invocation_index) lid: u32) {
@@ -185,87 +189,29 @@ fn ds_relax_balanced(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgrou
     let v = thread_index(wg, nwg, lid);
     let kind = atomicLoad(&ctl[DS_C_KIND]);
     let bucket = atomicLoad(&ctl[DS_C_BUCKET]);
-    let delta = params.delta;
     let light = kind == DS_K_LIGHT;
-    var working = false;
-    if v < params.n && kind == DS_K_LIGHT {
-        working = fr[v] == atomicLoad(&ctl[DS_C_PHASE]);
-    }
-    if v < params.n && kind == DS_K_HEAVY {
-        working = rr[v] == atomicLoad(&ctl[DS_C_SERIAL]);
-    }
+    var beg = 0u;
     var deg = 0u;
-    if working {
+    if ds_working(v, kind) {
         atomicAdd(&warp_work[lid / 32u], 1u);
-        deg = offsets[v + 1u] - offsets[v];
-        s_beg[lid] = offsets[v];
+        beg = offsets[v];
+        deg = offsets[v + 1u] - beg;
         s_du[lid] = prev[v];
         acc_add(0u, 1u);
     }
-    // Inclusive Hillis-Steele scan of the degrees over the workgroup.
-    s_pos[lid] = deg;
-    for (var o = 1u; o < WG; o *= 2u) {
-        workgroupBarrier();
-        var x = 0u;
-        if lid >= o {
-            x = s_pos[lid - o];
-        }
-        workgroupBarrier();
-        s_pos[lid] += x;
-    }
-    workgroupBarrier();
-    let total = s_pos[WG - 1u];
-    workgroupBarrier();
-    s_pos[lid] -= deg; // exclusive
-    workgroupBarrier();
-    var scanned = 0u;
-    var relaxed = 0u;
+    let total = balanced_begin(lid, beg, deg);
+    var counts = vec2<u32>(0u, 0u);
     for (var i = lid; i < total; i += WG) {
-        var lo = 0u;
-        var hi = WG - 1u;
-        while lo < hi {
-            let mid = (lo + hi + 1u) / 2u;
-            if s_pos[mid] <= i {
-                lo = mid;
-            } else {
-                hi = mid - 1u;
-            }
-        }
-        let e = s_beg[lo] + (i - s_pos[lo]);
-        let w = weights[e];
-        if (w <= delta) != light {
-            continue;
-        }
-        scanned++;
-        let t = targets[e];
-        let pt = prev[t];
-        if pt != INF {
-            let bt = pt / delta;
-            if bt < bucket || (!light && bt == bucket) {
-                continue; // settled
-            }
-        }
-        relaxed++;
-        let nd = s_du[lo] + w;
-        if nd < atomicLoad(&dist[t]) {
-            atomicMin(&dist[t], nd);
-        }
+        let k = balanced_arc(i);
+        counts += ds_relax_arc(k.y, s_du[k.x], light, bucket);
     }
-    acc_add(1u, scanned);
-    acc_add(2u, relaxed);
+    acc_add(1u, counts.x);
+    acc_add(2u, counts.y);
     if lid == 0u && total != 0u {
         acc_add(5u, total);
         acc_add(6u, balanced_warp_iters(total));
     }
-    workgroupBarrier();
-    let e = entry();
-    if lid % 32u == 0u {
-        count_warp(lid);
-    }
-    workgroupBarrier();
-    if kind < DS_K_SELECT {
-        flush_relax(lid, e);
-    }
+    ds_relax_end(lid, kind);
 }
 
 @compute @workgroup_size(WG)

@@ -48,7 +48,10 @@ struct Ctl {
     u32 done;      // 1 once Δ_martin = ∞
     u32 relaxed;   // successors: the relax of iteration iter + 1 is done (its Δ is in mins)
 };
-static_assert(sizeof(Ctl) == 88, "Ctl layout must match CTL_* in src/device/cuda/solver.rs");
+// CTL_* (src/device/layout.rs, prepended) name iter and done, the two words before the last.
+static_assert(sizeof(Ctl) == 88 && 4 * (CTL_DONE + 2) == sizeof(Ctl) && CTL_ITER + 1 == CTL_DONE &&
+                  sizeof(Ctl) <= 4 * CTL_WORDS,
+              "Ctl layout must match CTL_* in src/device/layout.rs");
 
 // Grid-wide barrier for a cooperative launch (all blocks co-resident): one arrival atomic per
 // block; the last arrival runs `reset` (thread 0 of the releasing block, after every block has
@@ -147,18 +150,7 @@ __device__ __forceinline__ void block_scan3(u32 a, u32 b, u32 c, u32 &oa, u32 &o
     __shared__ u32 ws[3][32];
     __shared__ u32 tot[3];
     const u32 lane = lane_id(), warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
-    u32 ia = a, ib = b, ic = c;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-        const u32 xa = __shfl_up_sync(FULL_MASK, ia, o);
-        const u32 xb = __shfl_up_sync(FULL_MASK, ib, o);
-        const u32 xc = __shfl_up_sync(FULL_MASK, ic, o);
-        if (lane >= (u32)o) {
-            ia += xa;
-            ib += xb;
-            ic += xc;
-        }
-    }
+    const u32 ia = warp_inclusive_scan(a), ib = warp_inclusive_scan(b), ic = warp_inclusive_scan(c);
     __syncthreads(); // earlier readers of ws / tot are done
     if (lane == 31) {
         ws[0][warp] = ia;
@@ -170,18 +162,7 @@ __device__ __forceinline__ void block_scan3(u32 a, u32 b, u32 c, u32 &oa, u32 &o
         const u32 va = lane < nw ? ws[0][lane] : 0;
         const u32 vb = lane < nw ? ws[1][lane] : 0;
         const u32 vc = lane < nw ? ws[2][lane] : 0;
-        u32 sa = va, sb = vb, sc = vc;
-#pragma unroll
-        for (int o = 1; o < 32; o <<= 1) {
-            const u32 xa = __shfl_up_sync(FULL_MASK, sa, o);
-            const u32 xb = __shfl_up_sync(FULL_MASK, sb, o);
-            const u32 xc = __shfl_up_sync(FULL_MASK, sc, o);
-            if (lane >= (u32)o) {
-                sa += xa;
-                sb += xb;
-                sc += xc;
-            }
-        }
+        const u32 sa = warp_inclusive_scan(va), sb = warp_inclusive_scan(vb), sc = warp_inclusive_scan(vc);
         if (lane < nw) {
             ws[0][lane] = sa - va;
             ws[1][lane] = sb - vb;
@@ -287,12 +268,8 @@ __device__ void succ_phase(const u32 *__restrict__ off, const u32 *__restrict__ 
             u32 u = 0;
             bool fresh = false;
             if (has) {
-                u32 lo = 0, hi = ts - 1;
-                while (lo < hi) {
-                    const u32 mid = (lo + hi + 1) >> 1;
-                    if (s_pos[mid] <= k) lo = mid; else hi = mid - 1;
-                }
-                const u32 e = s_beg[lo] + (k - s_pos[lo]);
+                u32 lo;
+                const u32 e = balanced_arc(s_pos, s_beg, ts, k, lo); // the balanced advance, common.cuh
                 u = tgt[e];
                 const D nd = s_d[lo] + (D)wgt[e];
                 D *const target = PACKED ? (D *)&pk32[2 * u] : &dist[u];
@@ -615,49 +592,26 @@ __device__ __forceinline__ void fast_pred_k(u32 n, const u32 *__restrict__ poff,
 }
 
 
+// The entry points of one width, in pairs (SSSP_PAIR, common.cuh): successors / predecessors
+// setup, Martín / Crauser runs.
 #define SSSP_FAST_KERNELS(D, S)                                                                                   \
-    extern "C" __global__ void fast_setup_succ_##S(u32 n, const D *dist, const u32 *stamp,                       \
-                                                   const D *__restrict__ omega, u32 i, u32 *f0, u32 *f1, u32 *r0, \
-                                                   u32 *r1, Ctl *ctl, u64 *packed) {                              \
-        fast_setup_k<D, false>(n, dist, stamp, omega, i, f0, f1, r0, r1, ctl, packed);                            \
-    }                                                                                                             \
-    extern "C" __global__ void fast_setup_pred_##S(u32 n, const D *dist, const u32 *stamp,                       \
-                                                   const D *__restrict__ omega, u32 i, u32 *f0, u32 *f1, u32 *r0, \
-                                                   u32 *r1, Ctl *ctl, u64 *packed) {                              \
-        fast_setup_k<D, true>(n, dist, stamp, omega, i, f0, f1, r0, r1, ctl, packed);                             \
-    }                                                                                                             \
-    extern "C" __global__ void fast_succ_martin_##S(                                                             \
-        u32 n, const u32 *__restrict__ off, const u32 *__restrict__ tgt, const u32 *__restrict__ wgt,            \
-        const D *__restrict__ omega, D *dist, u64 *packed, u32 *stamp, u32 *mark, u32 *f0, u32 *r0, u32 *r1,      \
-        Ctl *ctl,                                                                                                 \
-        u64 *rec_m, u64 *rec_c, u32 *rec_f, u32 *rec_r, u32 rec_base, u32 rec_cap, u32 i_begin, u32 i_end,        \
-        u64 avg_deg, u64 solo_work) {                                                                             \
-        fast_succ_k<D, false>(n, off, tgt, wgt, omega, dist, packed, stamp, mark, f0, r0, r1, ctl, rec_m, rec_c, rec_f,   \
-                              rec_r, rec_base, rec_cap, i_begin, i_end, avg_deg, solo_work);                      \
-    }                                                                                                             \
-    extern "C" __global__ void fast_succ_crauser_##S(                                                            \
-        u32 n, const u32 *__restrict__ off, const u32 *__restrict__ tgt, const u32 *__restrict__ wgt,            \
-        const D *__restrict__ omega, D *dist, u64 *packed, u32 *stamp, u32 *mark, u32 *f0, u32 *r0, u32 *r1,      \
-        Ctl *ctl,                                                                                                 \
-        u64 *rec_m, u64 *rec_c, u32 *rec_f, u32 *rec_r, u32 rec_base, u32 rec_cap, u32 i_begin, u32 i_end,        \
-        u64 avg_deg, u64 solo_work) {                                                                             \
-        fast_succ_k<D, true>(n, off, tgt, wgt, omega, dist, packed, stamp, mark, f0, r0, r1, ctl, rec_m, rec_c, rec_f,    \
-                             rec_r, rec_base, rec_cap, i_begin, i_end, avg_deg, solo_work);                       \
-    }                                                                                                             \
-    extern "C" __global__ void fast_pred_martin_##S(                                                             \
-        u32 n, const u32 *__restrict__ off, const u32 *__restrict__ src, const u32 *__restrict__ wgt,            \
-        const D *__restrict__ omega, D *dist, u32 *stamp, u32 *u0, u32 *u1, Ctl *ctl, u64 *rec_m, u64 *rec_c,     \
-        u32 *rec_f, u32 *rec_r, u32 rec_base, u32 rec_cap, u32 i_begin, u32 i_end) {                              \
-        fast_pred_k<D, false>(n, off, src, wgt, omega, dist, stamp, u0, u1, ctl, rec_m, rec_c, rec_f, rec_r,      \
-                              rec_base, rec_cap, i_begin, i_end);                                                 \
-    }                                                                                                             \
-    extern "C" __global__ void fast_pred_crauser_##S(                                                            \
-        u32 n, const u32 *__restrict__ off, const u32 *__restrict__ src, const u32 *__restrict__ wgt,            \
-        const D *__restrict__ omega, D *dist, u32 *stamp, u32 *u0, u32 *u1, Ctl *ctl, u64 *rec_m, u64 *rec_c,     \
-        u32 *rec_f, u32 *rec_r, u32 rec_base, u32 rec_cap, u32 i_begin, u32 i_end) {                              \
-        fast_pred_k<D, true>(n, off, src, wgt, omega, dist, stamp, u0, u1, ctl, rec_m, rec_c, rec_f, rec_r,       \
-                             rec_base, rec_cap, i_begin, i_end);                                                  \
-    }
+    SSSP_PAIR(D, S, fast_setup_succ, fast_setup_pred, fast_setup_k,                                               \
+              (u32 n, const D *dist, const u32 *stamp, const D *__restrict__ omega, u32 i, u32 *f0, u32 *f1,      \
+               u32 *r0, u32 *r1, Ctl *ctl, u64 *packed),                                                          \
+              (n, dist, stamp, omega, i, f0, f1, r0, r1, ctl, packed))                                            \
+    SSSP_PAIR(D, S, fast_succ_martin, fast_succ_crauser, fast_succ_k,                                             \
+              (u32 n, const u32 *__restrict__ off, const u32 *__restrict__ tgt, const u32 *__restrict__ wgt,      \
+               const D *__restrict__ omega, D *dist, u64 *packed, u32 *stamp, u32 *mark, u32 *f0, u32 *r0,        \
+               u32 *r1, Ctl *ctl, u64 *rec_m, u64 *rec_c, u32 *rec_f, u32 *rec_r, u32 rec_base, u32 rec_cap,      \
+               u32 i_begin, u32 i_end, u64 avg_deg, u64 solo_work),                                               \
+              (n, off, tgt, wgt, omega, dist, packed, stamp, mark, f0, r0, r1, ctl, rec_m, rec_c, rec_f, rec_r,   \
+               rec_base, rec_cap, i_begin, i_end, avg_deg, solo_work))                                            \
+    SSSP_PAIR(D, S, fast_pred_martin, fast_pred_crauser, fast_pred_k,                                             \
+              (u32 n, const u32 *__restrict__ off, const u32 *__restrict__ src, const u32 *__restrict__ wgt,      \
+               const D *__restrict__ omega, D *dist, u32 *stamp, u32 *u0, u32 *u1, Ctl *ctl, u64 *rec_m,          \
+               u64 *rec_c, u32 *rec_f, u32 *rec_r, u32 rec_base, u32 rec_cap, u32 i_begin, u32 i_end),            \
+              (n, off, src, wgt, omega, dist, stamp, u0, u1, ctl, rec_m, rec_c, rec_f, rec_r, rec_base, rec_cap,  \
+               i_begin, i_end))
 
 SSSP_FAST_KERNELS(u32, u32)
 SSSP_FAST_KERNELS(u64, u64)

@@ -42,8 +42,9 @@
 // batch; [11] done; from word 16 the log, LOG_WORDS per iteration of the batch (slot = i − [10]).
 // vinfo[v] = (ω(v), items of v). P.pad = items of the predecessors list.
 
-/// Crauser's threshold (min δ + ω); false = Martín's (min δ).
-override CRAUSER: bool = false;
+// CRAUSER, the bindings shared with the other frontier kernels (dist_atomic, dist_ro, status,
+// status_ro, offsets) and the fctl words F_* (src/device/layout.rs) are prepended.
+
 /// Invocations per vertex in the relax kernels (power of two, 1…32).
 override TEAM: u32 = 32u;
 /// Workgroup size of the relax kernels (update sizes their dispatch).
@@ -55,23 +56,10 @@ override RELAX_FIXED: u32 = 0u;
 /// Arcs per work item.
 override CHUNK: u32 = 2048u;
 
-const F_MINS: u32 = 0u;
-const F_COUNT: u32 = 6u;
-const F_ITER_R: u32 = 8u;
-const F_ITER_U: u32 = 9u;
-const F_BASE: u32 = 10u;
-const F_DONE: u32 = 11u;
-const F_VERTS: u32 = 12u;
-const F_LOG: u32 = 16u;
 /// Any status that is not UNSET (out-of-range lanes of fast_update).
 const SETTLED_MARK: u32 = 0u;
 
-@group(0) @binding(1) var<storage, read_write> dist_atomic: array<atomic<u32>>;
-@group(0) @binding(1) var<storage, read> dist_ro: array<u32>;
-@group(0) @binding(2) var<storage, read_write> status: array<u32>;
-@group(0) @binding(2) var<storage, read> status_ro: array<u32>;
 @group(0) @binding(5) var<storage, read> vinfo: array<vec2<u32>>;
-@group(0) @binding(7) var<storage, read> offsets: array<u32>;
 @group(0) @binding(10) var<storage, read_write> flist: array<vec2<u32>>;
 @group(0) @binding(10) var<storage, read> flist_ro: array<vec2<u32>>;
 @group(0) @binding(11) var<storage, read_write> fctl: array<atomic<u32>>;
@@ -111,16 +99,22 @@ fn list_base(parity: u32) -> u32 {
     return parity * P.partials;
 }
 
+/// Clears the workgroup's minima and counters (invocation 0, before a barrier).
+fn clear_shared() {
+    atomicStore(&s_min[0], INF);
+    atomicStore(&s_min[1], INF);
+    atomicStore(&s_count, 0u);
+    atomicStore(&s_verts, 0u);
+    atomicStore(&s_reached, 0u);
+}
+
 // Builds the frontier list of iteration i = fctl[8] from status and folds every reached
 // unsettled vertex into mins[i mod 3]: the start of a fast run from any state.
 @compute @workgroup_size(WG)
 fn fast_setup(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
     if lid == 0u {
-        atomicStore(&s_min[0], INF);
-        atomicStore(&s_min[1], INF);
-        atomicStore(&s_count, 0u);
-        atomicStore(&s_verts, 0u);
+        clear_shared();
         s_hdr = vec4<u32>(atomicLoad(&fctl[F_ITER_R]), 0u, 0u, 0u);
     }
     let i = workgroupUniformLoad(&s_hdr).x;
@@ -154,6 +148,28 @@ fn fast_setup(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
     }
 }
 
+/// The start of both relax kernels: clears the workgroup's minima, reads the iteration i the
+/// relax runs and (invocation 0) resets what iteration i + 1 fills and tells update which
+/// iteration it runs. Returns i.
+fn relax_begin(lid: u32, t: u32) -> u32 {
+    if lid == 0u {
+        atomicStore(&s_min[0], INF);
+        atomicStore(&s_min[1], INF);
+    }
+    workgroupBarrier();
+    let i = atomicLoad(&fctl[F_ITER_R]);
+    relax_prologue(t, i);
+    return i;
+}
+
+/// The end of both relax kernels: the workgroup's minima go to mins[i mod 3].
+fn relax_end(lid: u32, i: u32) {
+    workgroupBarrier();
+    if lid == 0u {
+        flush_min(i % 3u);
+    }
+}
+
 /// Resets what iteration i + 1 fills and tells update which iteration it runs (invocation 0).
 fn relax_prologue(t: u32, i: u32) {
     if t == 0u {
@@ -171,14 +187,8 @@ fn relax_prologue(t: u32, i: u32) {
 @compute @workgroup_size(WG)
 fn fast_relax_succ(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                    @builtin(local_invocation_index) lid: u32) {
-    if lid == 0u {
-        atomicStore(&s_min[0], INF);
-        atomicStore(&s_min[1], INF);
-    }
-    workgroupBarrier();
-    let i = atomicLoad(&fctl[F_ITER_R]);
     let t = thread_index(wg, nwg, lid);
-    relax_prologue(t, i);
+    let i = relax_begin(lid, t);
     let p = i & 1u;
     let teams = nwg.x * nwg.y * WG / TEAM;
     let team = t / TEAM;
@@ -200,10 +210,7 @@ fn fast_relax_succ(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups
             }
         }
     }
-    workgroupBarrier();
-    if lid == 0u {
-        flush_min(i % 3u);
-    }
+    relax_end(lid, i);
 }
 
 // Predecessors: teams walk the fixed items of every vertex's in-arcs (P.pad of them); for an
@@ -213,14 +220,8 @@ fn fast_relax_succ(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups
 @compute @workgroup_size(WG)
 fn fast_relax_pred(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                    @builtin(local_invocation_index) lid: u32) {
-    if lid == 0u {
-        atomicStore(&s_min[0], INF);
-        atomicStore(&s_min[1], INF);
-    }
-    workgroupBarrier();
-    let i = atomicLoad(&fctl[F_ITER_R]);
     let t = thread_index(wg, nwg, lid);
-    relax_prologue(t, i);
+    let i = relax_begin(lid, t);
     let teams = nwg.x * nwg.y * WG / TEAM;
     let team = t / TEAM;
     let lane = t % TEAM;
@@ -243,10 +244,7 @@ fn fast_relax_pred(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups
             }
         }
     }
-    workgroupBarrier();
-    if lid == 0u {
-        flush_min(i % 3u);
-    }
+    relax_end(lid, i);
 }
 
 /// Relax workgroups for a frontier list of `total` vertices.
@@ -268,11 +266,7 @@ fn relax_groups(total: u32) -> u32 {
 fn fast_update(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
     if lid == 0u {
-        atomicStore(&s_min[0], INF);
-        atomicStore(&s_min[1], INF);
-        atomicStore(&s_count, 0u);
-        atomicStore(&s_verts, 0u);
-        atomicStore(&s_reached, 0u);
+        clear_shared();
         let i = atomicLoad(&fctl[F_ITER_U]);
         let slot = F_MINS + 2u * (i % 3u);
         s_hdr = vec4<u32>(i, atomicLoad(&fctl[F_DONE]), atomicLoad(&fctl[slot]), atomicLoad(&fctl[slot + 1u]));

@@ -29,33 +29,11 @@ __device__ __forceinline__ void init_k(u32 n, D *dist, u32 *stamp, u32 source) {
     }
 }
 
-// Successors: frontier thread f pushes δ(f) + w along its out-arcs to unsettled vertices.
-template <typename D, bool INSTR>
-__device__ __forceinline__ void relax_succ_k(u32 n, const u32 *__restrict__ off, const u32 *__restrict__ tgt,
-                                             const u32 *__restrict__ wgt, D *dist, const u32 *stamp, u32 iter,
-                                             u64 *ctr) {
-    const u32 v = blockIdx.x * blockDim.x + threadIdx.x;
-    const bool work = v < n && stamp[v] == iter;
-    u64 scanned = 0, attempted = 0;
-    if (work) {
-        const D dv = dist[v];
-        const u32 end = off[v + 1];
-        for (u32 e = off[v]; e < end; ++e) {
-            const u32 u = tgt[e];
-            if (INSTR) ++scanned;
-            if (stamp[u] == UNSET) {
-                if (INSTR) ++attempted;
-                atomicMin(&dist[u], (D)(dv + (D)wgt[e]));
-            }
-        }
-    }
-    if (INSTR) count_relax(work, scanned, attempted, work ? off[v + 1] - off[v] : 0, ctr);
-}
+// Successors (relax_succ_k, with the racy variant's relax_arc) are in kernels/common.cuh.
 
-// relax=balanced (successors): the block's frontier vertices put their out-degrees in a prefix
-// sum; every thread then takes arcs i = tid, tid + blockDim … of the block's total and finds its
-// vertex by binary search (as the persistent kernel of kernels/fast.cu does), so a hub's arcs are
-// spread over the whole block instead of one lane. The same relaxations as relax_succ_k.
+// relax=balanced (successors): the block's frontier arcs spread over its threads by the balanced
+// advance of kernels/common.cuh (as the persistent kernel of kernels/fast.cu does), so a hub's
+// arcs are spread over the whole block instead of one lane. The same relaxations as relax_succ_k.
 template <typename D, bool INSTR>
 __device__ __forceinline__ void relax_succ_bal_k(u32 n, const u32 *__restrict__ off, const u32 *__restrict__ tgt,
                                                  const u32 *__restrict__ wgt, D *dist, const u32 *stamp, u32 iter,
@@ -64,29 +42,17 @@ __device__ __forceinline__ void relax_succ_bal_k(u32 n, const u32 *__restrict__ 
     __shared__ D s_dv[1024];
     const u32 v = blockIdx.x * blockDim.x + threadIdx.x;
     const bool work = v < n && stamp[v] == iter;
-    const u32 deg = work ? off[v + 1] - off[v] : 0;
-    u32 total;
-    s_pos[threadIdx.x] = block_exclusive_scan(deg, total);
-    s_beg[threadIdx.x] = work ? off[v] : 0;
     s_dv[threadIdx.x] = work ? dist[v] : (D)0;
-    __syncthreads();
+    const u32 total = balanced_begin(work ? off[v] : 0, work ? off[v + 1] - off[v] : 0, s_pos, s_beg);
     u64 scanned = 0, attempted = 0;
     for (u32 i = threadIdx.x; i < total; i += blockDim.x) {
-        const u32 k = owner_of(s_pos, blockDim.x, i);
-        const u32 e = s_beg[k] + (i - s_pos[k]);
-        const u32 u = tgt[e];
-        if (INSTR) ++scanned;
-        if (stamp[u] == UNSET) {
-            if (INSTR) ++attempted;
-            atomicMin(&dist[u], (D)(s_dv[k] + (D)wgt[e]));
-        }
+        u32 k;
+        const u32 e = balanced_arc(s_pos, s_beg, blockDim.x, i, k);
+        relax_arc<D, INSTR, false>(tgt[e], e, s_dv[k], wgt, dist, stamp, scanned, attempted, 0);
     }
     if (INSTR) {
         count_relax(work, scanned, attempted, 0, ctr);
-        if (threadIdx.x == 0 && total != 0) {
-            atomicAdd(&ctr[C_ARC_ITERS], (u64)total);
-            atomicAdd(&ctr[C_WARP_ITERS], (u64)balanced_warp_iters(total));
-        }
+        count_balanced<u64>(total, &ctr[C_ARC_ITERS], &ctr[C_WARP_ITERS]);
     }
 }
 
@@ -188,56 +154,31 @@ extern "C" __global__ void sssp_min2(u32 parts, const u64 *part_m, const u64 *pa
     }
 }
 
+// The entry points of one width: each kernel plain and instrumented (SSSP_PAIR, common.cuh).
+#define SSSP_VP_PARAMS(D)                                                                                        \
+    (u32 n, const u32 *__restrict__ off, const u32 *__restrict__ tgt, const u32 *__restrict__ wgt, D *dist,      \
+     const u32 *stamp, u32 iter, u64 *ctr)
 #define SSSP_VP_KERNELS(D, S)                                                                                     \
     extern "C" __global__ void sssp_init_##S(u32 n, D *dist, u32 *stamp, u32 source) {                           \
         init_k<D>(n, dist, stamp, source);                                                                        \
     }                                                                                                             \
-    extern "C" __global__ void relax_succ_##S(u32 n, const u32 *__restrict__ off, const u32 *__restrict__ tgt,   \
-                                              const u32 *__restrict__ wgt, D *dist, const u32 *stamp, u32 iter,   \
-                                              u64 *ctr) {                                                         \
-        relax_succ_k<D, false>(n, off, tgt, wgt, dist, stamp, iter, ctr);                                         \
-    }                                                                                                             \
-    extern "C" __global__ void relax_succ_instr_##S(u32 n, const u32 *__restrict__ off,                          \
-                                                    const u32 *__restrict__ tgt, const u32 *__restrict__ wgt,     \
-                                                    D *dist, const u32 *stamp, u32 iter, u64 *ctr) {              \
-        relax_succ_k<D, true>(n, off, tgt, wgt, dist, stamp, iter, ctr);                                          \
-    }                                                                                                             \
-    extern "C" __global__ void relax_succ_bal_##S(u32 n, const u32 *__restrict__ off,                            \
-                                                  const u32 *__restrict__ tgt, const u32 *__restrict__ wgt,       \
-                                                  D *dist, const u32 *stamp, u32 iter, u64 *ctr) {                \
-        relax_succ_bal_k<D, false>(n, off, tgt, wgt, dist, stamp, iter, ctr);                                     \
-    }                                                                                                             \
-    extern "C" __global__ void relax_succ_bal_instr_##S(u32 n, const u32 *__restrict__ off,                      \
-                                                        const u32 *__restrict__ tgt, const u32 *__restrict__ wgt, \
-                                                        D *dist, const u32 *stamp, u32 iter, u64 *ctr) {          \
-        relax_succ_bal_k<D, true>(n, off, tgt, wgt, dist, stamp, iter, ctr);                                      \
-    }                                                                                                             \
-    extern "C" __global__ void relax_pred_##S(u32 n, const u32 *__restrict__ off, const u32 *__restrict__ src,   \
-                                              const u32 *__restrict__ wgt, D *dist, const u32 *stamp, u32 iter,   \
-                                              u64 *ctr) {                                                         \
-        relax_pred_k<D, false>(n, off, src, wgt, dist, stamp, iter, ctr);                                         \
-    }                                                                                                             \
-    extern "C" __global__ void relax_pred_instr_##S(u32 n, const u32 *__restrict__ off,                          \
-                                                    const u32 *__restrict__ src, const u32 *__restrict__ wgt,     \
-                                                    D *dist, const u32 *stamp, u32 iter, u64 *ctr) {              \
-        relax_pred_k<D, true>(n, off, src, wgt, dist, stamp, iter, ctr);                                          \
-    }                                                                                                             \
-    extern "C" __global__ void min1_##S(u32 n, const D *dist, const D *prev, const u32 *stamp,                   \
-                                        const D *__restrict__ omega, u64 *part_m, u64 *part_c, u64 *ctr) {        \
-        min1_k<D, false>(n, dist, prev, stamp, omega, part_m, part_c, ctr);                                       \
-    }                                                                                                             \
-    extern "C" __global__ void min1_instr_##S(u32 n, const D *dist, const D *prev, const u32 *stamp,             \
-                                              const D *__restrict__ omega, u64 *part_m, u64 *part_c, u64 *ctr) {  \
-        min1_k<D, true>(n, dist, prev, stamp, omega, part_m, part_c, ctr);                                        \
-    }                                                                                                             \
-    extern "C" __global__ void update_##S(u32 n, const D *dist, u32 *stamp, u32 iter, const u64 *out,            \
-                                          u64 *ctr) {                                                             \
-        update_k<D, false>(n, dist, stamp, iter, out, ctr);                                                       \
-    }                                                                                                             \
-    extern "C" __global__ void update_instr_##S(u32 n, const D *dist, u32 *stamp, u32 iter, const u64 *out,      \
-                                                u64 *ctr) {                                                       \
-        update_k<D, true>(n, dist, stamp, iter, out, ctr);                                                        \
-    }
+    SSSP_PAIR(D, S, relax_succ, relax_succ_instr, relax_succ_vp, SSSP_VP_PARAMS(D), (n, off, tgt, wgt, dist, stamp, iter, ctr))     \
+    SSSP_PAIR(D, S, relax_succ_bal, relax_succ_bal_instr, relax_succ_bal_k, SSSP_VP_PARAMS(D), (n, off, tgt, wgt, dist, stamp, iter, ctr)) \
+    SSSP_PAIR(D, S, relax_pred, relax_pred_instr, relax_pred_k, SSSP_VP_PARAMS(D), (n, off, tgt, wgt, dist, stamp, iter, ctr))     \
+    SSSP_PAIR(D, S, min1, min1_instr, min1_k,                                                                                 \
+              (u32 n, const D *dist, const D *prev, const u32 *stamp, const D *__restrict__ omega, u64 *part_m,   \
+               u64 *part_c, u64 *ctr),                                                                            \
+              (n, dist, prev, stamp, omega, part_m, part_c, ctr))                                                 \
+    SSSP_PAIR(D, S, update, update_instr, update_k, (u32 n, const D *dist, u32 *stamp, u32 iter, const u64 *out, u64 *ctr),     \
+              (n, dist, stamp, iter, out, ctr))
+
+// relax_succ is relax_succ_k with atomicMin.
+template <typename D, bool INSTR>
+__device__ __forceinline__ void relax_succ_vp(u32 n, const u32 *__restrict__ off, const u32 *__restrict__ tgt,
+                                              const u32 *__restrict__ wgt, D *dist, const u32 *stamp, u32 iter,
+                                              u64 *ctr) {
+    relax_succ_k<D, INSTR, false>(n, off, tgt, wgt, dist, stamp, iter, ctr, 0);
+}
 
 SSSP_VP_KERNELS(u32, u32)
 SSSP_VP_KERNELS(u64, u64)

@@ -24,26 +24,14 @@
 // iteration i. sssp_min2 advances slot and i, so update settles into status i + 1 = ctrl[3] and
 // counts into slot ctrl[2] − 1.
 
-/// Crauser's threshold (min δ + ω); false = Martín's (min δ).
-override CRAUSER: bool = false;
-
-const C_DELTA: u32 = 0u;
-const C_DONE: u32 = 1u;
-const C_SLOT: u32 = 2u;
-const C_ITER: u32 = 3u;
-
-// The same buffer is declared with the access each kernel needs (no entry point uses both).
+// CRAUSER, the shared bindings (dist_atomic, dist_ro, status, status_ro, ctrl_ro, offsets,
+// stamp), count_warp and the successors relax are in common_frontier.wgsl; the control words
+// C_* come from src/device/layout.rs. The same buffer is declared with the access each kernel
+// needs (no entry point uses two names of one binding).
 @group(0) @binding(1) var<storage, read_write> dist: array<u32>;
-@group(0) @binding(1) var<storage, read_write> dist_atomic: array<atomic<u32>>;
-@group(0) @binding(1) var<storage, read> dist_ro: array<u32>;
-@group(0) @binding(2) var<storage, read_write> status: array<u32>;
-@group(0) @binding(2) var<storage, read> status_ro: array<u32>;
 @group(0) @binding(3) var<storage, read_write> ctrl: array<u32>;
-@group(0) @binding(3) var<storage, read> ctrl_ro: array<u32>;
 @group(0) @binding(5) var<storage, read> omega: array<u32>;
 @group(0) @binding(6) var<storage, read_write> partials: array<vec2<u32>>;
-@group(0) @binding(7) var<storage, read> offsets: array<u32>;
-@group(0) @binding(8) var<storage, read_write> stamp: array<atomic<u32>>;
 @group(0) @binding(9) var<storage, read_write> indirect: array<u32>;
 
 // δ = ∞ and U = V, except the source: settled, δ(s) = 0, frontier of iteration 1.
@@ -58,100 +46,32 @@ fn sssp_init(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg:
     }
 }
 
-// Warp classes of the relax launch: the first invocation of each 32-thread warp counts the
-// working threads of its warp (threads past n are dummies). `lanes`: also the warp's iterations of
-// a one-thread-per-vertex successors loop, its largest frontier out-degree (lane use).
-fn count_warp(t: u32, n: u32, frontier_working: bool, i: u32, lanes: bool) {
-    if t % WARP == 0u {
-        var working = 0u;
-        var most = 0u;
-        let end = min(t + WARP, n);
-        for (var v = t; v < end; v++) {
-            let st = status_ro[v];
-            let w = select(st == UNSET, st == i, frontier_working);
-            working += u32(w);
-            if lanes && w {
-                most = max(most, offsets[v + 1u] - offsets[v]);
-            }
-        }
-        acc_add(L_WARPS_FULL, u32(working == WARP));
-        acc_add(L_WARPS_MIXED, u32(working != 0u && working != WARP));
-        acc_add(L_WARP_ITERS, most);
-    }
-}
-
 // Successors: frontier vertex f pushes δ(f) + w along its out-arcs to unsettled vertices with
-// atomicMin. The invocation whose atomicMin lowered δ(v) swaps the iteration into stamp[v]; the
-// first to do so in this iteration counts v as improved.
+// atomicMin (relax_succ_vertex, common_frontier.wgsl).
 @compute @workgroup_size(WG)
 fn relax_succ(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
-    acc_begin(lid);
-    let t = thread_index(wg, nwg, lid);
-    let n = P.n;
-    let i = ctrl_ro[C_ITER];
-    if t < n {
-        let st = status_ro[t];
-        if st == i {
-            // A frontier vertex is settled: its δ does not change during this kernel.
-            let dt = atomicLoad(&dist_atomic[t]);
-            let b = offsets[t];
-            let e = offsets[t + 1u];
-            var attempted = 0u;
-            var improved = 0u;
-            for (var a = b; a < e; a++) {
-                let v = arc_target(a);
-                if status_ro[v] == UNSET {
-                    let nd = dt + arc_weight(a);
-                    let old = atomicMin(&dist_atomic[v], nd);
-                    if INSTRUMENT {
-                        attempted += 1u;
-                        if nd < old && atomicExchange(&stamp[v], i) != i {
-                            improved += 1u;
-                        }
-                    }
-                }
-            }
-            if INSTRUMENT {
-                acc_add(L_FRONTIER, 1u);
-                acc_add(L_EDGES, e - b);
-                acc_add(L_ATTEMPTED, attempted);
-                acc_add(L_IMPROVED, improved);
-            }
-        } else if INSTRUMENT && st == UNSET {
-            acc_add(L_UNSETTLED, 1u);
-        }
-        if INSTRUMENT {
-            count_warp(t, n, true, i, true);
-        }
-    }
-    if INSTRUMENT {
-        acc_flush(lid, ctrl_ro[C_SLOT]);
-    }
+    relax_succ_vertex(thread_index(wg, nwg, lid), lid, false);
 }
 
-var<workgroup> s_pos: array<u32, WG>;
-var<workgroup> s_beg: array<u32, WG>;
 var<workgroup> s_dv: array<u32, WG>;
 
-// relax=balanced (the twin of relax_succ_bal in frontier.cu): the workgroup's frontier vertices
-// put their out-degrees in a prefix sum; every invocation then takes arcs lid, lid + WG … of the
-// workgroup's total and finds its vertex by binary search, so a hub's arcs are spread over the
-// workgroup instead of one invocation. The same relaxations and counts as relax_succ.
+// relax=balanced (the twin of relax_succ_bal in frontier.cu): the workgroup's frontier arcs
+// spread over its invocations by the balanced advance of common.wgsl, so a hub's arcs are spread
+// over the workgroup instead of one invocation. The same relaxations and counts as relax_succ.
 @compute @workgroup_size(WG)
 fn relax_succ_balanced(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                        @builtin(local_invocation_index) lid: u32) {
     acc_begin(lid);
     let t = thread_index(wg, nwg, lid);
-    let n = P.n;
     let i = ctrl_ro[C_ITER];
+    var beg = 0u;
     var deg = 0u;
-    if t < n {
+    if t < P.n {
         let st = status_ro[t];
         if st == i {
-            let b = offsets[t];
-            deg = offsets[t + 1u] - b;
-            s_beg[lid] = b;
+            beg = offsets[t];
+            deg = offsets[t + 1u] - beg;
             s_dv[lid] = atomicLoad(&dist_atomic[t]);
             if INSTRUMENT {
                 acc_add(L_FRONTIER, 1u);
@@ -161,55 +81,18 @@ fn relax_succ_balanced(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgr
             acc_add(L_UNSETTLED, 1u);
         }
         if INSTRUMENT {
-            count_warp(t, n, true, i, false);
+            count_warp(t, P.n, true, i, false);
         }
     }
-    // Inclusive Hillis-Steele scan of the degrees over the workgroup, then exclusive.
-    s_pos[lid] = deg;
-    for (var o = 1u; o < WG; o *= 2u) {
-        workgroupBarrier();
-        var x = 0u;
-        if lid >= o {
-            x = s_pos[lid - o];
-        }
-        workgroupBarrier();
-        s_pos[lid] += x;
-    }
-    workgroupBarrier();
-    let total = s_pos[WG - 1u];
-    workgroupBarrier();
-    s_pos[lid] -= deg;
-    workgroupBarrier();
-    var attempted = 0u;
-    var improved = 0u;
+    let total = balanced_begin(lid, beg, deg);
+    var counts = vec2<u32>(0u, 0u);
     for (var j = lid; j < total; j += WG) {
-        // The last k with s_pos[k] <= j owns arc j (zero-degree entries are skipped).
-        var lo = 0u;
-        var hi = WG - 1u;
-        while lo < hi {
-            let mid = (lo + hi + 1u) / 2u;
-            if s_pos[mid] <= j {
-                lo = mid;
-            } else {
-                hi = mid - 1u;
-            }
-        }
-        let a = s_beg[lo] + (j - s_pos[lo]);
-        let v = arc_target(a);
-        if status_ro[v] == UNSET {
-            let nd = s_dv[lo] + arc_weight(a);
-            let old = atomicMin(&dist_atomic[v], nd);
-            if INSTRUMENT {
-                attempted += 1u;
-                if nd < old && atomicExchange(&stamp[v], i) != i {
-                    improved += 1u;
-                }
-            }
-        }
+        let k = balanced_arc(j);
+        counts += relax_arc(k.y, s_dv[k.x], i, false);
     }
     if INSTRUMENT {
-        acc_add(L_ATTEMPTED, attempted);
-        acc_add(L_IMPROVED, improved);
+        acc_add(L_ATTEMPTED, counts.x);
+        acc_add(L_IMPROVED, counts.y);
         if lid == 0u && total != 0u {
             acc_add(L_WARP_ITERS, balanced_warp_iters(total));
         }
@@ -225,9 +108,8 @@ fn relax_pred(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
               @builtin(local_invocation_index) lid: u32) {
     acc_begin(lid);
     let t = thread_index(wg, nwg, lid);
-    let n = P.n;
     let i = ctrl_ro[C_ITER];
-    if t < n {
+    if t < P.n {
         let st = status_ro[t];
         if st == UNSET {
             let b = offsets[t];
@@ -257,7 +139,7 @@ fn relax_pred(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
             acc_add(L_FRONTIER, 1u);
         }
         if INSTRUMENT {
-            count_warp(t, n, false, i, false);
+            count_warp(t, P.n, false, i, false);
         }
     }
     if INSTRUMENT {

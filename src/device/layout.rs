@@ -1,13 +1,161 @@
-//! The words the batched families' kernels share with the host — log entry widths, log slots,
-//! control words, phase kinds — written once, here, as Rust constants (from
-//! [`crate::device::driver::edge_parallel`] and [`crate::device::gpu_delta`]). Both loaders
-//! prepend them to the kernel files: [`cuda_prelude`] as `#define`s (NVRTC), [`wgsl_prelude`]
-//! as WGSL `const`s, so a kernel cannot disagree with the host; the tests below fail if a
-//! kernel file defines one of these names itself or uses a `BF_` / `DS_` name the prelude
-//! lacks.
+//! The words the kernels share with the host — log entry widths, log slots, counter slots,
+//! control words, phase kinds — written once, here, as Rust constants (the batched families'
+//! from [`crate::device::driver::edge_parallel`] and [`crate::device::gpu_delta`], the frontier
+//! family's in [`cuda_frontier`] and [`wgsl_frontier`]). Both loaders prepend them to every
+//! kernel file: [`cuda_prelude`] as `#define`s (NVRTC), [`wgsl_prelude`] as WGSL `const`s, so a
+//! kernel cannot disagree with the host. Each family has its own names (`BF_*`, `DS_*`, and the
+//! frontier family's `C_*` / `CTL_*` on CUDA, `L_*` / `C_*` / `F_*` on wgpu); the tests below
+//! fail if a kernel file defines a slot or control word itself or uses one the prelude lacks.
 
 use super::driver::edge_parallel as bf;
 use super::gpu_delta as ds;
+
+/// The frontier family's CUDA words: the counter slots of the instrumented kernels
+/// (`kernels/common.cuh`, `frontier.cu`, `racy.cu`; u64 each) and the persistent kernel's
+/// control block (`struct Ctl` in `kernels/fast.cu`, as u32 words).
+pub mod cuda_frontier {
+    /// Threads that did work in a relax launch.
+    pub const C_WORKING: usize = 0;
+    /// Warps whose 32 threads all idled.
+    pub const C_WARPS_DUMMY: usize = 1;
+    /// Warps with some threads working.
+    pub const C_WARPS_MIXED: usize = 2;
+    /// Warps whose 32 threads all worked.
+    pub const C_WARPS_FULL: usize = 3;
+    /// Arcs scanned.
+    pub const C_SCANNED: usize = 4;
+    /// Relaxations attempted (target unsettled / source in the frontier).
+    pub const C_ATTEMPTED: usize = 5;
+    /// Vertices whose δ went down.
+    pub const C_IMPROVED: usize = 6;
+    /// Unsettled vertices with δ < ∞.
+    pub const C_REACHED: usize = 7;
+    /// Vertices the update settled into the next frontier.
+    pub const C_NEXT_FRONTIER: usize = 8;
+    /// Successors relax: iterations of the per-arc loop, summed over threads.
+    pub const C_ARC_ITERS: usize = 9;
+    /// Successors relax: iterations its warps ran (lane use = ARC / (32 · WARP)).
+    pub const C_WARP_ITERS: usize = 10;
+    /// Counters per iteration (the buffer's stride).
+    pub const C_COUNT: usize = 16;
+    /// u32 words the host allocates for `struct Ctl`.
+    pub const CTL_WORDS: usize = 32;
+    /// `Ctl::iter`, the last completed iteration.
+    pub const CTL_ITER: usize = 19;
+    /// `Ctl::done`, 1 once Δ_martin = ∞.
+    pub const CTL_DONE: usize = 20;
+}
+
+/// The frontier family's wgpu words: the log slots of an iteration (`common_frontier.wgsl`),
+/// the control words of `ctrl` (`frontier.wgsl`, `racy.wgsl`) and of the fast path's `fctl`
+/// (`fast.wgsl`).
+pub mod wgsl_frontier {
+    /// u32 log words per iteration of a batch.
+    pub const LOG_WORDS: usize = 16;
+    /// Martín's threshold min δ.
+    pub const L_DELTA_MARTIN: usize = 0;
+    /// Crauser's threshold min δ + ω.
+    pub const L_DELTA_CRAUSER: usize = 1;
+    /// |F|.
+    pub const L_FRONTIER: usize = 2;
+    /// |U| counted by the relax.
+    pub const L_UNSETTLED: usize = 3;
+    /// Unsettled vertices with δ < ∞.
+    pub const L_REACHED: usize = 4;
+    /// Vertices settled into the next frontier.
+    pub const L_NEXT_FRONTIER: usize = 5;
+    /// Arcs scanned.
+    pub const L_EDGES: usize = 6;
+    /// Relaxations attempted.
+    pub const L_ATTEMPTED: usize = 7;
+    /// Distinct vertices lowered.
+    pub const L_IMPROVED: usize = 8;
+    /// Warps whose 32 threads all worked.
+    pub const L_WARPS_FULL: usize = 9;
+    /// Warps with some threads working.
+    pub const L_WARPS_MIXED: usize = 10;
+    /// Successors relax: iterations its warps ran (lane use = L_EDGES / (32 · L_WARP_ITERS)).
+    pub const L_WARP_ITERS: usize = 11;
+    /// `ctrl`: Δ for the update.
+    pub const C_DELTA: usize = 0;
+    /// `ctrl`: 1 once nothing reached is left.
+    pub const C_DONE: usize = 1;
+    /// `ctrl`: log slot of the iteration in flight.
+    pub const C_SLOT: usize = 2;
+    /// `ctrl`: the iteration i.
+    pub const C_ITER: usize = 3;
+    /// `fctl`: three (min δ, min δ + ω) pairs, by i mod 3.
+    pub const F_MINS: usize = 0;
+    /// `fctl`: frontier list lengths by parity.
+    pub const F_COUNT: usize = 6;
+    /// `fctl`: the iteration the relax runs.
+    pub const F_ITER_R: usize = 8;
+    /// `fctl`: the iteration the update runs.
+    pub const F_ITER_U: usize = 9;
+    /// `fctl`: first log slot of the batch.
+    pub const F_BASE: usize = 10;
+    /// `fctl`: 1 once the solve ended.
+    pub const F_DONE: usize = 11;
+    /// `fctl`: vertices of the frontier lists by parity.
+    pub const F_VERTS: usize = 12;
+    /// `fctl`: u32 words before the log (the log's first word).
+    pub const F_LOG: usize = 16;
+}
+
+/// The frontier family on CUDA (`kernels/common.cuh`, `frontier.cu`, `racy.cu`, `fast.cu`).
+pub const CUDA_FRONTIER: &[(&str, usize)] = {
+    use cuda_frontier::*;
+    &[
+        ("C_WORKING", C_WORKING),
+        ("C_WARPS_DUMMY", C_WARPS_DUMMY),
+        ("C_WARPS_MIXED", C_WARPS_MIXED),
+        ("C_WARPS_FULL", C_WARPS_FULL),
+        ("C_SCANNED", C_SCANNED),
+        ("C_ATTEMPTED", C_ATTEMPTED),
+        ("C_IMPROVED", C_IMPROVED),
+        ("C_REACHED", C_REACHED),
+        ("C_NEXT_FRONTIER", C_NEXT_FRONTIER),
+        ("C_ARC_ITERS", C_ARC_ITERS),
+        ("C_WARP_ITERS", C_WARP_ITERS),
+        ("C_COUNT", C_COUNT),
+        ("CTL_WORDS", CTL_WORDS),
+        ("CTL_ITER", CTL_ITER),
+        ("CTL_DONE", CTL_DONE),
+    ]
+};
+
+/// The frontier family on wgpu (`kernels/common_frontier.wgsl`, `frontier.wgsl`, `racy.wgsl`,
+/// `fast.wgsl`).
+pub const WGSL_FRONTIER: &[(&str, usize)] = {
+    use wgsl_frontier::*;
+    &[
+        ("LOG_WORDS", LOG_WORDS),
+        ("L_DELTA_MARTIN", L_DELTA_MARTIN),
+        ("L_DELTA_CRAUSER", L_DELTA_CRAUSER),
+        ("L_FRONTIER", L_FRONTIER),
+        ("L_UNSETTLED", L_UNSETTLED),
+        ("L_REACHED", L_REACHED),
+        ("L_NEXT_FRONTIER", L_NEXT_FRONTIER),
+        ("L_EDGES", L_EDGES),
+        ("L_ATTEMPTED", L_ATTEMPTED),
+        ("L_IMPROVED", L_IMPROVED),
+        ("L_WARPS_FULL", L_WARPS_FULL),
+        ("L_WARPS_MIXED", L_WARPS_MIXED),
+        ("L_WARP_ITERS", L_WARP_ITERS),
+        ("C_DELTA", C_DELTA),
+        ("C_DONE", C_DONE),
+        ("C_SLOT", C_SLOT),
+        ("C_ITER", C_ITER),
+        ("F_MINS", F_MINS),
+        ("F_COUNT", F_COUNT),
+        ("F_ITER_R", F_ITER_R),
+        ("F_ITER_U", F_ITER_U),
+        ("F_BASE", F_BASE),
+        ("F_DONE", F_DONE),
+        ("F_VERTS", F_VERTS),
+        ("F_LOG", F_LOG),
+    ]
+};
 
 /// Bellman-Ford's log (`kernels/bellman_ford.{cu,wgsl}`).
 pub const BELLMAN_FORD: &[(&str, usize)] = &[
@@ -63,14 +211,24 @@ pub const DELTA_STEPPING: &[(&str, usize)] = &[
     ("DS_L_WARP_ITERS", ds::L_WARP_ITERS),
 ];
 
-fn all() -> impl Iterator<Item = &'static (&'static str, usize)> {
+fn batched() -> impl Iterator<Item = &'static (&'static str, usize)> {
     BELLMAN_FORD.iter().chain(DELTA_STEPPING)
+}
+
+/// Every name the CUDA prelude defines.
+fn cuda_names() -> impl Iterator<Item = &'static (&'static str, usize)> {
+    batched().chain(CUDA_FRONTIER)
+}
+
+/// Every name the WGSL prelude defines.
+fn wgsl_names() -> impl Iterator<Item = &'static (&'static str, usize)> {
+    batched().chain(WGSL_FRONTIER)
 }
 
 /// The layouts as C `#define`s (plain integer literals), for NVRTC sources.
 pub fn cuda_prelude() -> String {
     let mut s = String::from("// Generated from src/device/layout.rs: log layouts and slots shared with the host.\n");
-    for (name, v) in all() {
+    for (name, v) in cuda_names() {
         s.push_str(&format!("#define {name} {v}\n"));
     }
     s
@@ -79,7 +237,7 @@ pub fn cuda_prelude() -> String {
 /// The layouts as WGSL `const`s (u32).
 pub fn wgsl_prelude() -> String {
     let mut s = String::from("// Generated from src/device/layout.rs: log layouts and slots shared with the host.\n");
-    for (name, v) in all() {
+    for (name, v) in wgsl_names() {
         s.push_str(&format!("const {name}: u32 = {v}u;\n"));
     }
     s
@@ -89,7 +247,8 @@ pub fn wgsl_prelude() -> String {
 mod tests {
     use super::*;
 
-    /// Every kernel file, by name.
+    /// Every kernel file of the solvers, by name (the view shaders share nothing with the host's
+    /// logs).
     fn kernels() -> Vec<(&'static str, &'static str)> {
         vec![
             ("bellman_ford.cu", include_str!("../../kernels/bellman_ford.cu")),
@@ -98,6 +257,7 @@ mod tests {
             ("delta_stepping.wgsl", include_str!("../../kernels/delta_stepping.wgsl")),
             ("common.cuh", include_str!("../../kernels/common.cuh")),
             ("common.wgsl", include_str!("../../kernels/common.wgsl")),
+            ("common_frontier.wgsl", include_str!("../../kernels/common_frontier.wgsl")),
             ("frontier.cu", include_str!("../../kernels/frontier.cu")),
             ("frontier.wgsl", include_str!("../../kernels/frontier.wgsl")),
             ("fast.cu", include_str!("../../kernels/fast.cu")),
@@ -106,6 +266,15 @@ mod tests {
             ("racy.wgsl", include_str!("../../kernels/racy.wgsl")),
             ("seed004.cu", include_str!("../../kernels/seed004.cu")),
         ]
+    }
+
+    /// The names the prelude of `file`'s language defines.
+    fn prelude_names(file: &str) -> Vec<&'static str> {
+        if file.ends_with(".wgsl") {
+            wgsl_names().map(|(n, _)| *n).collect()
+        } else {
+            cuda_names().map(|(n, _)| *n).collect()
+        }
     }
 
     /// Identifiers of `text` outside `//` comments.
@@ -117,30 +286,47 @@ mod tests {
             .collect()
     }
 
+    /// Whether `w` has the shape of a slot or control word: a family prefix (`BF_`, `DS_`,
+    /// `L_`, `C_`, `F_`, `CTL_`) followed by capitals, or one of the log widths.
+    fn slot_like(w: &str) -> bool {
+        let upper = |rest: &str| {
+            !rest.is_empty() && rest.chars().all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
+        };
+        let prefixed = ["BF_", "DS_", "L_", "C_", "F_", "CTL_"].iter().any(|p| w.strip_prefix(p).is_some_and(upper));
+        prefixed || w == "LOG_WORDS"
+    }
+
+    /// Names a kernel may define although they look like slots: no host word (Bellman-Ford's ∞
+    /// as i32 and its entry-point macros, Δ-stepping's ∞).
+    const NOT_SLOTS: [&str; 4] = ["BF_INF", "BF_RELAX", "BF_NO_RESTRICT", "DS_INF"];
+
     #[test]
-    fn no_kernel_defines_a_layout_name_of_its_own() {
+    fn no_kernel_defines_a_slot_or_control_word_itself() {
         for (file, text) in kernels() {
             for line in text.lines().map(|l| l.split("//").next().unwrap_or("").trim()) {
-                for (name, _) in all() {
-                    let defines = line.starts_with(&format!("#define {name} "))
-                        || line.starts_with(&format!("const {name}:"))
-                        || line.starts_with(&format!("const {name} "));
-                    assert!(!defines, "{file} defines {name} itself: `{line}` (it comes from src/device/layout.rs)");
+                let defined = line
+                    .strip_prefix("#define ")
+                    .or_else(|| line.strip_prefix("const "))
+                    .and_then(|rest| rest.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next());
+                if let Some(name) = defined {
+                    assert!(
+                        !slot_like(name) || NOT_SLOTS.contains(&name),
+                        "{file} defines {name} itself: `{line}` (slots and control words come from src/device/layout.rs)"
+                    );
                 }
             }
         }
     }
 
     #[test]
-    fn every_layout_name_a_kernel_uses_is_in_the_prelude() {
-        let known: Vec<&str> = all().map(|(n, _)| *n).collect();
+    fn every_slot_a_kernel_uses_is_in_the_prelude() {
         for (file, text) in kernels() {
+            let known = prelude_names(file);
             for w in identifiers(text) {
-                let layout_like =
-                    ["BF_LOG", "BF_LOWERED", "BF_FRESH", "BF_NEGATIVE", "DS_K_", "DS_C_", "DS_L_", "DS_LOG"]
-                        .iter()
-                        .any(|p| w.starts_with(p));
-                assert!(!layout_like || known.contains(&w), "{file} uses {w}, which src/device/layout.rs lacks");
+                assert!(
+                    !slot_like(w) || NOT_SLOTS.contains(&w) || known.contains(&w),
+                    "{file} uses {w}, which the prelude of src/device/layout.rs lacks"
+                );
             }
         }
     }
@@ -150,18 +336,34 @@ mod tests {
         let cuda = cuda_prelude();
         let wgsl = wgsl_prelude();
         assert!(cuda.contains(&format!("#define DS_LOG_WORDS {}\n", ds::LOG_WORDS)));
+        assert!(cuda.contains(&format!("#define C_WARP_ITERS {}\n", cuda_frontier::C_WARP_ITERS)));
         assert!(wgsl.contains(&format!("const BF_LOG_WORDS: u32 = {}u;\n", bf::LOG_WORDS)));
         assert!(wgsl.contains(&format!("const DS_L_SERIAL: u32 = {}u;\n", ds::L_SERIAL)));
-        // No two names of one family share a log slot except the counts and widths.
-        for table in [BELLMAN_FORD, DELTA_STEPPING] {
-            for prefix in ["BF_L", "BF_F", "BF_N", "DS_L_", "DS_C_"] {
-                let mut seen: Vec<usize> =
-                    table.iter().filter(|(n, _)| n.starts_with(prefix)).map(|&(_, v)| v).collect();
+        assert!(wgsl.contains(&format!("const L_WARP_ITERS: u32 = {}u;\n", wgsl_frontier::L_WARP_ITERS)));
+        // No two names of one table share a word except the counts and widths.
+        let counts = ["C_COUNT", "CTL_WORDS", "LOG_WORDS", "F_LOG"];
+        for table in [BELLMAN_FORD, DELTA_STEPPING, CUDA_FRONTIER, WGSL_FRONTIER] {
+            for prefix in ["BF_L", "BF_F", "BF_N", "DS_L_", "DS_C_", "C_", "CTL_", "L_", "F_"] {
+                let mut seen: Vec<usize> = table
+                    .iter()
+                    .filter(|(n, _)| n.starts_with(prefix) && !counts.contains(n))
+                    .map(|&(_, v)| v)
+                    .collect();
                 let len = seen.len();
                 seen.sort_unstable();
                 seen.dedup();
                 assert_eq!(seen.len(), len, "two {prefix}* slots share a word");
             }
+            for (name, v) in table.iter().filter(|(n, _)| n.starts_with("L_")) {
+                assert!(*v < wgsl_frontier::LOG_WORDS, "{name} lies outside the log entry");
+            }
+        }
+        // Every slot fits its entry.
+        for (name, v) in CUDA_FRONTIER.iter().filter(|(n, _)| n.starts_with("C_") && *n != "C_COUNT") {
+            assert!(*v < cuda_frontier::C_COUNT, "{name} lies outside the counters");
+        }
+        for (name, v) in CUDA_FRONTIER.iter().filter(|(n, _)| n.starts_with("CTL_") && *n != "CTL_WORDS") {
+            assert!(*v < cuda_frontier::CTL_WORDS, "{name} lies outside the control block");
         }
     }
 }

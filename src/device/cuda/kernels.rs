@@ -1,6 +1,9 @@
 //! One CUDA device as the solvers use it: its context (primary, event tracking off: every
-//! stepper uses one stream of its own), its properties, and the kernels of `kernels/cuda_*.cu`
-//! compiled once per process by NVRTC for the device's compute capability.
+//! stepper uses one stream of its own), its properties, and the kernels of `kernels/*.cu`
+//! compiled once per process by NVRTC for the device's compute capability. Every file is
+//! compiled as the layout prelude ([`crate::device::layout::cuda_prelude`]: slots and control
+//! words), `kernels/common.cuh` (the shared operators: balanced advance, successors relax, warp
+//! counting, scans) and the file itself.
 
 use super::{dev_err, guarded};
 use crate::algo::SolveError;
@@ -11,11 +14,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// Helpers prepended to every kernel file (NVRTC has no include path here).
+/// The shared operators, prepended to every kernel file (NVRTC has no include path here).
 pub(super) const COMMON_SRC: &str = include_str!("../../../kernels/common.cuh");
 /// Vertex-parallel relax / minimum / update (stepping and instrumented modes).
 pub(super) const FRONTIER_SRC: &str = include_str!("../../../kernels/frontier.cu");
-/// The racy relax (seed 004 §4.3).
+/// The racy relax (seed 004 §4.3): `relax_succ_k` of common.cuh with the racy push.
 pub(super) const RACY_SRC: &str = include_str!("../../../kernels/racy.cu");
 /// The persistent fast path.
 pub(super) const FAST_SRC: &str = include_str!("../../../kernels/fast.cu");

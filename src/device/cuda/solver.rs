@@ -19,24 +19,12 @@ mod fast;
 mod hybrid;
 mod launch;
 
-// Counter slots (kernels/common.cuh C_*).
-pub(super) const C_WORKING: usize = 0;
-pub(super) const C_WARPS_DUMMY: usize = 1;
-pub(super) const C_WARPS_MIXED: usize = 2;
-pub(super) const C_WARPS_FULL: usize = 3;
-pub(super) const C_SCANNED: usize = 4;
-pub(super) const C_ATTEMPTED: usize = 5;
-pub(super) const C_IMPROVED: usize = 6;
-pub(super) const C_REACHED: usize = 7;
-pub(super) const C_NEXT_FRONTIER: usize = 8;
-pub(super) const C_ARC_ITERS: usize = 9;
-pub(super) const C_WARP_ITERS: usize = 10;
-pub(super) const C_COUNT: usize = 16;
-
-// Control block of the fast kernel as u32 words (struct Ctl in kernels/fast.cu).
-pub(super) const CTL_WORDS: usize = 32;
-pub(super) const CTL_ITER: usize = 19;
-pub(super) const CTL_DONE: usize = 20;
+// Counter slots (kernels/common.cuh C_*) and the fast kernel's control words (struct Ctl in
+// kernels/fast.cu), shared with the kernels through the prelude of src/device/layout.rs.
+pub(super) use crate::device::layout::cuda_frontier::{
+    C_ARC_ITERS, C_ATTEMPTED, C_COUNT, C_IMPROVED, C_NEXT_FRONTIER, C_REACHED, C_SCANNED, C_WARP_ITERS, C_WARPS_DUMMY,
+    C_WARPS_FULL, C_WARPS_MIXED, C_WORKING, CTL_DONE, CTL_ITER, CTL_WORDS,
+};
 
 /// Clock cycles the racy relax waits between its read and its write (widens the race window).
 pub(super) const RACY_SPIN_CYCLES: u32 = 2000;

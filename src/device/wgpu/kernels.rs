@@ -1,8 +1,10 @@
 //! The WGSL kernels (`kernels/wgpu_*.wgsl`, compiled in with `include_str!`), their bind group
 //! layouts, and a per-device cache of compiled pipelines.
 //!
-//! Each frontier module's source is `common.wgsl`, `common_frontier.wgsl`, the generated arc
-//! accessors and the kernel file, in that order.
+//! Each frontier module's source is the layout prelude ([`crate::device::layout::wgsl_prelude`]:
+//! log slots and control words), `common.wgsl` (shared operators: the balanced advance, warp
+//! classes), `common_frontier.wgsl` (the frontier family's bindings, counters, warp counting and
+//! successors relax), the generated arc accessors and the kernel file, in that order.
 //! The accessors hide how the CSR arc arrays are stored: one binding each for targets and
 //! weights, or — when they exceed the adapter's `max_storage_buffer_binding_size` — `chunks`
 //! bindings each of 2^`shift` arcs, selected with `i >> shift`.
@@ -223,7 +225,8 @@ pub struct Cache {
 
 /// The WGSL text of `kernel` for the arc layout.
 pub fn source(kernel: Kernel, arcs: ArcLayout) -> String {
-    let mut s = String::with_capacity(COMMON.len() + COMMON_FRONTIER.len() + kernel.source().len() + 2048);
+    let mut s = crate::device::layout::wgsl_prelude();
+    s.reserve(COMMON.len() + COMMON_FRONTIER.len() + kernel.source().len() + 2048);
     s.push_str(COMMON);
     s.push_str(COMMON_FRONTIER);
     s.push_str(&arc_accessors(arcs));
@@ -324,10 +327,9 @@ pub fn get(gpu: &Gpu, key: PipelineKey) -> Result<Arc<Compiled>, SolveError> {
             immediate_size: 0,
         });
         let flag = |b: bool| if b { 1.0 } else { 0.0 };
-        let mut constants: Vec<(&str, f64)> = vec![("WG", key.wg as f64), ("INSTRUMENT", flag(key.instrument))];
-        if key.kernel != Kernel::RelaxRacy {
-            constants.push(("CRAUSER", flag(key.crauser)));
-        }
+        // CRAUSER is declared by common_frontier.wgsl, so every frontier module takes it.
+        let mut constants: Vec<(&str, f64)> =
+            vec![("WG", key.wg as f64), ("INSTRUMENT", flag(key.instrument)), ("CRAUSER", flag(key.crauser))];
         if key.kernel.is_fast() {
             constants.push(("TEAM", key.fast.team as f64));
             constants.push(("RELAX_WG", key.fast.relax_wg as f64));
@@ -360,8 +362,19 @@ pub fn get(gpu: &Gpu, key: PipelineKey) -> Result<Arc<Compiled>, SolveError> {
 mod tests {
     use super::*;
 
-    /// Every kernel file, with one and with several arc chunks, passes naga's WGSL front end and
-    /// validator (no adapter needed).
+    fn validate(what: &str, text: &str) {
+        let module =
+            wgpu::naga::front::wgsl::parse_str(text).unwrap_or_else(|e| panic!("{what}: {}", e.emit_to_string(text)));
+        wgpu::naga::valid::Validator::new(
+            wgpu::naga::valid::ValidationFlags::all(),
+            wgpu::naga::valid::Capabilities::all(),
+        )
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{what}: {}", e.emit_to_string(text)));
+    }
+
+    /// Every frontier kernel file, with one and with several arc chunks, passes naga's WGSL front
+    /// end and validator (no adapter needed).
     #[test]
     fn kernels_parse_and_validate() {
         for kernel in [
@@ -372,18 +385,20 @@ mod tests {
             Kernel::RelaxRacy,
             Kernel::Minimum1,
             Kernel::Update,
+            Kernel::FastSetup,
+            Kernel::FastRelaxSucc,
         ] {
             for arcs in [ArcLayout { chunks: 1, shift: 31 }, ArcLayout { chunks: 3, shift: 10 }] {
-                let text = source(kernel, arcs);
-                let module = wgpu::naga::front::wgsl::parse_str(&text)
-                    .unwrap_or_else(|e| panic!("{kernel:?}: {}", e.emit_to_string(&text)));
-                wgpu::naga::valid::Validator::new(
-                    wgpu::naga::valid::ValidationFlags::all(),
-                    wgpu::naga::valid::Capabilities::all(),
-                )
-                .validate(&module)
-                .unwrap_or_else(|e| panic!("{kernel:?}: {}", e.emit_to_string(&text)));
+                validate(&format!("{kernel:?}"), &source(kernel, arcs));
             }
         }
+    }
+
+    /// The batched families' kernels with the prelude and common.wgsl (their names must not
+    /// clash with the shared operators or the frontier family's slots).
+    #[test]
+    fn batched_kernels_parse_and_validate() {
+        validate("delta_stepping.wgsl", &with_common(include_str!("../../../kernels/delta_stepping.wgsl")));
+        validate("bellman_ford.wgsl", &with_common(include_str!("../../../kernels/bellman_ford.wgsl")));
     }
 }
