@@ -20,6 +20,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+/// The sources of a built graph, as a check set picks them.
+pub type SourcesOf<'a> = Box<dyn Fn(&Graph) -> Vec<VertexId> + 'a>;
+
 /// What a check set runs, as its experiment file says (see the module docs).
 pub struct CheckSet<'a> {
     /// The experiment's name.
@@ -30,7 +33,7 @@ pub struct CheckSet<'a> {
     pub graphs: Result<Vec<SetGraph<'a>>, String>,
     pub algorithms: Vec<AlgoChoice>,
     /// The sources of a built graph.
-    pub sources: Box<dyn Fn(&Graph) -> Vec<VertexId> + 'a>,
+    pub sources: SourcesOf<'a>,
     /// Uniform block-size candidates (empty: [`BLOCKS`]).
     pub blocks: Vec<u32>,
     pub launch: Launch,
@@ -40,13 +43,16 @@ pub struct CheckSet<'a> {
     pub cell_budget_s: Option<f64>,
 }
 
+/// Builds a check set's graph; `Err` is the case's error.
+pub type BuildGraph<'a> = Box<dyn Fn() -> Result<Graph, String> + 'a>;
+
 /// One graph of a check set, built when its turn comes.
 pub struct SetGraph<'a> {
     /// Its name in the report (file name or generator spec) and its report group.
     pub label: String,
     pub group: String,
     /// Builds it; `Err` is the case's error.
-    pub build: Box<dyn Fn() -> Result<Graph, String> + 'a>,
+    pub build: BuildGraph<'a>,
 }
 
 /// One graph × algorithm of a check set.
