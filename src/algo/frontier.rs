@@ -16,11 +16,10 @@
 //! reported as modelled. Where it loses: on road networks Martín settles ~1.2 vertices per
 //! iteration (docs/references.md `[terms-peers]`), so the per-iteration overhead dominates.
 
-use super::frontier_common::{FrontierParams, FrontierRelax, LaunchFigures, decode, frontier_values};
+use super::frontier_common::{FrontierParams, FrontierRelax, LaunchFigures, decode};
 use super::{
-    Algorithm, AlgorithmSpec, CodeLine, Family, IterationRecord, ParamKind, ParamSpec, Phase, PhaseTimes, PlotGroup,
-    RelaxVariant, RunRecord, SeriesSpec, SeriesUnit, SolveError, SolveOptions, Step, StepDelta, Stepper, Threshold,
-    Thresholds,
+    Algorithm, AlgorithmSpec, CodeLine, Family, ParamKind, ParamSpec, Phase, PhaseTimes, PlotGroup, RelaxVariant,
+    RunRecord, SeriesSpec, SeriesUnit, SolveError, SolveOptions, Step, StepDelta, Stepper, Threshold, Thresholds,
 };
 use crate::graph::{Distance, Graph, INF, VertexId};
 use std::cmp::Reverse;
@@ -273,7 +272,6 @@ pub struct FrontierStepper {
     algo: Algorithm,
     threshold: Threshold,
     variant: RelaxVariant,
-    params: FrontierParams,
     opts: SolveOptions,
     source: VertexId,
     dist: Vec<Distance>,
@@ -311,7 +309,6 @@ impl FrontierStepper {
             algo,
             threshold,
             variant,
-            params,
             opts,
             source,
             dist,
@@ -325,7 +322,7 @@ impl FrontierStepper {
             candidates: Vec::new(),
             settled_count: 1,
             reached_unsettled: 0,
-            figures: LaunchFigures::new(&graph, variant, source),
+            figures: LaunchFigures::new(&graph, variant, &params, source),
             iteration: 0,
             done: false,
             graph,
@@ -456,7 +453,7 @@ impl FrontierStepper {
             self.settled[u as usize] = true;
             self.frontier.push(u);
         }
-        self.figures.settle(&self.graph, self.variant, &self.frontier);
+        self.figures.settle(&self.graph, &self.frontier);
         self.settled_count += self.frontier.len() as u64;
         self.reached_unsettled -= self.frontier.len() as u64;
     }
@@ -474,11 +471,8 @@ impl Stepper for FrontierStepper {
             return Ok(None);
         }
         self.iteration += 1;
-        let n = self.graph.n() as u64;
-        let unsettled = n - self.settled_count;
-        let (threads, lane_use) =
-            self.figures.relax(&self.graph, self.variant, &self.params, &self.frontier, self.opts.block.relax);
-        let frontier_len = self.frontier.len() as u64;
+        let start =
+            self.figures.start(&self.graph, &self.frontier, self.opts.block.relax, self.iteration, self.settled_count);
         self.lowered.clear();
 
         let t0 = Instant::now();
@@ -496,19 +490,9 @@ impl Stepper for FrontierStepper {
         }
         let t3 = Instant::now();
 
-        let record = IterationRecord {
-            iteration: self.iteration,
-            frontier: frontier_len,
-            unsettled,
-            reached,
-            settled: self.settled_count,
-            edges_scanned,
-            relax_attempted,
-            relax_improved: self.lowered.len() as u64,
-            threads: Some(threads),
-            times: PhaseTimes::from_instants(t0, t1, t2, t3),
-            values: frontier_values(&t, self.frontier.len() as u64, lane_use),
-        };
+        let relax = (edges_scanned, relax_attempted, self.lowered.len() as u64);
+        let times = PhaseTimes::from_instants(t0, t1, t2, t3);
+        let record = start.record(reached, self.settled_count, relax, times, &t, self.frontier.len() as u64);
         let delta = self.opts.record_deltas.then(|| StepDelta {
             lowered: self.lowered.iter().map(|&(u, old)| (u, old, self.dist[u as usize])).collect(),
             settled: self.frontier.clone(),

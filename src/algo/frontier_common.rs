@@ -6,8 +6,8 @@
 
 use super::model::{ShrinkingWarpCounter, SparseWarpCounter};
 use super::{
-    Algorithm, Family, LaneCounter, Params, RelaxVariant, SolveError, SolveOptions, ThreadCounts, Threshold,
-    Thresholds, Values, dist_value,
+    Algorithm, Family, IterationRecord, LaneCounter, Params, PhaseTimes, RelaxVariant, SolveError, SolveOptions,
+    ThreadCounts, Threshold, Thresholds, Values, dist_value,
 };
 use crate::graph::{Graph, VertexId};
 
@@ -195,6 +195,8 @@ pub fn relax_lane_use(
 /// The modelled relax launch of a CPU frontier stepper: threads and warp classes (a thread per
 /// frontier vertex for successors, per unsettled vertex for predecessors) and lane use.
 pub(crate) struct LaunchFigures {
+    variant: RelaxVariant,
+    balanced: bool,
     frontier_warps: SparseWarpCounter,
     unsettled_warps: ShrinkingWarpCounter,
     lanes: LaneCounter,
@@ -204,7 +206,7 @@ pub(crate) struct LaunchFigures {
 
 impl LaunchFigures {
     /// At the start of a run from `source` (settled, in F₁).
-    pub fn new(graph: &Graph, variant: RelaxVariant, source: VertexId) -> LaunchFigures {
+    pub fn new(graph: &Graph, variant: RelaxVariant, params: &FrontierParams, source: VertexId) -> LaunchFigures {
         let n = graph.n();
         let mut unsettled_warps = ShrinkingWarpCounter::full(n);
         unsettled_warps.remove(source);
@@ -214,6 +216,8 @@ impl LaunchFigures {
             0
         };
         LaunchFigures {
+            variant,
+            balanced: params.balanced(),
             frontier_warps: SparseWarpCounter::new(n),
             unsettled_warps,
             lanes: LaneCounter::default(),
@@ -221,32 +225,71 @@ impl LaunchFigures {
         }
     }
 
-    /// Threads and lane use of this iteration's relax over `frontier` with `block` threads.
-    pub fn relax(
+    /// Iteration `iteration` begins with `frontier` and `settled` vertices settled: its
+    /// modelled relax launch with `block` threads per block.
+    pub fn start(
         &mut self,
         graph: &Graph,
-        variant: RelaxVariant,
-        params: &FrontierParams,
         frontier: &[VertexId],
         block: u32,
-    ) -> (ThreadCounts, Option<f64>) {
+        iteration: u32,
+        settled: u64,
+    ) -> IterationStart {
         let n = graph.n() as u64;
-        let threads = match variant {
+        let threads = match self.variant {
             RelaxVariant::Successors => self.frontier_warps.count(n, block, frontier),
             RelaxVariant::Predecessors => self.unsettled_warps.counts(block),
         };
-        let lane_use = relax_lane_use(&mut self.lanes, graph, variant, params.balanced(), frontier, block);
-        (threads, lane_use)
+        let lane_use = relax_lane_use(&mut self.lanes, graph, self.variant, self.balanced, frontier, block);
+        IterationStart { iteration, frontier: frontier.len() as u64, unsettled: n - settled, threads, lane_use }
     }
 
     /// `settled` left U (for the predecessors' scanned in-arcs too).
-    pub fn settle(&mut self, graph: &Graph, variant: RelaxVariant, settled: &[VertexId]) {
-        let pred = (variant == RelaxVariant::Predecessors).then(|| graph.predecessors());
+    pub fn settle(&mut self, graph: &Graph, settled: &[VertexId]) {
+        let pred = (self.variant == RelaxVariant::Predecessors).then(|| graph.predecessors());
         for &u in settled {
             self.unsettled_warps.remove(u);
             if let Some(p) = pred {
                 self.unsettled_in_arcs -= p.degree(u) as u64;
             }
+        }
+    }
+}
+
+/// What a CPU frontier iteration knows before its relax: the record's first half.
+pub(crate) struct IterationStart {
+    iteration: u32,
+    frontier: u64,
+    unsettled: u64,
+    threads: ThreadCounts,
+    lane_use: Option<f64>,
+}
+
+impl IterationStart {
+    /// The iteration's record: `reached` unsettled after the relax, `settled` in all after the
+    /// update, the relax's (arcs scanned, arcs relaxed, vertices lowered), the phase times,
+    /// the thresholds and the next frontier's size.
+    pub fn record(
+        self,
+        reached: u64,
+        settled: u64,
+        (scanned, attempted, improved): (u64, u64, u64),
+        times: PhaseTimes,
+        t: &Thresholds,
+        next_frontier: u64,
+    ) -> IterationRecord {
+        IterationRecord {
+            iteration: self.iteration,
+            frontier: self.frontier,
+            unsettled: self.unsettled,
+            reached,
+            settled,
+            edges_scanned: scanned,
+            relax_attempted: attempted,
+            relax_improved: improved,
+            threads: Some(self.threads),
+            times,
+            values: frontier_values(t, next_frontier, self.lane_use),
         }
     }
 }

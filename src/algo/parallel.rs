@@ -27,10 +27,10 @@
 //! caller, level with or faster than one thread (NY crauser-succ 29 vs 46 ms, was 480 ms); big
 //! frontiers (fan-out n = 98 304, d = 200) stay on the pool, ~2.5× faster than one thread.
 
-use super::frontier_common::{FrontierParams, LaunchFigures, decode, frontier_values};
+use super::frontier_common::{FrontierParams, LaunchFigures, decode};
 use super::{
-    Algorithm, IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, StepDelta,
-    Stepper, Threshold, Thresholds,
+    Algorithm, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, StepDelta, Stepper, Threshold,
+    Thresholds,
 };
 use crate::graph::{Csr, Distance, Graph, INF, VertexId};
 use rayon::prelude::*;
@@ -127,7 +127,7 @@ impl ParallelFrontierStepper {
             frontier: vec![source],
             active: Vec::new(),
             settled_count: 1,
-            figures: LaunchFigures::new(&graph, variant, source),
+            figures: LaunchFigures::new(&graph, variant, &params, source),
             relax_cutoff: RELAX_CUTOFF,
             scan_cutoff: SCAN_CUTOFF,
             iteration: 0,
@@ -394,7 +394,7 @@ impl ParallelFrontierStepper {
         for &u in &self.frontier {
             self.flags[u as usize].store(SETTLED, Relaxed);
         }
-        self.figures.settle(&self.graph, self.variant, &self.frontier);
+        self.figures.settle(&self.graph, &self.frontier);
         self.settled_count += self.frontier.len() as u64;
     }
 }
@@ -427,10 +427,8 @@ impl Stepper for ParallelFrontierStepper {
             return Ok(None);
         }
         self.iteration += 1;
-        let unsettled = self.graph.n() as u64 - self.settled_count;
-        let (threads, lane_use) =
-            self.figures.relax(&self.graph, self.variant, &self.params, &self.frontier, self.opts.block.relax);
-        let frontier_len = self.frontier.len() as u64;
+        let start =
+            self.figures.start(&self.graph, &self.frontier, self.opts.block.relax, self.iteration, self.settled_count);
 
         let t0 = Instant::now();
         let (edges_scanned, relax_attempted, lowered) = self.relax();
@@ -459,19 +457,9 @@ impl Stepper for ParallelFrontierStepper {
         for &u in &lowered {
             self.prev[u as usize] = self.dist[u as usize].load(Relaxed);
         }
-        let record = IterationRecord {
-            iteration: self.iteration,
-            frontier: frontier_len,
-            unsettled,
-            reached,
-            settled: self.settled_count,
-            edges_scanned,
-            relax_attempted,
-            relax_improved: lowered.len() as u64,
-            threads: Some(threads),
-            times: PhaseTimes::from_instants(t0, t1, t2, t3),
-            values: frontier_values(&t, self.frontier.len() as u64, lane_use),
-        };
+        let relax = (edges_scanned, relax_attempted, lowered.len() as u64);
+        let times = PhaseTimes::from_instants(t0, t1, t2, t3);
+        let record = start.record(reached, self.settled_count, relax, times, &t, self.frontier.len() as u64);
         Ok(Some(Step { record, delta: delta_rec }))
     }
 

@@ -192,20 +192,23 @@ impl DeltaSteppingParams {
     }
 }
 
+/// The pseudo-code, the same for every parameter value.
+static CODE: [CodeLine; 11] = [
+    (Phase::Init, "δ(s) ← 0; δ(v) ← ∞ (v ≠ s); B[0] ← {s}"),
+    (Phase::Loop, "while some B[j] ≠ ∅ do"),
+    (Phase::Minimum, "  i ← min{j : B[j] ≠ ∅}; R ← ∅"),
+    (Phase::Loop, "  while B[i] ≠ ∅ do                  (a light phase)"),
+    (Phase::Relax, "    F ← B[i]; R ← R ∪ F; B[i] ← ∅"),
+    (Phase::Relax, "    for (u,v,w), u ∈ F, w ≤ Δ, in parallel:"),
+    (Phase::Relax, "      atomicMin(δ(v), δ_prev(u)+w)"),
+    (Phase::Update, "    move each lowered v to B[floor(δ(v)/Δ)]"),
+    (Phase::Relax, "  for (u,v,w), u ∈ R, w > Δ, in parallel:  (the heavy phase)"),
+    (Phase::Relax, "    atomicMin(δ(v), δ(u)+w)"),
+    (Phase::Update, "  move each lowered v to B[floor(δ(v)/Δ)]; R is settled"),
+];
+
 fn code(_: &Params) -> Vec<CodeLine> {
-    vec![
-        (Phase::Init, "δ(s) ← 0; δ(v) ← ∞ (v ≠ s); B[0] ← {s}"),
-        (Phase::Loop, "while some B[j] ≠ ∅ do"),
-        (Phase::Minimum, "  i ← min{j : B[j] ≠ ∅}; R ← ∅"),
-        (Phase::Loop, "  while B[i] ≠ ∅ do                  (a light phase)"),
-        (Phase::Relax, "    F ← B[i]; R ← R ∪ F; B[i] ← ∅"),
-        (Phase::Relax, "    for (u,v,w), u ∈ F, w ≤ Δ, in parallel:"),
-        (Phase::Relax, "      atomicMin(δ(v), δ_prev(u)+w)"),
-        (Phase::Update, "    move each lowered v to B[floor(δ(v)/Δ)]"),
-        (Phase::Relax, "  for (u,v,w), u ∈ R, w > Δ, in parallel:  (the heavy phase)"),
-        (Phase::Relax, "    atomicMin(δ(v), δ(u)+w)"),
-        (Phase::Update, "  move each lowered v to B[floor(δ(v)/Δ)]; R is settled"),
-    ]
+    CODE.to_vec()
 }
 
 /// Δ when the parameter is 0: ⌈w_max / (d̄ · max(1, d̄ / 4))⌉ with d̄ = m / n the mean

@@ -20,7 +20,7 @@ fn block_rows(ui: &mut egui::Ui, state: &AppState, cmds: &mut Vec<Command>) {
             "threads per block of {}{also}: {}; on the CPU it feeds the modelled thread and warp counts",
             k.name, k.does
         ));
-        egui::ComboBox::from_id_salt(k.block.key())
+        egui::ComboBox::from_id_salt(("block", k.block.key()))
             .selected_text(value.to_string())
             .show_ui(ui, |ui| {
                 for v in BLOCKS {
