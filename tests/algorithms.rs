@@ -590,3 +590,50 @@ fn delta_stepping_fast_path_reports_each_threads_time() {
         assert_eq!(st.distances().expect("distances"), petgraph_distances(&g, 5), "{threads} threads");
     }
 }
+
+/// Parameters are decoded once into typed structs; a value the algorithm does not declare is an
+/// error naming the key and the value, from the decoder and from every stepper built without
+/// the registry's validation.
+#[test]
+fn typed_parameters_name_the_key_and_value_they_refuse() {
+    use sssp_lab::algo::{
+        BellmanFordParams, DELTA_STEPPING, DeltaRule, DeltaSteppingParams, FrontierParams, FrontierRelax,
+        FrontierStepper, LaneMode, Params,
+    };
+    let p = |k: &str, v: &str| Params::default().with(k, v);
+    let f = FrontierParams::decode(MARTIN_SUCC, &p("relax", "non-atomic")).expect("declared");
+    assert_eq!(f.relax, FrontierRelax::NonAtomic);
+    assert!(f.racy() && f.cuda_only().is_empty());
+    let f = FrontierParams::decode(MARTIN_PRED, &p("split", "uh2")).expect("declared");
+    assert_eq!(f.cuda_only(), vec!["split=uh2".to_string()]);
+    for (e, key, value) in [
+        (FrontierParams::decode(MARTIN_SUCC, &p("relax", "cached")).unwrap_err(), "relax", "cached"),
+        (BellmanFordParams::decode(&p("filter", "some")).unwrap_err(), "filter", "some"),
+        (DeltaSteppingParams::decode(&p("delta", "wide")).unwrap_err(), "delta", "wide"),
+        (DeltaSteppingParams::decode(&p("relax", "warp")).unwrap_err(), "relax", "warp"),
+    ] {
+        assert!(e.contains(key) && e.contains(value), "{e}");
+    }
+    let d = DeltaSteppingParams::decode(&p("delta", "7").with("relax", "balanced")).expect("declared");
+    assert_eq!((d.delta, d.relax), (DeltaRule::Fixed(7), LaneMode::Balanced));
+    assert_eq!(DeltaSteppingParams::decode(&Params::default()).map(|d| d.delta), Ok(DeltaRule::Auto));
+    let g = Arc::new(path_graph(4));
+    let opts = SolveOptions { params: p("relax", "sideways"), ..Default::default() };
+    match FrontierStepper::new(Arc::clone(&g), MARTIN_SUCC, 0, opts) {
+        Err(SolveError::Options(e)) => assert!(e.contains("relax=sideways"), "{e}"),
+        other => panic!("expected an options error, got {:?}", other.map(|_| ())),
+    }
+    let opts = SolveOptions { params: p("delta", "-3"), ..Default::default() };
+    match cpu_stepper(g, DELTA_STEPPING, 0, &opts) {
+        Err(SolveError::Options(e)) => assert!(e.contains("delta") && e.contains("-3"), "{e}"),
+        other => panic!("expected an options error, got {:?}", other.map(|_| ())),
+    }
+}
+
+fn path_graph(n: usize) -> Graph {
+    let mut b = GraphBuilder::new(n, WeightRule::File);
+    for v in 1..n as VertexId {
+        b.push(v - 1, v, Some(1));
+    }
+    b.build("path", None, VertexLabels::Offset(0)).expect("n >= 1")
+}

@@ -56,10 +56,9 @@ fn the_cli_does_not_import_the_app() {
 
 /// The core's layers as `docs/architecture.md` draws them, top first: a layer may import the
 /// layers below it, never one above (modules of one row do not import each other).
-const LAYERS: [&[&str]; 8] = [
-    &["tune"],
+const LAYERS: [&[&str]; 7] = [
     &["lab"],
-    &["manysource"],
+    &["tune", "manysource"],
     &["jobs", "trace"],
     &["device"],
     &["algo"],
@@ -84,4 +83,27 @@ fn the_core_layers_only_import_downwards() {
         }
     }
     assert!(bad.is_empty(), "imports that point up the layers of docs/architecture.md:\n{}", bad.join("\n"));
+}
+
+/// Inside `algo/`: the frontier stepper and its multi-core twin share what both need through
+/// `algo/frontier_common.rs`, below both. The multi-core stepper imports nothing of
+/// `frontier.rs`; `frontier.rs` names only the multi-core builder, in its specs.
+#[test]
+fn the_frontier_steppers_do_not_import_each_other() {
+    let frontier = ["frontier::", "super::frontier;", " FrontierStepper", "(FrontierStepper", "::FrontierStepper"];
+    let up = offending("algo/parallel", &frontier);
+    let up: Vec<String> = up.into_iter().filter(|l| !l.contains("frontier_common::")).collect();
+    assert!(up.is_empty(), "algo/parallel.rs imports algo/frontier.rs:\n{}", up.join("\n"));
+    let down: Vec<String> = offending("algo/frontier", &["parallel::", "ParallelFrontierStepper"])
+        .into_iter()
+        .filter(|l| !l.contains("super::parallel::parallel_stepper"))
+        .collect();
+    assert!(down.is_empty(), "algo/frontier.rs uses more of algo/parallel.rs than its builder:\n{}", down.join("\n"));
+}
+
+/// The tuner sits below the lab: check sets come to it as `tune::CheckSet` values.
+#[test]
+fn the_tuner_does_not_import_the_lab() {
+    let bad = offending("tune", &["crate::lab"]);
+    assert!(bad.is_empty(), "src/tune imports the lab:\n{}", bad.join("\n"));
 }

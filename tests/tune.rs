@@ -226,6 +226,32 @@ fn the_rules_follow_the_measurements_they_cite() {
     assert_eq!(predict(&small, &cpu, &choice("crauser-succ"), Launch::PerPhase).block, Default::default());
 }
 
+/// The rules predict (and name) only the kernels a family launches: no minimum kernel for
+/// Bellman-Ford and Δ-stepping, whose unread minimum block follows relax.
+#[test]
+fn the_rules_name_only_the_kernels_the_family_launches() {
+    let h100 = DeviceShape { units: Some(132), ..DeviceShape::of(DeviceId::Cuda(0)) };
+    let g = shaped(98_304, 196_608, 0.5, 6_000, 40, 100, 50.5);
+    for (algo, kernels) in [
+        ("bellman-ford", ["bf_relax", "bf_commit"]),
+        ("delta-stepping", ["ds_relax", "ds_commit"]),
+        ("crauser-pred", ["relax_pred", "min1"]),
+    ] {
+        let choice: AlgoChoice = algo.parse().expect("choice");
+        let p = predict(&g, &h100, &choice, Launch::PerPhase);
+        let reasons = p.reasons.join("\n");
+        for k in kernels {
+            assert!(reasons.contains(k), "{algo}: {k} not named in\n{reasons}");
+        }
+        let family = choice.algorithm.spec().family;
+        assert_eq!(family.reads(sssp_lab::algo::BlockField::Minimum), algo == "crauser-pred");
+        if algo != "crauser-pred" {
+            assert!(!reasons.contains("minimum") && !reasons.contains("min1"), "{algo}: {reasons}");
+            assert_eq!(p.block.minimum, p.block.relax, "{algo}: the unread block follows relax");
+        }
+    }
+}
+
 #[test]
 fn a_sweep_times_every_candidate_and_stops_when_cancelled() {
     let g = Arc::new(GeneratorSpec::Grid { width: 30, height: 30, max_weight: 9, seed: 5 }.generate().expect("grid"));

@@ -16,11 +16,10 @@
 //! reported as modelled. Where it loses: on road networks Martín settles ~1.2 vertices per
 //! iteration (docs/references.md `[terms-peers]`), so the per-iteration overhead dominates.
 
-use super::model::{ShrinkingWarpCounter, SparseWarpCounter};
+use super::frontier_common::{FrontierParams, FrontierRelax, LaunchFigures, decode};
 use super::{
-    Algorithm, AlgorithmSpec, CodeLine, Family, IterationRecord, ParamKind, ParamSpec, Params, Phase, PhaseTimes,
-    PlotGroup, RelaxVariant, RunRecord, SeriesSpec, SeriesUnit, SolveError, SolveOptions, Step, StepDelta, Stepper,
-    Threshold, Thresholds, Values, dist_value,
+    Algorithm, AlgorithmSpec, CodeLine, Family, ParamKind, ParamSpec, Phase, PhaseTimes, PlotGroup, RelaxVariant,
+    RunRecord, SeriesSpec, SeriesUnit, SolveError, SolveOptions, Step, StepDelta, Stepper, Threshold, Thresholds,
 };
 use crate::graph::{Distance, Graph, INF, VertexId};
 use std::cmp::Reverse;
@@ -156,41 +155,6 @@ const SERIES: [SeriesSpec; 4] = [
     },
 ];
 
-/// The declared values of a frontier iteration (every device writes them through this);
-/// `lane_use` ([`crate::algo::lane_use`]) only for the successors relax, `None` where the run
-/// did not count it (the fast paths).
-pub fn frontier_values(t: &Thresholds, next_frontier: u64, lane_use: Option<f64>) -> Values {
-    let v = [dist_value(t.delta), dist_value(t.martin), dist_value(t.crauser), next_frontier as f64];
-    match lane_use {
-        Some(l) => Values::from_slice(&[v[0], v[1], v[2], v[3], l]),
-        None => Values::from_slice(&v),
-    }
-}
-
-/// Whether the parameters ask for the block-balanced successors relax (`relax=balanced`).
-pub fn is_balanced(params: &Params) -> bool {
-    params.get("relax") == Some("balanced")
-}
-
-/// Lane use of the successors relax over `frontier` (`None` for predecessors, which declare no
-/// such series): one thread per vertex, or block-balanced (`balanced`: `relax=balanced`). Shared by the
-/// CPU steppers and the GPU records rebuilt from state copies, so all model it the same way.
-pub fn relax_lane_use(
-    lanes: &mut super::LaneCounter,
-    graph: &Graph,
-    variant: RelaxVariant,
-    balanced: bool,
-    frontier: &[VertexId],
-    block: u32,
-) -> Option<f64> {
-    if variant != RelaxVariant::Successors {
-        return None;
-    }
-    let succ = graph.successors();
-    let (arcs, warps) = lanes.count(frontier, |v| succ.degree(v) as u64, block, balanced);
-    Some(super::lane_use(arcs, warps))
-}
-
 macro_rules! frontier_spec {
     ($name:ident, $id:literal, $display:literal, $summary:literal, $reference:literal, $t:expr, $v:expr, $params:expr, $series:expr) => {
         #[doc = $summary]
@@ -203,9 +167,9 @@ macro_rules! frontier_spec {
             family: Family::Frontier { threshold: $t, variant: $v },
             params: $params,
             series: $series,
-            code: |p| code($t, $v, p),
+            code: |p| code($t, FrontierParams::or_defaults(Algorithm(&$name), p)),
             finished: "Δ = ∞",
-            exact: |p| p.get("relax") != Some("non-atomic"),
+            exact: |p| !FrontierParams::or_defaults(Algorithm(&$name), p).racy(),
             cpu: cpu_stepper,
             negative_weights: false,
             cpu_parallel: Some(super::parallel::parallel_stepper),
@@ -265,31 +229,27 @@ fn cpu_stepper(
     source: VertexId,
     opts: &SolveOptions,
 ) -> Result<Box<dyn Stepper>, SolveError> {
-    let Family::Frontier { threshold, variant } = algo.spec().family else {
-        return Err(SolveError::Options(format!("{algo} is not a frontier solver")));
-    };
-    Ok(Box::new(FrontierStepper::new(graph, algo, threshold, variant, source, opts.clone())))
+    Ok(Box::new(FrontierStepper::new(graph, algo, source, opts.clone())?))
 }
 
 /// Pseudo-code of a frontier solver with the phase of each line.
-fn code(threshold: Threshold, variant: RelaxVariant, params: &Params) -> Vec<CodeLine> {
+fn code(threshold: Threshold, params: FrontierParams) -> Vec<CodeLine> {
     let mut lines =
         vec![(Phase::Init, "δ(s) ← 0; δ(v) ← ∞ (v ≠ s); F ← {s}; U ← V − {s}"), (Phase::Loop, "while Δ ≠ ∞ do")];
-    let racy = params.get("relax") == Some("non-atomic");
-    lines.extend(match (variant, racy) {
-        (RelaxVariant::Successors, true) => [
+    lines.extend(match params.relax {
+        FrontierRelax::NonAtomic => [
             (Phase::Relax, "  relax:   for f ∈ F, (f,u,w), u ∈ U, in parallel"),
             (Phase::Relax, "             if δ(f)+w < δ(u): δ(u) ← δ(f)+w (race!)"),
         ],
-        (RelaxVariant::Predecessors, _) => [
+        FrontierRelax::Plain | FrontierRelax::Cached => [
             (Phase::Relax, "  relax:   for u ∈ U in parallel (pull):"),
             (Phase::Relax, "             δ(u) ← min(δ(u), min{δ(f)+w : f ∈ F})"),
         ],
-        (RelaxVariant::Successors, false) if params.get("relax") == Some("balanced") => [
+        FrontierRelax::Balanced => [
             (Phase::Relax, "  relax:   for f ∈ F, (f,u,w): arcs shared by the block"),
             (Phase::Relax, "             if u ∈ U: atomicMin(δ(u), δ(f)+w)"),
         ],
-        (RelaxVariant::Successors, false) => [
+        FrontierRelax::Atomic => [
             (Phase::Relax, "  relax:   for f ∈ F, (f,u,w), u ∈ U, in parallel"),
             (Phase::Relax, "             atomicMin(δ(u), δ(f)+w)"),
         ],
@@ -327,11 +287,7 @@ pub struct FrontierStepper {
     candidates: Vec<VertexId>,
     settled_count: u64,
     reached_unsettled: u64,
-    /// Σ in-degree over U: the arcs a full predecessors launch scans.
-    unsettled_in_arcs: u64,
-    frontier_warps: SparseWarpCounter,
-    lanes: super::LaneCounter,
-    unsettled_warps: ShrinkingWarpCounter,
+    figures: LaunchFigures,
     iteration: u32,
     done: bool,
 }
@@ -339,27 +295,17 @@ pub struct FrontierStepper {
 impl FrontierStepper {
     /// A solver at its initial state: δ(s) = 0, F₁ = {s}, every other vertex unsettled.
     /// Caller checks `source < n`.
-    pub fn new(
-        graph: Arc<Graph>,
-        algo: Algorithm,
-        threshold: Threshold,
-        variant: RelaxVariant,
-        source: VertexId,
-        opts: SolveOptions,
-    ) -> Self {
+    ///
+    /// Errors: [`SolveError::Options`] when `algo` is not a frontier solver or a parameter
+    /// value does not decode.
+    pub fn new(graph: Arc<Graph>, algo: Algorithm, source: VertexId, opts: SolveOptions) -> Result<Self, SolveError> {
+        let (threshold, variant, params) = decode(algo, &opts)?;
         let n = graph.n();
-        let mut unsettled_warps = ShrinkingWarpCounter::full(n);
-        unsettled_warps.remove(source);
-        let unsettled_in_arcs = if variant == RelaxVariant::Predecessors {
-            (graph.m() - graph.predecessors().degree(source)) as u64
-        } else {
-            0
-        };
         let mut dist = vec![INF; n];
         dist[source as usize] = 0;
         let mut settled = vec![false; n];
         settled[source as usize] = true;
-        FrontierStepper {
+        Ok(FrontierStepper {
             algo,
             threshold,
             variant,
@@ -376,14 +322,11 @@ impl FrontierStepper {
             candidates: Vec::new(),
             settled_count: 1,
             reached_unsettled: 0,
-            unsettled_in_arcs,
-            frontier_warps: SparseWarpCounter::new(n),
-            lanes: super::LaneCounter::default(),
-            unsettled_warps,
+            figures: LaunchFigures::new(&graph, variant, &params, source),
             iteration: 0,
             done: false,
             graph,
-        }
+        })
     }
 
     /// Lowers δ(u) to `d` if that is smaller; returns whether it did.
@@ -460,7 +403,7 @@ impl FrontierStepper {
                 for &u in &self.candidates {
                     self.in_frontier[u as usize] = false;
                 }
-                (self.unsettled_in_arcs, attempted)
+                (self.figures.unsettled_in_arcs, attempted)
             }
         }
     }
@@ -499,7 +442,6 @@ impl FrontierStepper {
     /// Update phase: settles U ∩ {δ ≤ Δ} into the next frontier.
     fn update(&mut self, delta: Distance) {
         self.frontier.clear();
-        let pred = (self.variant == RelaxVariant::Predecessors).then(|| self.graph.predecessors());
         while let Some(&Reverse((d, u))) = self.by_delta.peek() {
             if d > delta {
                 break;
@@ -511,36 +453,17 @@ impl FrontierStepper {
             self.settled[u as usize] = true;
             self.frontier.push(u);
         }
-        for &u in &self.frontier {
-            self.unsettled_warps.remove(u);
-            if let Some(p) = pred {
-                self.unsettled_in_arcs -= p.degree(u) as u64;
-            }
-        }
+        self.figures.settle(&self.graph, &self.frontier);
         self.settled_count += self.frontier.len() as u64;
         self.reached_unsettled -= self.frontier.len() as u64;
     }
 }
 
 impl Stepper for FrontierStepper {
-    fn algorithm(&self) -> Algorithm {
-        self.algo
-    }
-
-    fn label(&self) -> String {
-        super::run_label(self.algo, &self.opts.params)
-    }
+    super::stepper_getters!(done = done);
 
     fn device(&self) -> String {
-        "CPU (1 thread)".into()
-    }
-
-    fn source(&self) -> VertexId {
-        self.source
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
+        super::cpu_device(1)
     }
 
     fn step(&mut self) -> Result<Option<Step>, SolveError> {
@@ -548,21 +471,8 @@ impl Stepper for FrontierStepper {
             return Ok(None);
         }
         self.iteration += 1;
-        let n = self.graph.n() as u64;
-        let unsettled = n - self.settled_count;
-        let threads = match self.variant {
-            RelaxVariant::Successors => self.frontier_warps.count(n, self.opts.block.relax, &self.frontier),
-            RelaxVariant::Predecessors => self.unsettled_warps.counts(self.opts.block.relax),
-        };
-        let lane_use = relax_lane_use(
-            &mut self.lanes,
-            &self.graph,
-            self.variant,
-            is_balanced(&self.opts.params),
-            &self.frontier,
-            self.opts.block.relax,
-        );
-        let frontier_len = self.frontier.len() as u64;
+        let start =
+            self.figures.start(&self.graph, &self.frontier, self.opts.block.relax, self.iteration, self.settled_count);
         self.lowered.clear();
 
         let t0 = Instant::now();
@@ -580,24 +490,9 @@ impl Stepper for FrontierStepper {
         }
         let t3 = Instant::now();
 
-        let record = IterationRecord {
-            iteration: self.iteration,
-            frontier: frontier_len,
-            unsettled,
-            reached,
-            settled: self.settled_count,
-            edges_scanned,
-            relax_attempted,
-            relax_improved: self.lowered.len() as u64,
-            threads: Some(threads),
-            times: PhaseTimes {
-                relax_ms: (t1 - t0).as_secs_f64() * 1e3,
-                minimum_ms: (t2 - t1).as_secs_f64() * 1e3,
-                update_ms: (t3 - t2).as_secs_f64() * 1e3,
-                copy_ms: 0.0,
-            },
-            values: frontier_values(&t, self.frontier.len() as u64, lane_use),
-        };
+        let relax = (edges_scanned, relax_attempted, self.lowered.len() as u64);
+        let times = PhaseTimes::from_instants(t0, t1, t2, t3);
+        let record = start.record(reached, self.settled_count, relax, times, &t, self.frontier.len() as u64);
         let delta = self.opts.record_deltas.then(|| StepDelta {
             lowered: self.lowered.iter().map(|&(u, old)| (u, old, self.dist[u as usize])).collect(),
             settled: self.frontier.clone(),
@@ -610,11 +505,8 @@ impl Stepper for FrontierStepper {
     }
 
     fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
-        let record_deltas = std::mem::replace(&mut self.opts.record_deltas, false);
         let graph = Arc::clone(&self.graph);
-        let run = super::run_by_steps(self, &graph, cancel, progress);
-        self.opts.record_deltas = record_deltas;
-        let mut run = run?;
+        let mut run = super::run_without_deltas(self, |s| &mut s.opts.record_deltas, &graph, cancel, progress)?;
         run.iterations = self.iteration;
         run.reached = self.settled_count;
         Ok(run)

@@ -22,6 +22,8 @@ mod bellman_ford;
 mod delta_stepping;
 mod dijkstra;
 mod frontier;
+mod frontier_common;
+mod kernels;
 pub mod model;
 mod negative_cycle;
 mod parallel;
@@ -34,13 +36,16 @@ mod series;
 mod threshold;
 
 pub use bellman_ford::{
-    ArcOrder, BELLMAN_FORD, BellmanFordStepper, EdgeList, PassBook, PassStart, PassTally, edge_list,
+    ArcOrder, BELLMAN_FORD, BellmanFordParams, BellmanFordStepper, EdgeList, PassBook, PassFilter, PassStart,
+    PassTally, edge_list,
 };
-pub use delta_stepping::{DELTA_STEPPING, DeltaSteppingStepper, auto_delta};
+pub use delta_stepping::{DELTA_STEPPING, DeltaRule, DeltaSteppingParams, DeltaSteppingStepper, LaneMode, auto_delta};
 pub use dijkstra::{DIJKSTRA, DijkstraStepper, dijkstra_distances};
-pub use frontier::{
-    CRAUSER_PRED, CRAUSER_SUCC, FrontierStepper, MARTIN_PRED, MARTIN_SUCC, frontier_values, is_balanced, relax_lane_use,
+pub use frontier::{CRAUSER_PRED, CRAUSER_SUCC, FrontierStepper, MARTIN_PRED, MARTIN_SUCC};
+pub use frontier_common::{
+    FrontierParams, FrontierRelax, GraphLayout, HybridSplit, MinimumPasses, frontier_values, relax_lane_use,
 };
+pub use kernels::{BlockField, KernelSpec};
 pub use model::{LaneCounter, lane_use};
 pub use negative_cycle::{NegativeCycle, find_negative_cycle, negative_cycle_error};
 pub use parallel::ParallelFrontierStepper;
@@ -315,6 +320,66 @@ pub(crate) fn run_by_steps(
     }
     run.total_ms = start.elapsed().as_secs_f64() * 1e3;
     Ok(run)
+}
+
+/// The [`Stepper`] getters every solver writes alike, from its fields `algo` (an
+/// [`Algorithm`]), `opts` (its [`SolveOptions`]) and `source`: `algorithm`, `params` (hence
+/// the default [`Stepper::label`]), `source`, and `is_done` from the field path given
+/// (`stepper_getters!(done = book.done)`). Written once for the CPU steppers and the GPU ones.
+macro_rules! stepper_getters {
+    (done = $($done:ident).+) => {
+        fn algorithm(&self) -> $crate::algo::Algorithm {
+            self.algo
+        }
+
+        fn params(&self) -> Option<&$crate::algo::Params> {
+            Some(&self.opts.params)
+        }
+
+        fn source(&self) -> $crate::graph::VertexId {
+            self.source
+        }
+
+        fn is_done(&self) -> bool {
+            self.$($done).+
+        }
+    };
+}
+pub(crate) use stepper_getters;
+
+/// [`run_by_steps`] with step deltas switched off for the run (`deltas` finds the stepper's
+/// switch) and back on after it, as every CPU stepper's `run_to_end` does.
+pub(crate) fn run_without_deltas<S: Stepper>(
+    st: &mut S,
+    deltas: fn(&mut S) -> &mut bool,
+    graph: &crate::graph::Graph,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(u64),
+) -> Result<RunRecord, SolveError> {
+    let keep = std::mem::replace(deltas(st), false);
+    let run = run_by_steps(st, graph, cancel, progress);
+    *deltas(st) = keep;
+    run
+}
+
+/// A rayon pool of `threads` threads (0 = every core), or `None` for one thread (the caller
+/// runs the phases itself).
+///
+/// Errors: [`SolveError::Device`] when the threads cannot be started.
+pub(crate) fn thread_pool(threads: usize) -> Result<Option<rayon::ThreadPool>, SolveError> {
+    if threads == 1 {
+        return Ok(None);
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map(Some)
+        .map_err(|e| SolveError::Device(format!("cannot start CPU threads: {e}")))
+}
+
+/// The device name of a CPU stepper on `threads` threads: "CPU (1 thread)", "CPU (4 threads)".
+pub(crate) fn cpu_device(threads: usize) -> String {
+    if threads == 1 { "CPU (1 thread)".into() } else { format!("CPU ({threads} threads)") }
 }
 
 /// Creates the CPU reference stepper (one thread) for `algo` from `source`.

@@ -27,10 +27,10 @@
 //! caller, level with or faster than one thread (NY crauser-succ 29 vs 46 ms, was 480 ms); big
 //! frontiers (fan-out n = 98 304, d = 200) stay on the pool, ~2.5× faster than one thread.
 
-use super::model::{ShrinkingWarpCounter, SparseWarpCounter};
+use super::frontier_common::{FrontierParams, LaunchFigures, decode};
 use super::{
-    Algorithm, IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, StepDelta,
-    Stepper, Threshold, Thresholds,
+    Algorithm, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, StepDelta, Stepper, Threshold,
+    Thresholds,
 };
 use crate::graph::{Csr, Distance, Graph, INF, VertexId};
 use rayon::prelude::*;
@@ -57,6 +57,7 @@ pub struct ParallelFrontierStepper {
     algo: Algorithm,
     threshold: Threshold,
     variant: RelaxVariant,
+    params: FrontierParams,
     opts: SolveOptions,
     source: VertexId,
     dist: Vec<AtomicI64>,
@@ -69,10 +70,7 @@ pub struct ParallelFrontierStepper {
     /// Reached, unsettled vertices.
     active: Vec<VertexId>,
     settled_count: u64,
-    unsettled_in_arcs: u64,
-    frontier_warps: SparseWarpCounter,
-    lanes: super::LaneCounter,
-    unsettled_warps: ShrinkingWarpCounter,
+    figures: LaunchFigures,
     /// [`RELAX_CUTOFF`] and [`SCAN_CUTOFF`] unless set by [`Self::with_cutoffs`].
     relax_cutoff: usize,
     scan_cutoff: usize,
@@ -94,7 +92,8 @@ pub(super) fn parallel_stepper(
 impl ParallelFrontierStepper {
     /// Initial state as [`super::FrontierStepper::new`]; `threads` = 0 uses every core.
     ///
-    /// Errors: the thread pool cannot be created.
+    /// Errors: [`SolveError::Options`] when `algo` is not a frontier solver or a parameter value
+    /// does not decode; the thread pool cannot be created.
     pub fn new(
         graph: Arc<Graph>,
         algo: Algorithm,
@@ -102,9 +101,7 @@ impl ParallelFrontierStepper {
         threads: usize,
         opts: SolveOptions,
     ) -> Result<Self, SolveError> {
-        let (Some(threshold), Some(variant)) = (algo.threshold(), algo.variant()) else {
-            return Err(SolveError::Device(format!("{algo} has no multi-core version")));
-        };
+        let (threshold, variant, params) = decode(algo, &opts)?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
@@ -115,18 +112,12 @@ impl ParallelFrontierStepper {
         let dist = prev.iter().map(|&d| AtomicI64::new(d)).collect();
         let flags: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
         flags[source as usize].store(SETTLED, Relaxed);
-        let mut unsettled_warps = ShrinkingWarpCounter::full(n);
-        unsettled_warps.remove(source);
-        let unsettled_in_arcs = if variant == RelaxVariant::Predecessors {
-            (graph.m() - graph.predecessors().degree(source)) as u64
-        } else {
-            0
-        };
         Ok(ParallelFrontierStepper {
             pool,
             algo,
             threshold,
             variant,
+            params,
             opts,
             source,
             dist,
@@ -136,10 +127,7 @@ impl ParallelFrontierStepper {
             frontier: vec![source],
             active: Vec::new(),
             settled_count: 1,
-            unsettled_in_arcs,
-            frontier_warps: SparseWarpCounter::new(n),
-            lanes: super::LaneCounter::default(),
-            unsettled_warps,
+            figures: LaunchFigures::new(&graph, variant, &params, source),
             relax_cutoff: RELAX_CUTOFF,
             scan_cutoff: SCAN_CUTOFF,
             iteration: 0,
@@ -269,93 +257,145 @@ impl ParallelFrontierStepper {
 
     /// Relax phase: (arcs scanned, arcs relaxed, vertices lowered).
     fn relax(&self) -> (u64, u64, Vec<VertexId>) {
-        let g = &*self.graph;
-        let succ = g.successors();
+        let succ = self.graph.successors();
         let par = self.par(arc_work(succ, &self.frontier, self.relax_cutoff), self.relax_cutoff);
         match self.variant {
-            RelaxVariant::Successors => {
-                // `racy` on a frontier too small for the pool still races, in lockstep rounds
-                // (one thread alone could not lose an update); on a big one the pool's threads
-                // race as they go.
-                let racy = self.opts.params.get("relax") == Some("non-atomic");
-                if racy && !par && self.pool.current_num_threads() > 1 && self.frontier.len() > 1 {
-                    return self.relax_racy_rounds();
-                }
-                let racy = racy && par;
-                self.fold(
-                    par,
-                    &self.frontier,
-                    || (0u64, 0u64, Vec::new()),
-                    |(mut s, mut a, mut low), &f| {
-                        let df = self.dist[f as usize].load(Relaxed);
-                        for (u, w) in succ.arcs(f) {
-                            s += 1;
-                            if !self.settled(u) {
-                                a += 1;
-                                low.extend(self.lower(u, df + w as Distance, racy));
-                            }
-                        }
-                        (s, a, low)
-                    },
-                    |a, b| (a.0 + b.0, a.1 + b.1, concat(a.2, b.2)),
-                )
-            }
-            RelaxVariant::Predecessors => {
-                let pred = g.predecessors();
-                self.for_each(par, &self.frontier, |&f| {
-                    self.flags[f as usize].fetch_or(IN_FRONTIER, Relaxed);
-                });
-                // Candidates: unsettled out-neighbours of F, each claimed once through the stamp
-                // of the *previous* iteration's slot (iteration − 1 never equals a claim value).
-                let claim = self.iteration.wrapping_add(u32::MAX / 2);
-                let candidates = self.fold(
-                    par,
-                    &self.frontier,
-                    Vec::new,
-                    |mut c, &f| {
-                        c.extend(
-                            succ.arcs(f)
-                                .map(|(u, _)| u)
-                                .filter(|&u| !self.settled(u) && self.stamp[u as usize].swap(claim, Relaxed) != claim),
-                        );
-                        c
-                    },
-                    concat,
-                );
-                // Each candidate pulls over all its in-arcs: decide on those.
-                let par_pull = self.par(arc_work(pred, &candidates, self.relax_cutoff), self.relax_cutoff);
-                let (attempted, lowered) = self.fold(
-                    par_pull,
-                    &candidates,
-                    || (0u64, Vec::new()),
-                    |(mut a, mut low), &u| {
-                        let mut best = self.dist[u as usize].load(Relaxed);
-                        for (p, w) in pred.arcs(u) {
-                            if self.flags[p as usize].load(Relaxed) & IN_FRONTIER != 0 {
-                                a += 1;
-                                best = best.min(self.dist[p as usize].load(Relaxed) + w as Distance);
-                            }
-                        }
-                        if best < self.dist[u as usize].load(Relaxed) {
-                            self.dist[u as usize].store(best, Relaxed);
-                            self.stamp[u as usize].store(self.iteration, Relaxed);
-                            low.push(u);
-                        }
-                        (a, low)
-                    },
-                    |a, b| (a.0 + b.0, concat(a.1, b.1)),
-                );
-                // Candidates that were not lowered keep the claim stamp; reset so a later
-                // iteration's first lowering is seen.
-                self.for_each(par_pull, &candidates, |&u| {
-                    let _ = self.stamp[u as usize].compare_exchange(claim, u32::MAX, Relaxed, Relaxed);
-                });
-                self.for_each(par, &self.frontier, |&f| {
-                    self.flags[f as usize].fetch_and(!IN_FRONTIER, Relaxed);
-                });
-                (self.unsettled_in_arcs, attempted, lowered)
-            }
+            RelaxVariant::Successors => self.relax_push(par),
+            RelaxVariant::Predecessors => self.relax_pull(par),
         }
+    }
+
+    /// The successors relax: frontier arcs pushed with `fetch_min` (or raced, `relax=non-atomic`).
+    fn relax_push(&self, par: bool) -> (u64, u64, Vec<VertexId>) {
+        let succ = self.graph.successors();
+        // `racy` on a frontier too small for the pool still races, in lockstep rounds (one
+        // thread alone could not lose an update); on a big one the pool's threads race as they go.
+        let racy = self.params.racy();
+        if racy && !par && self.pool.current_num_threads() > 1 && self.frontier.len() > 1 {
+            return self.relax_racy_rounds();
+        }
+        let racy = racy && par;
+        self.fold(
+            par,
+            &self.frontier,
+            || (0u64, 0u64, Vec::new()),
+            |(mut s, mut a, mut low), &f| {
+                let df = self.dist[f as usize].load(Relaxed);
+                for (u, w) in succ.arcs(f) {
+                    s += 1;
+                    if !self.settled(u) {
+                        a += 1;
+                        low.extend(self.lower(u, df + w as Distance, racy));
+                    }
+                }
+                (s, a, low)
+            },
+            |a, b| (a.0 + b.0, a.1 + b.1, concat(a.2, b.2)),
+        )
+    }
+
+    /// The predecessors relax: the unsettled out-neighbours of F pull over their in-arcs.
+    fn relax_pull(&self, par: bool) -> (u64, u64, Vec<VertexId>) {
+        self.for_each(par, &self.frontier, |&f| {
+            self.flags[f as usize].fetch_or(IN_FRONTIER, Relaxed);
+        });
+        // Candidates: unsettled out-neighbours of F, each claimed once through the stamp of the
+        // *previous* iteration's slot (iteration − 1 never equals a claim value).
+        let claim = self.iteration.wrapping_add(u32::MAX / 2);
+        let candidates = self.candidates(par, claim);
+        // Each candidate pulls over all its in-arcs: decide on those.
+        let pred = self.graph.predecessors();
+        let par_pull = self.par(arc_work(pred, &candidates, self.relax_cutoff), self.relax_cutoff);
+        let (attempted, lowered) = self.fold(
+            par_pull,
+            &candidates,
+            || (0u64, Vec::new()),
+            |(mut a, mut low), &u| {
+                let mut best = self.dist[u as usize].load(Relaxed);
+                for (p, w) in pred.arcs(u) {
+                    if self.flags[p as usize].load(Relaxed) & IN_FRONTIER != 0 {
+                        a += 1;
+                        best = best.min(self.dist[p as usize].load(Relaxed) + w as Distance);
+                    }
+                }
+                if best < self.dist[u as usize].load(Relaxed) {
+                    self.dist[u as usize].store(best, Relaxed);
+                    self.stamp[u as usize].store(self.iteration, Relaxed);
+                    low.push(u);
+                }
+                (a, low)
+            },
+            |a, b| (a.0 + b.0, concat(a.1, b.1)),
+        );
+        // Candidates that were not lowered keep the claim stamp; reset so a later iteration's
+        // first lowering is seen.
+        self.for_each(par_pull, &candidates, |&u| {
+            let _ = self.stamp[u as usize].compare_exchange(claim, u32::MAX, Relaxed, Relaxed);
+        });
+        self.for_each(par, &self.frontier, |&f| {
+            self.flags[f as usize].fetch_and(!IN_FRONTIER, Relaxed);
+        });
+        (self.figures.unsettled_in_arcs, attempted, lowered)
+    }
+
+    /// The unsettled out-neighbours of F, each once (claimed with stamp `claim`).
+    fn candidates(&self, par: bool, claim: u32) -> Vec<VertexId> {
+        let succ = self.graph.successors();
+        self.fold(
+            par,
+            &self.frontier,
+            Vec::new,
+            |mut c, &f| {
+                c.extend(
+                    succ.arcs(f)
+                        .map(|(u, _)| u)
+                        .filter(|&u| !self.settled(u) && self.stamp[u as usize].swap(claim, Relaxed) != claim),
+                );
+                c
+            },
+            concat,
+        )
+    }
+
+    /// Minimum phase over the active set: the thresholds (Martín's and Crauser's minima).
+    fn minimum(&self, par: bool) -> Thresholds {
+        let omega = self.graph.omega();
+        let (delta_martin, min_crauser) = self.fold(
+            par,
+            &self.active,
+            || (INF, INF),
+            |(m, c), &u| {
+                let d = self.dist[u as usize].load(Relaxed);
+                (m.min(d), c.min(d.saturating_add(omega[u as usize])))
+            },
+            |a, b| (a.0.min(b.0), a.1.min(b.1)),
+        );
+        Thresholds::from_minima(self.threshold, delta_martin, min_crauser)
+    }
+
+    /// Update phase: the active vertices with δ ≤ `delta` settle as the next frontier.
+    fn update(&mut self, par: bool, delta: Distance) {
+        let dist = &self.dist;
+        let settles = |&&u: &&VertexId| dist[u as usize].load(Relaxed) <= delta;
+        if par {
+            (self.frontier, self.active) = self.pool.install(|| self.active.par_iter().partition(settles));
+        } else {
+            // In place: no allocation per iteration, which matters at |F| ≈ 1.
+            let next = &mut self.frontier;
+            next.clear();
+            self.active.retain(|u| {
+                let settle = settles(&u);
+                if settle {
+                    next.push(*u);
+                }
+                !settle
+            });
+        }
+        for &u in &self.frontier {
+            self.flags[u as usize].store(SETTLED, Relaxed);
+        }
+        self.figures.settle(&self.graph, &self.frontier);
+        self.settled_count += self.frontier.len() as u64;
     }
 }
 
@@ -376,24 +416,10 @@ fn concat(a: Vec<VertexId>, b: Vec<VertexId>) -> Vec<VertexId> {
 }
 
 impl Stepper for ParallelFrontierStepper {
-    fn algorithm(&self) -> Algorithm {
-        self.algo
-    }
-
-    fn label(&self) -> String {
-        super::run_label(self.algo, &self.opts.params)
-    }
+    super::stepper_getters!(done = done);
 
     fn device(&self) -> String {
-        format!("CPU ({} threads)", self.pool.current_num_threads())
-    }
-
-    fn source(&self) -> VertexId {
-        self.source
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
+        super::cpu_device(self.pool.current_num_threads())
     }
 
     fn step(&mut self) -> Result<Option<Step>, SolveError> {
@@ -401,21 +427,8 @@ impl Stepper for ParallelFrontierStepper {
             return Ok(None);
         }
         self.iteration += 1;
-        let n = self.graph.n() as u64;
-        let unsettled = n - self.settled_count;
-        let threads = match self.variant {
-            RelaxVariant::Successors => self.frontier_warps.count(n, self.opts.block.relax, &self.frontier),
-            RelaxVariant::Predecessors => self.unsettled_warps.counts(self.opts.block.relax),
-        };
-        let lane_use = super::frontier::relax_lane_use(
-            &mut self.lanes,
-            &self.graph,
-            self.variant,
-            super::frontier::is_balanced(&self.opts.params),
-            &self.frontier,
-            self.opts.block.relax,
-        );
-        let frontier_len = self.frontier.len() as u64;
+        let start =
+            self.figures.start(&self.graph, &self.frontier, self.opts.block.relax, self.iteration, self.settled_count);
 
         let t0 = Instant::now();
         let (edges_scanned, relax_attempted, lowered) = self.relax();
@@ -425,51 +438,15 @@ impl Stepper for ParallelFrontierStepper {
             }
         }
         let t1 = Instant::now();
-        let omega = self.graph.omega();
         let par = self.par(self.active.len(), self.scan_cutoff);
-        let (delta_martin, min_crauser) = self.fold(
-            par,
-            &self.active,
-            || (INF, INF),
-            |(m, c), &u| {
-                let d = self.dist[u as usize].load(Relaxed);
-                (m.min(d), c.min(d.saturating_add(omega[u as usize])))
-            },
-            |a, b| (a.0.min(b.0), a.1.min(b.1)),
-        );
-        let t = Thresholds::from_minima(self.threshold, delta_martin, min_crauser);
-        let delta = t.delta;
+        let t = self.minimum(par);
         let reached = self.active.len() as u64;
         let t2 = Instant::now();
         if t.finished() {
             self.frontier.clear();
             self.done = true;
         } else {
-            let dist = &self.dist;
-            let settles = |&&u: &&VertexId| dist[u as usize].load(Relaxed) <= delta;
-            if par {
-                (self.frontier, self.active) = self.pool.install(|| self.active.par_iter().partition(settles));
-            } else {
-                // In place: no allocation per iteration, which matters at |F| ≈ 1.
-                let next = &mut self.frontier;
-                next.clear();
-                self.active.retain(|u| {
-                    let settle = settles(&u);
-                    if settle {
-                        next.push(*u);
-                    }
-                    !settle
-                });
-            }
-            let pred = (self.variant == RelaxVariant::Predecessors).then(|| self.graph.predecessors());
-            for &u in &self.frontier {
-                self.flags[u as usize].store(SETTLED, Relaxed);
-                self.unsettled_warps.remove(u);
-                if let Some(p) = pred {
-                    self.unsettled_in_arcs -= p.degree(u) as u64;
-                }
-            }
-            self.settled_count += self.frontier.len() as u64;
+            self.update(par, t.delta);
         }
         let t3 = Instant::now();
 
@@ -480,24 +457,9 @@ impl Stepper for ParallelFrontierStepper {
         for &u in &lowered {
             self.prev[u as usize] = self.dist[u as usize].load(Relaxed);
         }
-        let record = IterationRecord {
-            iteration: self.iteration,
-            frontier: frontier_len,
-            unsettled,
-            reached,
-            settled: self.settled_count,
-            edges_scanned,
-            relax_attempted,
-            relax_improved: lowered.len() as u64,
-            threads: Some(threads),
-            times: PhaseTimes {
-                relax_ms: (t1 - t0).as_secs_f64() * 1e3,
-                minimum_ms: (t2 - t1).as_secs_f64() * 1e3,
-                update_ms: (t3 - t2).as_secs_f64() * 1e3,
-                copy_ms: 0.0,
-            },
-            values: super::frontier_values(&t, self.frontier.len() as u64, lane_use),
-        };
+        let relax = (edges_scanned, relax_attempted, lowered.len() as u64);
+        let times = PhaseTimes::from_instants(t0, t1, t2, t3);
+        let record = start.record(reached, self.settled_count, relax, times, &t, self.frontier.len() as u64);
         Ok(Some(Step { record, delta: delta_rec }))
     }
 
@@ -506,11 +468,8 @@ impl Stepper for ParallelFrontierStepper {
     }
 
     fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
-        let record_deltas = std::mem::replace(&mut self.opts.record_deltas, false);
         let graph = Arc::clone(&self.graph);
-        let run = super::run_by_steps(self, &graph, cancel, progress);
-        self.opts.record_deltas = record_deltas;
-        let mut run = run?;
+        let mut run = super::run_without_deltas(self, |s| &mut s.opts.record_deltas, &graph, cancel, progress)?;
         run.iterations = self.iteration;
         run.reached = self.settled_count;
         Ok(run)

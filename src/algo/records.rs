@@ -4,6 +4,7 @@
 use super::{Algorithm, Values};
 use crate::graph::{Distance, INF, VertexId};
 use serde::{Deserialize, Serialize};
+use std::time::Instant;
 
 /// Threads and warps of the relax kernel for one iteration.
 ///
@@ -44,6 +45,13 @@ impl PhaseTimes {
     /// Sum of the kernel phases (without the copy).
     pub fn kernels_ms(&self) -> f64 {
         self.relax_ms + self.minimum_ms + self.update_ms
+    }
+
+    /// Relax from `t0` to `t1`, minimum to `t2`, update to `t3`, in ms (no copy): a CPU
+    /// iteration timed at its phase boundaries.
+    pub fn from_instants(t0: Instant, t1: Instant, t2: Instant, t3: Instant) -> PhaseTimes {
+        let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1e3;
+        PhaseTimes { relax_ms: ms(t0, t1), minimum_ms: ms(t1, t2), update_ms: ms(t2, t3), copy_ms: 0.0 }
     }
 
     /// Adds `o` phase by phase.

@@ -343,7 +343,7 @@ fn check_set(args: &TuneArgs, path: &Path, out: &Path) -> Result<()> {
     eprintln!("{}: {} graph entries x {} algorithms on {device}", exp.name, exp.graphs.len(), exp.algorithms.len());
     let cancel = AtomicBool::new(false);
     let mut line = ProgressLine::new();
-    let report = tune::run_set(&exp, &exp_dir, &opts, &cancel, &mut |ev| match ev {
+    let report = tune::run_set(&exp.check_set(&exp_dir), &opts, &cancel, &mut |ev| match ev {
         SetEvent::Log(l) => line.log(&l),
         SetEvent::Progress { done, total, current } => line.show(&format!("[{done}/{total}] {current}")),
         SetEvent::Case(c) => line.log(&case_line(&c)),

@@ -198,28 +198,27 @@ pub fn check_request(
     opts: &SolveOptions,
     limits: &Limits<'_>,
 ) -> Result<FrontierRun, SolveError> {
+    use crate::algo::{FrontierParams, FrontierRelax, GraphLayout, HybridSplit, MinimumPasses};
     let Family::Frontier { threshold, variant } = algo.spec().family else {
         return Err(SolveError::Device(format!("{algo} is not a frontier solver")));
     };
-    let blocks = [("relax", opts.block.relax), ("minimum", opts.block.minimum), ("update", opts.block.update)];
-    check_blocks(&blocks, limits)?;
-    let relax = algo.choice(&opts.params, "relax");
-    let succ = variant == RelaxVariant::Successors;
-    let split = match algo.choice(&opts.params, "split") {
-        "uh1" => Split::Uh1,
-        "uh2" => Split::Uh2,
-        "uh3" => Split::Uh3,
-        _ => Split::Gpu,
+    check_blocks(algo.spec().family, &opts.block, limits)?;
+    let p = FrontierParams::decode(algo, &opts.params).map_err(SolveError::Options)?;
+    let split = match p.split {
+        HybridSplit::Gpu => Split::Gpu,
+        HybridSplit::Uh1 => Split::Uh1,
+        HybridSplit::Uh2 => Split::Uh2,
+        HybridSplit::Uh3 => Split::Uh3,
     };
     let run = FrontierRun {
         threshold,
         variant,
-        racy: succ && relax == "non-atomic",
-        balanced: succ && relax == "balanced",
-        cached: !succ && relax == "cached",
+        racy: p.relax == FrontierRelax::NonAtomic,
+        balanced: p.relax == FrontierRelax::Balanced,
+        cached: p.relax == FrontierRelax::Cached,
         split,
-        one_pass_min: algo.choice(&opts.params, "minimum") == "one-pass",
-        matrix: algo.choice(&opts.params, "layout") == "matrix",
+        one_pass_min: p.minimum == MinimumPasses::OnePass,
+        matrix: p.layout == GraphLayout::Matrix,
     };
     let clash = |what: &str| Err(SolveError::Options(format!("{algo}: {what}")));
     if run.matrix {
@@ -249,10 +248,17 @@ pub fn check_request(
     Ok(run)
 }
 
-/// Refuses block sizes a device cannot launch (`warp_multiple`: CUDA's multiples of 32).
-pub(crate) fn check_blocks(blocks: &[(&str, u32)], limits: &Limits<'_>) -> Result<(), SolveError> {
+/// Refuses block sizes a device cannot launch (`warp_multiple`: CUDA's multiples of 32), for
+/// the kernels `family` launches only ([`Family::kernels`]): a block size no kernel reads is not
+/// checked.
+pub(crate) fn check_blocks(
+    family: Family,
+    block: &crate::algo::BlockSizes,
+    limits: &Limits<'_>,
+) -> Result<(), SolveError> {
     let Limits { device, max_block, warp_multiple, .. } = *limits;
-    for &(kernel, b) in blocks {
+    for k in family.kernels() {
+        let (b, kernel) = (block.get(k.block), k.name);
         if warp_multiple && (!(32..=max_block).contains(&b) || b % 32 != 0) {
             return Err(SolveError::Device(format!(
                 "{kernel} block size {b}: {device} needs a multiple of 32 (the warp) in 32…{max_block}"
@@ -279,8 +285,8 @@ pub struct BellmanFordRun {
     pub lo: i64,
 }
 
-/// Checks a Bellman-Ford request for a GPU with `limits` (the relax and update block sizes as
-/// [`check_request`] does, the i32 range of [`bellman_ford_range`]).
+/// Checks a Bellman-Ford request for a GPU with `limits` (the block sizes of its kernels, the
+/// i32 range of [`bellman_ford_range`]).
 ///
 /// Errors: [`SolveError::Device`].
 pub fn check_bellman_ford(
@@ -289,18 +295,14 @@ pub fn check_bellman_ford(
     opts: &SolveOptions,
     limits: &Limits<'_>,
 ) -> Result<BellmanFordRun, SolveError> {
+    use crate::algo::BellmanFordParams;
     if algo.spec().family != Family::EdgeParallel {
         return Err(SolveError::Device(format!("{algo} is not edge-parallel Bellman-Ford")));
     }
-    let blocks = [("relax", opts.block.relax), ("update", opts.block.update)];
-    check_blocks(&blocks, limits)?;
+    check_blocks(algo.spec().family, &opts.block, limits)?;
     let lo = bellman_ford_range(graph, limits.device).map_err(SolveError::Device)?;
-    Ok(BellmanFordRun {
-        frontier_only: algo.choice(&opts.params, "filter") == "frontier",
-        order: ArcOrder::from_param(algo.choice(&opts.params, "order")),
-        read_only_cache: algo.choice(&opts.params, "ro-cache") != "off",
-        lo,
-    })
+    let p = BellmanFordParams::decode(&opts.params).map_err(SolveError::Options)?;
+    Ok(BellmanFordRun { frontier_only: p.frontier_only(), order: p.order, read_only_cache: p.read_only_cache, lo })
 }
 
 /// Whether the Bellman-Ford kernels' signed 32-bit δ (∞ = i32::MAX) hold every shortest-path

@@ -12,7 +12,7 @@ use super::gpu::Limits;
 use crate::algo::model::launched_threads;
 use crate::algo::{
     Algorithm, Family, IterationRecord, PhaseTimes, SolveError, SolveOptions, StepDelta, ThreadCounts, Values,
-    auto_delta, dist_value,
+    dist_value,
 };
 use crate::graph::{Distance, Graph, INF, VertexId};
 
@@ -70,7 +70,7 @@ pub type LogEntry = [u32; LOG_WORDS];
 
 pub use super::gpu::DeltaRun;
 
-/// Checks a Δ-stepping request for a GPU with `limits`: the relax and update block sizes (the
+/// Checks a Δ-stepping request for a GPU with `limits`: its kernels' block sizes (the
 /// u32 distance range is the family's [`crate::device::family::GpuFamily`]'s `range`).
 ///
 /// Errors: [`SolveError::Device`].
@@ -83,13 +83,10 @@ pub fn check_delta_stepping(
     if algo.spec().family != Family::Bucketed {
         return Err(SolveError::Device(format!("{algo} is not Δ-stepping")));
     }
-    super::gpu::check_blocks(&[("relax", opts.block.relax), ("update", opts.block.update)], limits)?;
+    super::gpu::check_blocks(Family::Bucketed, &opts.block, limits)?;
     let device = limits.device;
-    let delta = match algo.int(&opts.params, "delta") {
-        d if d <= 0 => auto_delta(graph),
-        d => d as Distance,
-    };
-    let balanced = algo.choice(&opts.params, "relax") == "balanced";
+    let p = crate::algo::DeltaSteppingParams::decode(&opts.params).map_err(SolveError::Options)?;
+    let (delta, balanced) = (p.delta.width(graph), p.balanced());
     if balanced && opts.block.relax > 1024 {
         return Err(SolveError::Device(format!(
             "{device}: relax=balanced keeps a block's prefix sums in shared memory for at most 1024 threads; \

@@ -393,6 +393,33 @@ impl Experiment {
         std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))
     }
 
+    /// The tuner's check set of this experiment (graph paths relative to `exp_dir`): its
+    /// graphs, algorithms, sources, `block.all`, `launch`, `check` and `cell_budget_s`
+    /// (`sssp-lab tune --check-set`).
+    pub fn check_set<'a>(&'a self, exp_dir: &'a Path) -> crate::tune::CheckSet<'a> {
+        let graphs = super::plan::plan_graphs(self).map_err(|e| format!("{e:#}")).map(|plans| {
+            plans
+                .into_iter()
+                .map(|plan| crate::tune::SetGraph {
+                    label: plan.label(),
+                    group: plan.group.clone(),
+                    build: Box::new(move || plan.build(exp_dir).map_err(|e| format!("{e:#}"))),
+                })
+                .collect()
+        });
+        crate::tune::CheckSet {
+            name: self.name.clone(),
+            date: super::today_utc(),
+            graphs,
+            algorithms: self.algorithms.clone(),
+            sources: Box::new(|g| super::plan::sources(&self.sources, g)),
+            blocks: self.block.all.clone(),
+            launch: self.launch,
+            check: self.check,
+            cell_budget_s: self.cell_budget_s,
+        }
+    }
+
     /// Whether runs are stepped (see [`Experiment::stepped`]).
     pub fn is_stepped(&self) -> bool {
         self.stepped.unwrap_or(self.kind == ExperimentKind::KernelCharacterization)

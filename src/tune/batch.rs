@@ -1,24 +1,59 @@
-//! A check set: every graph × algorithm of an experiment file (`experiments/tune-check.json`,
-//! the lab's format) predicted and swept on one device, as one [`TuneReport`].
+//! A check set: every graph × algorithm of a [`CheckSet`] predicted and swept on one device, as
+//! one [`TuneReport`].
 //!
-//! From the experiment it takes the graphs (files or generators, built as the lab builds them),
-//! the algorithms, the sources (at most [`SetOptions::max_sources`] of them), `block.all` as the
-//! uniform candidates ([`super::check::BLOCKS`] when empty), `launch`, `check` (compare the
-//! prediction's distances with the oracle once per graph and algorithm) and `cell_budget_s` as
-//! the budget of each sweep. Its `devices` are the default device.
+//! The set comes from an experiment file (`experiments/tune-check.json`, the lab's format):
+//! `crate::lab::Experiment::check_set` fills a [`CheckSet`] with its graphs (files or
+//! generators, built as the lab builds them), algorithms, sources (at most
+//! [`SetOptions::max_sources`] of them), `block.all` as the uniform candidates
+//! ([`super::check::BLOCKS`] when empty), `launch`, `check` (compare the prediction's distances
+//! with the oracle once per graph and algorithm) and `cell_budget_s` as the budget of each sweep.
+//! The tuner sits below the lab and does not read experiment files itself.
 
 use super::check::{BLOCKS, SweepOptions, TuneCheck, sweep};
 use super::rules::{DeviceShape, Prediction, predict};
 use super::stats::{GraphStats, graph_stats};
 use crate::algo::{AlgoChoice, Launch, SolveError, SolveOptions, reference_distances};
 use crate::device::DeviceId;
-use crate::lab::Experiment;
-use crate::lab::graphs::GraphPlan;
+use crate::graph::{Graph, VertexId};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+/// The sources of a built graph, as a check set picks them.
+pub type SourcesOf<'a> = Box<dyn Fn(&Graph) -> Vec<VertexId> + 'a>;
+
+/// What a check set runs, as its experiment file says (see the module docs).
+pub struct CheckSet<'a> {
+    /// The experiment's name.
+    pub name: String,
+    /// The report's date (UTC, `YYYY-MM-DD`).
+    pub date: String,
+    /// The graphs in order; `Err` when the set cannot be planned (the report's outcome).
+    pub graphs: Result<Vec<SetGraph<'a>>, String>,
+    pub algorithms: Vec<AlgoChoice>,
+    /// The sources of a built graph.
+    pub sources: SourcesOf<'a>,
+    /// Uniform block-size candidates (empty: [`BLOCKS`]).
+    pub blocks: Vec<u32>,
+    pub launch: Launch,
+    /// Whether the prediction's distances are compared with the oracle.
+    pub check: bool,
+    /// Budget of each sweep, s (`None`: [`SetOptions::budget_s`]).
+    pub cell_budget_s: Option<f64>,
+}
+
+/// Builds a check set's graph; `Err` is the case's error.
+pub type BuildGraph<'a> = Box<dyn Fn() -> Result<Graph, String> + 'a>;
+
+/// One graph of a check set, built when its turn comes.
+pub struct SetGraph<'a> {
+    /// Its name in the report (file name or generator spec) and its report group.
+    pub label: String,
+    pub group: String,
+    /// Builds it; `Err` is the case's error.
+    pub build: BuildGraph<'a>,
+}
 
 /// One graph × algorithm of a check set.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -107,15 +142,14 @@ pub struct SetOptions {
     pub command: String,
 }
 
-/// Runs the check set `exp` (graph paths relative to `exp_dir`) and returns the report; cases
-/// stream through `on_event` as they finish.
+/// Runs the check set `set` and returns the report; cases stream through `on_event` as they
+/// finish.
 ///
 /// A graph that cannot be built, an algorithm the device does not run and a sweep that fails
 /// are cases with an `error`, not errors of the whole run. Cancelling ends the run early with
 /// outcome `cancelled`.
 pub fn run_set(
-    exp: &Experiment,
-    exp_dir: &Path,
+    set: &CheckSet<'_>,
     opts: &SetOptions,
     cancel: &AtomicBool,
     on_event: &mut dyn FnMut(SetEvent),
@@ -123,8 +157,8 @@ pub fn run_set(
     let started = Instant::now();
     let shape = DeviceShape::probe(opts.device);
     let mut report = TuneReport {
-        name: exp.name.clone(),
-        date: crate::lab::today_utc(),
+        name: set.name.clone(),
+        date: set.date.clone(),
         device: opts.device.to_string(),
         device_name: shape.name.clone(),
         units: shape.units,
@@ -132,23 +166,23 @@ pub fn run_set(
         outcome: "completed".into(),
         ..Default::default()
     };
-    let plans = match crate::lab::plan::plan_graphs(exp) {
-        Ok(p) => p,
+    let graphs = match &set.graphs {
+        Ok(g) => g,
         Err(e) => {
-            report.outcome = format!("failed: {e:#}");
+            report.outcome = format!("failed: {e}");
             return report;
         }
     };
-    let total = plans.len() * exp.algorithms.len();
-    for plan in &plans {
+    let total = graphs.len() * set.algorithms.len();
+    for graph in graphs {
         if cancel.load(Ordering::Relaxed) {
             report.outcome = "cancelled".into();
             break;
         }
         let done = report.cases.len();
-        on_event(SetEvent::Progress { done, total, current: format!("building {}", plan.label()) });
-        let ctx = SetRun { exp, exp_dir, shape: &shape, opts, cancel, total };
-        let cases = ctx.graph_cases(plan, done, on_event);
+        on_event(SetEvent::Progress { done, total, current: format!("building {}", graph.label) });
+        let ctx = SetRun { set, shape: &shape, opts, cancel, total };
+        let cases = ctx.graph_cases(graph, done, on_event);
         for c in cases {
             on_event(SetEvent::Case(Box::new(c.clone())));
             report.cases.push(c);
@@ -163,8 +197,7 @@ pub fn run_set(
 
 /// What every graph of a check set run shares.
 struct SetRun<'a> {
-    exp: &'a Experiment,
-    exp_dir: &'a Path,
+    set: &'a CheckSet<'a>,
     shape: &'a DeviceShape,
     opts: &'a SetOptions,
     cancel: &'a AtomicBool,
@@ -174,23 +207,28 @@ struct SetRun<'a> {
 
 impl SetRun<'_> {
     /// Every algorithm of the set on one graph; `done_before` cases came before it.
-    fn graph_cases(&self, plan: &GraphPlan, done_before: usize, on_event: &mut dyn FnMut(SetEvent)) -> Vec<TuneCase> {
-        let SetRun { exp, exp_dir, shape, opts, cancel, total } = *self;
+    fn graph_cases(
+        &self,
+        graph: &SetGraph<'_>,
+        done_before: usize,
+        on_event: &mut dyn FnMut(SetEvent),
+    ) -> Vec<TuneCase> {
+        let SetRun { set, opts, cancel, .. } = *self;
         let base = |algo: &AlgoChoice| TuneCase {
-            graph: plan.label(),
-            group: plan.group.clone(),
+            graph: graph.label.clone(),
+            group: graph.group.clone(),
             algorithm: algo.to_string(),
             ..Default::default()
         };
         let t = Instant::now();
-        let g = match plan.build(exp_dir) {
+        let g = match (graph.build)() {
             Ok(g) => Arc::new(g),
             Err(e) => {
-                on_event(SetEvent::Log(format!("{e:#}")));
-                return exp.algorithms.iter().map(|a| TuneCase { error: Some(format!("{e:#}")), ..base(a) }).collect();
+                on_event(SetEvent::Log(e.clone()));
+                return set.algorithms.iter().map(|a| TuneCase { error: Some(e.clone()), ..base(a) }).collect();
             }
         };
-        let mut sources = crate::lab::plan::sources(&exp.sources, &g);
+        let mut sources = (set.sources)(&g);
         sources.truncate(opts.max_sources.max(1));
         let start = sources.first().copied().unwrap_or(0);
         let Some(stats) = graph_stats(&g, start, cancel, &mut |_| {}) else { return Vec::new() };
@@ -204,9 +242,8 @@ impl SetRun<'_> {
             sources.len()
         )));
         let mut reference: Option<Option<Arc<Vec<crate::graph::Distance>>>> = None;
-        let blocks = if exp.block.all.is_empty() { BLOCKS.to_vec() } else { exp.block.all.clone() };
         let mut out = Vec::new();
-        for algo in &exp.algorithms {
+        for algo in &set.algorithms {
             if cancel.load(Ordering::Relaxed) {
                 break;
             }
@@ -216,12 +253,11 @@ impl SetRun<'_> {
                 out.push(case);
                 continue;
             }
-            let launch: Launch = exp.launch;
-            let pred = predict(&stats, shape, algo, launch);
+            let pred = predict(&stats, self.shape, algo, set.launch);
             if opts.sweep {
                 let reference = match &reference {
                     Some(r) => r.clone(),
-                    None if exp.check => {
+                    None if set.check => {
                         let r = reference_distances(&g, start).ok().map(Arc::new);
                         reference = Some(r.clone());
                         r
@@ -230,16 +266,12 @@ impl SetRun<'_> {
                 };
                 let sw = SweepOptions {
                     sources: sources.clone(),
-                    blocks: blocks.clone(),
-                    budget_s: Some(exp.cell_budget_s.unwrap_or(opts.budget_s)),
+                    blocks: if set.blocks.is_empty() { BLOCKS.to_vec() } else { set.blocks.clone() },
+                    budget_s: Some(set.cell_budget_s.unwrap_or(opts.budget_s)),
                     reference,
                     auto_delta: stats.auto_delta,
                 };
-                let done = done_before + out.len();
-                let label = format!("{} / {algo}", g.name);
-                match sweep(&g, &pred, &sw, cancel, &mut |_, what| {
-                    on_event(SetEvent::Progress { done, total, current: format!("{label}: {what}") })
-                }) {
+                match self.sweep_case(&g, algo, &pred, &sw, done_before + out.len(), on_event) {
                     Ok(c) => case.check = Some(c),
                     Err(SolveError::Cancelled) => break,
                     Err(e) => case.error = Some(e.to_string()),
@@ -250,11 +282,27 @@ impl SetRun<'_> {
         }
         out
     }
+
+    /// Sweeps one case, its progress as case `done` of the run.
+    fn sweep_case(
+        &self,
+        g: &Arc<Graph>,
+        algo: &AlgoChoice,
+        pred: &Prediction,
+        sw: &SweepOptions,
+        done: usize,
+        on_event: &mut dyn FnMut(SetEvent),
+    ) -> Result<TuneCheck, SolveError> {
+        let (total, label) = (self.total, format!("{} / {algo}", g.name));
+        sweep(g, pred, sw, self.cancel, &mut |_, what| {
+            on_event(SetEvent::Progress { done, total, current: format!("{label}: {what}") })
+        })
+    }
 }
 
 /// Whether `device` runs `algo` on `g` (device support, graph fit, weights); `Err` says why not.
 /// The CPU devices are answered without probing the GPUs.
-pub fn runs(device: DeviceId, g: &crate::graph::Graph, algo: &AlgoChoice) -> Result<(), String> {
+pub fn runs(device: DeviceId, g: &Graph, algo: &AlgoChoice) -> Result<(), String> {
     let opts = SolveOptions::for_choice(algo);
     algo.algorithm.validate(&opts.params)?;
     match device {

@@ -106,10 +106,13 @@ pub struct SweepOptions {
 
 /// Every candidate of a sweep: the prediction first, then the uniform `blocks`, the default
 /// (256, auto Δ) and, for Δ-stepping, Δ / 4, Δ / 2, 2Δ, 4Δ and the auto Δ at the predicted
-/// blocks; no duplicates.
+/// blocks; no duplicates (block sizes no kernel of the family reads do not count:
+/// [`crate::algo::Family::normalize`]).
 pub fn candidates(pred: &Prediction, blocks: &[u32], auto_delta: i64) -> Vec<Candidate> {
-    let mut out = vec![Candidate { block: pred.block, delta: pred.delta }];
+    let family = pred.algorithm.algorithm.spec().family;
+    let mut out = vec![Candidate { block: family.normalize(pred.block), delta: pred.delta }];
     let mut push = |c: Candidate| {
+        let c = Candidate { block: family.normalize(c.block), ..c };
         if !out.contains(&c) {
             out.push(c);
         }
@@ -152,6 +155,51 @@ impl Runner<'_> {
         }
         let (algo, opts) = self.options(c);
         make_stepper(self.device, Arc::clone(self.graph), algo, s, &opts)
+    }
+
+    /// Times `c` from every source (after a warm-up run from `s0` when `warm`), starting from
+    /// solver `st` if given; `tick` hears of each run. A failing run ends the candidate with its
+    /// error.
+    ///
+    /// Errors: [`SolveError::Cancelled`].
+    fn time(
+        &self,
+        c: &Candidate,
+        mut st: Option<Box<dyn Stepper>>,
+        warm: bool,
+        s0: VertexId,
+        sources: &[VertexId],
+        tick: &mut dyn FnMut(usize, VertexId),
+    ) -> Result<Timing, SolveError> {
+        let mut t = Timing { candidate: c.clone(), ms: Vec::new(), median_ms: None, error: None };
+        let outcome = |r: Result<(f64, Box<dyn Stepper>), SolveError>, t: &mut Timing| match r {
+            Ok((ms, solver)) => Ok(Some((ms, solver))),
+            Err(SolveError::Cancelled) => Err(SolveError::Cancelled),
+            Err(e) => {
+                t.error = Some(e.to_string());
+                Ok(None)
+            }
+        };
+        if warm {
+            st = outcome(self.run(c, s0, None), &mut t)?.map(|(_, x)| x);
+        }
+        for (j, &s) in sources.iter().enumerate() {
+            if t.error.is_some() {
+                break;
+            }
+            if self.cancel.load(Ordering::Relaxed) {
+                return Err(SolveError::Cancelled);
+            }
+            tick(j, s);
+            if let Some((ms, solver)) = outcome(self.run(c, s, st.take()), &mut t)? {
+                t.ms.push(ms);
+                st = Some(solver);
+            }
+        }
+        if t.error.is_none() {
+            t.median_ms = median(&t.ms);
+        }
+        Ok(t)
     }
 
     /// One run: (ms, the solver for reuse).
@@ -208,64 +256,20 @@ pub fn sweep(
     }
     // A warm-up per GPU configuration, as the lab does, unless runs are long enough to need none.
     let warm = gpu && t0 < 1000.0;
-    let per_source = t0.max(0.01) * 1e-3 * cands.len() as f64;
-    let warm_s = if warm { per_source } else { 0.0 };
-    let mut k = opts.sources.len();
-    if let Some(budget) = opts.budget_s {
-        if per_source + warm_s > 3.0 * budget {
-            check.skipped = Some(format!(
-                "one run takes ~{:.2} s, so one source over {} candidates ~{:.0} s: over 3 x the {budget} s budget",
-                t0 * 1e-3,
-                cands.len(),
-                per_source + warm_s
-            ));
-            check.wall_s = started.elapsed().as_secs_f64();
-            return Ok(check);
-        }
-        k = (((budget - warm_s) / per_source).max(0.0) as usize).clamp(1, k);
-        if k < opts.sources.len() {
-            check.notes.push(format!(
-                "{k} of {} sources within the {budget} s budget (~{:.2} s per source over {} candidates)",
-                opts.sources.len(),
-                per_source,
-                cands.len()
-            ));
-        }
-    }
+    let Some(k) = budget_sources(&mut check, opts, t0, cands.len(), warm) else {
+        check.wall_s = started.elapsed().as_secs_f64();
+        return Ok(check);
+    };
     check.sources = opts.sources[..k].to_vec();
     let total = (cands.len() * k) as f32;
     let mut first = Some(first);
     for (i, c) in cands.iter().enumerate() {
-        let mut t = Timing { candidate: c.clone(), ms: Vec::new(), median_ms: None, error: None };
         // The solver to start from: the prediction's first run, or this candidate's warm-up.
-        let mut st = if i == 0 { first.take() } else { None };
-        if i > 0 && warm {
-            match r.run(c, s0, None) {
-                Ok((_, x)) => st = Some(x),
-                Err(SolveError::Cancelled) => return Err(SolveError::Cancelled),
-                Err(e) => t.error = Some(e.to_string()),
-            }
-        }
-        for (j, &s) in check.sources.iter().enumerate() {
-            if t.error.is_some() {
-                break;
-            }
-            if cancel.load(Ordering::Relaxed) {
-                return Err(SolveError::Cancelled);
-            }
-            progress((i * k + j) as f32 / total, format!("{} from {s}", c.label()));
-            match r.run(c, s, st.take()) {
-                Ok((ms, solver)) => {
-                    t.ms.push(ms);
-                    st = Some(solver);
-                }
-                Err(SolveError::Cancelled) => return Err(SolveError::Cancelled),
-                Err(e) => t.error = Some(e.to_string()),
-            }
-        }
-        match &t.error {
-            Some(e) => check.notes.push(format!("{}: {e}", c.label())),
-            None => t.median_ms = crate::lab::result::median(&t.ms),
+        let start = if i == 0 { first.take() } else { None };
+        let mut tick = |j: usize, s: VertexId| progress((i * k + j) as f32 / total, format!("{} from {s}", c.label()));
+        let t = r.time(c, start, warm && i > 0, s0, &check.sources, &mut tick)?;
+        if let Some(e) = &t.error {
+            check.notes.push(format!("{}: {e}", c.label()));
         }
         check.timings.push(t);
     }
@@ -273,6 +277,41 @@ pub fn sweep(
     check.wall_s = started.elapsed().as_secs_f64();
     progress(1.0, "done".into());
     Ok(check)
+}
+
+/// How many of the sources fit the budget, given a first run of `t0` ms over `cands`
+/// candidates (with a warm-up run each when `warm`); `None` when not even one fits within 3 ×
+/// the budget (the check is then skipped, with the reason).
+fn budget_sources(check: &mut TuneCheck, opts: &SweepOptions, t0: f64, cands: usize, warm: bool) -> Option<usize> {
+    let per_source = t0.max(0.01) * 1e-3 * cands as f64;
+    let warm_s = if warm { per_source } else { 0.0 };
+    let mut k = opts.sources.len();
+    if let Some(budget) = opts.budget_s {
+        if per_source + warm_s > 3.0 * budget {
+            check.skipped = Some(format!(
+                "one run takes ~{:.2} s, so one source over {cands} candidates ~{:.0} s: over 3 x the {budget} s budget",
+                t0 * 1e-3,
+                per_source + warm_s
+            ));
+            return None;
+        }
+        k = (((budget - warm_s) / per_source).max(0.0) as usize).clamp(1, k);
+        if k < opts.sources.len() {
+            check.notes.push(format!(
+                "{k} of {} sources within the {budget} s budget (~{per_source:.2} s per source over {cands} candidates)",
+                opts.sources.len(),
+            ));
+        }
+    }
+    Some(k)
+}
+
+/// The median of `ms` (the mean of the middle two for an even count); `None` when empty.
+fn median(ms: &[f64]) -> Option<f64> {
+    let mut v = ms.to_vec();
+    v.sort_by(f64::total_cmp);
+    let k = v.len();
+    (k > 0).then(|| (v[(k - 1) / 2] + v[k / 2]) / 2.0)
 }
 
 /// Fills best, default and the ratios from the timings.
@@ -319,5 +358,8 @@ mod tests {
             assert!(labels.contains(&want.to_string()), "{want} in {labels:?}");
         }
         assert_eq!(labels.len(), 6 + 6);
+        // Δ-stepping launches no minimum kernel: that block size makes no other candidate.
+        let c = candidates(&pred(BlockSizes { relax: 64, minimum: 512, update: 64 }, Some(100)), &BLOCKS, 7);
+        assert_eq!((c[0].label(), c.len()), ("64 delta=100".to_string(), 12));
     }
 }

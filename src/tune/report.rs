@@ -35,8 +35,17 @@ pub fn rule_ids(case: &TuneCase) -> Vec<String> {
     ids
 }
 
-/// The README of a check set.
+/// The README of a check set: the header, the table of swept cases, hits per rule, every case.
 pub fn markdown(r: &TuneReport) -> String {
+    let mut s = header(r);
+    cases_table(&mut s, r);
+    hits_per_rule(&mut s, r);
+    every_case(&mut s, r);
+    s
+}
+
+/// The title, the summary and how the numbers were taken.
+fn header(r: &TuneReport) -> String {
     let mut s = String::new();
     let (dk, dn) = r.default_hits();
     let units = r.units.map_or("not probed (132 assumed)".into(), |u| u.to_string());
@@ -55,6 +64,11 @@ pub fn markdown(r: &TuneReport) -> String {
         s,
         "- ratio = predicted / best median (1.00 = the prediction was the fastest); default = 256 per kernel, auto Δ\n"
     );
+    s
+}
+
+/// One row per swept case, then the cases not swept with the reason.
+fn cases_table(s: &mut String, r: &TuneReport) {
     let _ = writeln!(
         s,
         "| graph | algorithm | predicted | ms | best | ms | ratio | within 5 % | default ms | default ratio | sources | correct |"
@@ -98,7 +112,10 @@ pub fn markdown(r: &TuneReport) -> String {
             let _ = writeln!(s, "- {l}");
         }
     }
-    // Hits per rule: which rules land and which miss.
+}
+
+/// Which rules land and which miss.
+fn hits_per_rule(s: &mut String, r: &TuneReport) {
     let mut per_rule: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for c in r.cases.iter().filter(|c| c.counted()) {
         let hit = c.check.as_ref().and_then(|ch| ch.within_5pct) == Some(true);
@@ -115,6 +132,10 @@ pub fn markdown(r: &TuneReport) -> String {
             let _ = writeln!(s, "| {id} | {h} | {t} |");
         }
     }
+}
+
+/// Every case: the graph's statistics, the reasons, the sweep's notes and medians.
+fn every_case(s: &mut String, r: &TuneReport) {
     let _ = writeln!(s, "\n## Every case\n");
     for c in &r.cases {
         let _ = writeln!(s, "### {} / {}\n", c.graph, c.algorithm);
@@ -156,7 +177,6 @@ pub fn markdown(r: &TuneReport) -> String {
         }
         let _ = writeln!(s);
     }
-    s
 }
 
 /// Writes `dir/tune.json` and `dir/README.md` (creating `dir`). Errors: I/O, with the path.

@@ -31,9 +31,10 @@
 //!   (`seed000-table1`: best over 256 by 0.0–1.1 %).
 //! - **B1** Δ-stepping with `relax=balanced` on a GPU: 1024 when some vertex has ≥ 1024 arcs: a
 //!   block runs ⌈its frontier's arcs / block⌉ rounds, so a bigger block spreads a hub over more
-//!   lanes (`docs/gpu-delta-stepping.md`); otherwise G1/G2. Its minimum block is unused.
-//! - **E1** Bellman-Ford on a GPU: relax is one thread per arc (G2 over m), update one per
-//!   vertex (G2 over n).
+//!   lanes (`docs/gpu-delta-stepping.md`); otherwise G1/G2. It has no minimum kernel: that
+//!   block is not predicted (256), as for Bellman-Ford.
+//! - **E1** Bellman-Ford on a GPU: relax is one thread per arc (G2 over m), the commit kernels
+//!   (the `update` block) one per vertex (G2 over n).
 //! - **N1** GPU: parameters other than `relax` and `delta` (seed 004's kernel variants such as
 //!   `layout=matrix` or `split=uh1`) are named in the reasons but not modelled.
 //! - **D0–D3** Δ (Δ-stepping only), starting from the auto rule Δ₀ = ⌈w_max · n / m⌉
@@ -54,7 +55,9 @@
 //!   21, 88.8 ms at Δ₀ vs 164.8 ms at 100 000; uniform 21, 16.5 vs 29.7 ms).
 
 use super::stats::GraphStats;
-use crate::algo::{AlgoChoice, BlockSizes, Family, Launch, RelaxVariant, SolveOptions};
+use crate::algo::{
+    AlgoChoice, BlockField, BlockSizes, DeltaSteppingParams, Family, Launch, RelaxVariant, SolveOptions,
+};
 use crate::device::DeviceId;
 use serde::{Deserialize, Serialize};
 
@@ -170,6 +173,12 @@ pub fn with_delta(choice: &AlgoChoice, delta: Option<i64>) -> AlgoChoice {
     }
 }
 
+/// Whether a Δ-stepping choice asks for the block-balanced relax (`false` for values that do
+/// not decode: the rules then predict for the default kernel).
+fn lanes_balanced(choice: &AlgoChoice) -> bool {
+    DeltaSteppingParams::decode(&choice.params).is_ok_and(|p| p.balanced())
+}
+
 /// G1/G2: 256, or the largest power of two ≥ 32 that still gives every multiprocessor two
 /// blocks over `items` threads.
 fn fit_block(items: usize, units: u32) -> u32 {
@@ -192,12 +201,13 @@ fn fitted(kernel: &str, items: usize, what: &str, units: u32, reasons: &mut Vec<
 
 /// Predicts block sizes (and Δ) for running `choice` on `device` over a graph with `stats`,
 /// `launch` being how the run goes to the end. Pure and cheap: every input is in the stats.
-/// The result always passes [`BlockSizes::validate`] and the device's own block checks.
+/// The result always passes [`BlockSizes::validate`] and the device's own block checks. Only
+/// the kernels the algorithm's family launches ([`Family::kernels`]) are predicted; a block
+/// size no kernel reads follows the relax block ([`Family::normalize`]).
 pub fn predict(stats: &GraphStats, device: &DeviceShape, choice: &AlgoChoice, launch: Launch) -> Prediction {
     let algo = choice.algorithm;
     let family = algo.spec().family;
     let mut reasons = Vec::new();
-    let mut block = BlockSizes::default();
     let units = device.units();
     let gpu = device.kind != DeviceKind::Cpu;
     if gpu {
@@ -208,89 +218,142 @@ pub fn predict(stats: &GraphStats, device: &DeviceShape, choice: &AlgoChoice, la
         };
         reasons.push(format!("{} on {}: {units} multiprocessors, {source}", algo, device.name));
     }
-    match (device.kind, family) {
-        (DeviceKind::Cpu, _) => reasons.push(
-            "C1 blocks 256: on the CPU block sizes only feed the modelled thread and warp figures, not the time".into(),
-        ),
-        (_, Family::Sequential) => {
-            reasons.push(format!("{algo} has no GPU kernels: blocks 256 (unused)"));
-        }
-        (_, Family::Frontier { variant, .. }) => {
-            block.minimum = fitted("minimum", stats.n, "vertices", units, &mut reasons);
-            block.update = fitted("update", stats.n, "vertices", units, &mut reasons);
-            let fast_cuda = device.kind == DeviceKind::Cuda && launch == Launch::Fast;
-            block.relax = if !fast_cuda {
-                let b = fitted("relax", stats.n, "vertices", units, &mut reasons);
-                reasons.push(format!(
-                    "G1 relax {b}, minimum {}, update {}: one thread per vertex per kernel; the H100 sweeps are \
-                     flat around 256",
-                    block.minimum, block.update
-                ));
-                b
-            } else {
-                reasons.push(format!(
-                    "F1 launch fast: only the relax block shapes the persistent kernel (grid = SMs x ceil(1024 / \
-                     block), solo limit 4 x block); minimum {} and update {} only matter when stepping",
-                    block.minimum, block.update
-                ));
-                fast_relax(stats, variant, units, &mut reasons)
-            };
-        }
-        (_, Family::Bucketed) => {
-            let balanced = algo.choice(&choice.params, "relax") == "balanced";
-            block.update = fitted("update", stats.n, "vertices", units, &mut reasons);
-            block.relax = if balanced && stats.max_degree >= 1024 {
-                reasons.push(format!(
-                    "B1 relax 1024: relax=balanced and a vertex with {} arcs; a block runs ceil(arcs / block) \
-                     rounds, so the biggest block spreads a hub over the most lanes",
-                    stats.max_degree
-                ));
-                1024
-            } else {
-                fitted("relax", stats.n, "vertices", units, &mut reasons)
-            };
-            block.minimum = block.update;
-            reasons.push(format!(
-                "G1 relax {}, update {}: six vertex-parallel kernels per phase; minimum is unused (set to update)",
-                block.relax, block.update
-            ));
-        }
-        (_, Family::EdgeParallel) => {
-            block.relax = fitted("relax", stats.m, "arcs", units, &mut reasons);
-            block.update = fitted("update", stats.n, "vertices", units, &mut reasons);
-            block.minimum = block.update;
-            reasons.push(format!(
-                "E1 relax {} (one thread per arc), update {} (one per vertex); minimum is unused (set to update)",
-                block.relax, block.update
-            ));
-        }
-    }
-    if device.kind == DeviceKind::Wgpu {
-        let capped =
-            BlockSizes { relax: block.relax.min(256), minimum: block.minimum.min(256), update: block.update.min(256) };
-        if capped != block {
+    let rules = Rules { stats, units, family };
+    let mut block = match (device.kind, family) {
+        (DeviceKind::Cpu, _) => {
             reasons.push(
-                "W1 wgpu: at most 256 per kernel (WebGPU's guaranteed workgroup size; the adapter's limit is not \
-                 listed, and the H100's wgpu sweeps are flat)"
+                "C1 blocks 256: on the CPU block sizes only feed the modelled thread and warp figures, not the time"
                     .into(),
             );
-            block = capped;
+            BlockSizes::default()
         }
+        (_, Family::Sequential) => {
+            reasons.push(format!("{algo} has no GPU kernels: blocks 256 (unused)"));
+            BlockSizes::default()
+        }
+        (_, Family::Frontier { variant, .. }) => {
+            let fast_cuda = device.kind == DeviceKind::Cuda && launch == Launch::Fast;
+            rules.frontier(variant, fast_cuda, &mut reasons)
+        }
+        (_, Family::Bucketed) => rules.bucketed(lanes_balanced(choice), &mut reasons),
+        (_, Family::EdgeParallel) => rules.edge_parallel(&mut reasons),
+    };
+    if device.kind == DeviceKind::Wgpu {
+        block = cap_wgpu(block, &mut reasons);
     }
-    // Parameters the rules do not read (e.g. seed 004's kernel variants) are named, not modelled.
+    let block = family.normalize(block);
+    if gpu {
+        not_modelled(choice, &mut reasons);
+    }
+    let delta = (family == Family::Bucketed).then(|| predict_delta(stats, device, choice, &mut reasons));
+    Prediction { algorithm: choice.clone(), device: device.id, launch, block, delta, reasons }
+}
+
+/// What the block rules of one prediction read: the graph, the multiprocessors and the family
+/// (whose kernels name the blocks in the reasons).
+struct Rules<'a> {
+    stats: &'a GraphStats,
+    units: u32,
+    family: Family,
+}
+
+impl Rules<'_> {
+    /// The entry points of the family's kernel that reads `field`, for the reasons.
+    fn name(&self, field: BlockField) -> &'static str {
+        self.family.kernels().iter().find(|k| k.block == field).map_or(field.key(), |k| k.name)
+    }
+
+    /// G2 for the kernel reading `field`, over `items` threads.
+    fn fitted(&self, field: BlockField, items: usize, what: &str, reasons: &mut Vec<String>) -> u32 {
+        fitted(self.name(field), items, what, self.units, reasons)
+    }
+
+    /// G1/G2 for minimum and update, F1–F3 (CUDA's persistent kernel) or G1/G2 for relax.
+    fn frontier(&self, variant: RelaxVariant, fast_cuda: bool, reasons: &mut Vec<String>) -> BlockSizes {
+        let n = self.stats.n;
+        let minimum = self.fitted(BlockField::Minimum, n, "vertices", reasons);
+        let update = self.fitted(BlockField::Update, n, "vertices", reasons);
+        let (min_k, upd_k) = (self.name(BlockField::Minimum), self.name(BlockField::Update));
+        let relax = if !fast_cuda {
+            let b = self.fitted(BlockField::Relax, n, "vertices", reasons);
+            reasons.push(format!(
+                "G1 {} {b}, {min_k} {minimum}, {upd_k} {update}: one thread per vertex per kernel; the H100 sweeps \
+                 are flat around 256",
+                self.name(BlockField::Relax)
+            ));
+            b
+        } else {
+            reasons.push(format!(
+                "F1 launch fast: only the relax block shapes the persistent kernel (grid = SMs x ceil(1024 / \
+                 block), solo limit 4 x block); {min_k} {minimum} and {upd_k} {update} only matter when stepping"
+            ));
+            fast_relax(self.stats, variant, self.units, reasons)
+        };
+        BlockSizes { relax, minimum, update }
+    }
+
+    /// B1 or G1/G2 for the relax kernel, G1/G2 for the commit kernels.
+    fn bucketed(&self, balanced: bool, reasons: &mut Vec<String>) -> BlockSizes {
+        let update = self.fitted(BlockField::Update, self.stats.n, "vertices", reasons);
+        let relax = if balanced && self.stats.max_degree >= 1024 {
+            reasons.push(format!(
+                "B1 relax 1024: relax=balanced and a vertex with {} arcs; a block runs ceil(arcs / block) \
+                 rounds, so the biggest block spreads a hub over the most lanes",
+                self.stats.max_degree
+            ));
+            1024
+        } else {
+            self.fitted(BlockField::Relax, self.stats.n, "vertices", reasons)
+        };
+        reasons.push(format!(
+            "G1 {} {relax}, {} {update}: six vertex-parallel kernels per phase",
+            self.name(BlockField::Relax),
+            self.name(BlockField::Update)
+        ));
+        BlockSizes { relax, update, ..BlockSizes::default() }
+    }
+
+    /// E1: the relax kernel over the arcs, the commit kernel over the vertices.
+    fn edge_parallel(&self, reasons: &mut Vec<String>) -> BlockSizes {
+        let relax = self.fitted(BlockField::Relax, self.stats.m, "arcs", reasons);
+        let update = self.fitted(BlockField::Update, self.stats.n, "vertices", reasons);
+        reasons.push(format!(
+            "E1 {} {relax} (one thread per arc), {} {update} (one per vertex)",
+            self.name(BlockField::Relax),
+            self.name(BlockField::Update)
+        ));
+        BlockSizes { relax, update, ..BlockSizes::default() }
+    }
+}
+
+/// W1: at most 256 per kernel on wgpu.
+fn cap_wgpu(block: BlockSizes, reasons: &mut Vec<String>) -> BlockSizes {
+    let capped =
+        BlockSizes { relax: block.relax.min(256), minimum: block.minimum.min(256), update: block.update.min(256) };
+    if capped != block {
+        reasons.push(
+            "W1 wgpu: at most 256 per kernel (WebGPU's guaranteed workgroup size; the adapter's limit is not \
+             listed, and the H100's wgpu sweeps are flat)"
+                .into(),
+        );
+    }
+    capped
+}
+
+/// N1: parameters the rules do not read (e.g. seed 004's kernel variants) are named, not
+/// modelled.
+fn not_modelled(choice: &AlgoChoice, reasons: &mut Vec<String>) {
     let unread: Vec<String> = choice
         .params
-        .normalized(algo)
+        .normalized(choice.algorithm)
         .to_text()
         .split(',')
         .filter(|kv| !kv.is_empty() && !kv.starts_with("relax=") && !kv.starts_with("delta="))
         .map(str::to_string)
         .collect();
-    if gpu && !unread.is_empty() {
+    if !unread.is_empty() {
         reasons.push(format!("N1 not modelled: {}; the rules were measured on the default kernels", unread.join(", ")));
     }
-    let delta = (family == Family::Bucketed).then(|| predict_delta(stats, device, choice, &mut reasons));
-    Prediction { algorithm: choice.clone(), device: device.id, launch, block, delta, reasons }
 }
 
 /// F1/F3: the relax block of CUDA's persistent frontier kernel. Revised after the first H100
@@ -335,7 +398,7 @@ const PULL_BIG_N: usize = 65_536;
 fn predict_delta(stats: &GraphStats, device: &DeviceShape, choice: &AlgoChoice, reasons: &mut Vec<String>) -> i64 {
     let auto = stats.auto_delta.max(1);
     let base = format!("auto delta = ceil(w_max {} x n / m) = {auto}", stats.max_weight);
-    let balanced = choice.algorithm.choice(&choice.params, "relax") == "balanced";
+    let balanced = lanes_balanced(choice);
     let long = stats.mean_degree <= 5.0 && stats.diameter_hops >= 32;
     let hops = |k: f64| (k * stats.mean_weight).ceil().max(1.0) as i64;
     let d = match (device.kind, long) {

@@ -159,7 +159,6 @@ pub fn graph_stats(
     progress: &mut dyn FnMut(f32),
 ) -> Option<GraphStats> {
     let (n, m) = (graph.n(), graph.m());
-    let succ = graph.successors();
     let mut s = GraphStats {
         name: graph.name.clone(),
         n,
@@ -171,6 +170,22 @@ pub fn graph_stats(
     if n == 0 {
         return Some(s);
     }
+    degrees_and_weights(graph, &mut s, cancel, progress)?;
+    s.diameter_hops = double_sweep(graph, start, &mut s, cancel, progress)?;
+    progress(1.0);
+    Some(s)
+}
+
+/// The degree figures (mean, CV, percentiles, in-degrees) and the weights of `s`; progress
+/// 0 to 0.3. `None` when cancelled.
+fn degrees_and_weights(
+    graph: &Graph,
+    s: &mut GraphStats,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(f32),
+) -> Option<()> {
+    let (n, m) = (graph.n(), graph.m());
+    let succ = graph.successors();
     // Degrees: a histogram gives the percentiles in O(n + max degree) ≤ O(n + m).
     let mut in_deg = vec![0u32; n];
     let (mut sum_sq, mut w_sum) = (0f64, 0f64);
@@ -213,6 +228,20 @@ pub fn graph_stats(
     if m > 0 {
         (s.min_weight, s.max_weight, s.mean_weight) = (w_min, w_max, w_sum / m as f64);
     }
+    Some(())
+}
+
+/// The hop diameter's lower bound by a double sweep from `start` (the widest level, the
+/// start's depth and reach go into `s`); progress 0.3 to 1. `None` when cancelled.
+fn double_sweep(
+    graph: &Graph,
+    start: VertexId,
+    s: &mut GraphStats,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(f32),
+) -> Option<u32> {
+    let n = graph.n();
+    let succ = graph.successors();
     // Double sweep: forward from `start`, then backward from the farthest vertex found; again
     // from the highest-degree vertex when `start` reaches less than half the graph (a small
     // component says nothing of the diameter).
@@ -244,7 +273,5 @@ pub fn graph_stats(
         diameter = diameter.max(d2).max(b2);
         s.widest_level = s.widest_level.max(w2);
     }
-    s.diameter_hops = diameter;
-    progress(1.0);
-    Some(s)
+    Some(diameter)
 }

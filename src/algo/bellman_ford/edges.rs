@@ -26,13 +26,6 @@ pub enum ArcOrder {
     Shuffled,
 }
 
-impl ArcOrder {
-    /// The order a parameter value names (`"shuffled"`; anything else is `Source`).
-    pub fn from_param(value: &str) -> ArcOrder {
-        if value == "shuffled" { ArcOrder::Shuffled } else { ArcOrder::Source }
-    }
-}
-
 /// Arcs as three parallel arrays of length m: position i is the arc tails[i] → heads[i] with
 /// weight weights[i] (vertex ids internal, weights in the graph's units).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -89,8 +89,46 @@ in the previous pass) against δ as the pass began",
     cpu_parallel: Some(|g, a, s, t, o| Ok(Box::new(BellmanFordStepper::new(g, a, s, t, o.clone())?))),
 };
 
+/// Which tails a pass relaxes (`filter`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PassFilter {
+    /// Every arc with a reached tail ([seed002]).
+    All,
+    /// Only the out-arcs of vertices lowered in the previous pass.
+    Frontier,
+}
+
+/// Bellman-Ford's parameters, decoded once ([`BellmanFordParams::decode`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BellmanFordParams {
+    pub filter: PassFilter,
+    pub order: ArcOrder,
+    /// `ro-cache=on`: CUDA's read-only data path (`__ldg`).
+    pub read_only_cache: bool,
+}
+
+impl BellmanFordParams {
+    /// Decodes `params` (unset keys take the defaults).
+    ///
+    /// Errors: a value not declared, naming the key and the value.
+    pub fn decode(params: &Params) -> Result<BellmanFordParams, String> {
+        let a = BELLMAN_FORD;
+        Ok(BellmanFordParams {
+            filter: a.decode(params, "filter", &[("all", PassFilter::All), ("frontier", PassFilter::Frontier)])?,
+            order: a.decode(params, "order", &[("source", ArcOrder::Source), ("shuffled", ArcOrder::Shuffled)])?,
+            read_only_cache: a.decode(params, "ro-cache", &[("on", true), ("off", false)])?,
+        })
+    }
+
+    /// Whether only the tails lowered in the previous pass relax.
+    pub fn frontier_only(&self) -> bool {
+        self.filter == PassFilter::Frontier
+    }
+}
+
 fn code(params: &Params) -> Vec<CodeLine> {
-    let relax = if params.get("filter") == Some("frontier") {
+    let frontier = BellmanFordParams::decode(params).is_ok_and(|p| p.frontier_only());
+    let relax = if frontier {
         "  relax:   for (u,v,w), u ∈ F, in parallel:"
     } else {
         "  relax:   for every arc (u,v,w), in parallel:"
@@ -127,19 +165,9 @@ impl BellmanFordStepper {
         threads: usize,
         opts: SolveOptions,
     ) -> Result<Self, SolveError> {
-        let pool = if threads == 1 {
-            None
-        } else {
-            Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .map_err(|e| SolveError::Device(format!("cannot start CPU threads: {e}")))?,
-            )
-        };
-        let frontier_only = algo.choice(&opts.params, "filter") == "frontier";
-        let order = ArcOrder::from_param(algo.choice(&opts.params, "order"));
-        let book = PassBook::new(Arc::clone(&graph), source, frontier_only, order);
+        let pool = super::thread_pool(threads)?;
+        let params = BellmanFordParams::decode(&opts.params).map_err(SolveError::Options)?;
+        let book = PassBook::new(Arc::clone(&graph), source, params.frontier_only(), params.order);
         Ok(BellmanFordStepper {
             dist: book.prev.iter().map(|&d| AtomicI64::new(d)).collect(),
             stamp: (0..graph.n()).map(|_| AtomicU32::new(0)).collect(),
@@ -188,27 +216,10 @@ impl BellmanFordStepper {
 }
 
 impl Stepper for BellmanFordStepper {
-    fn algorithm(&self) -> Algorithm {
-        self.algo
-    }
-
-    fn label(&self) -> String {
-        super::run_label(self.algo, &self.opts.params)
-    }
+    super::stepper_getters!(done = book.done);
 
     fn device(&self) -> String {
-        match &self.pool {
-            None => "CPU (1 thread)".into(),
-            Some(p) => format!("CPU ({} threads)", p.current_num_threads()),
-        }
-    }
-
-    fn source(&self) -> VertexId {
-        self.source
-    }
-
-    fn is_done(&self) -> bool {
-        self.book.done
+        super::cpu_device(self.pool.as_ref().map_or(1, |p| p.current_num_threads()))
     }
 
     fn step(&mut self) -> Result<Option<Step>, SolveError> {
@@ -239,11 +250,8 @@ impl Stepper for BellmanFordStepper {
     }
 
     fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
-        let record_deltas = std::mem::replace(&mut self.opts.record_deltas, false);
         let graph = Arc::clone(&self.graph);
-        let run = super::run_by_steps(self, &graph, cancel, progress);
-        self.opts.record_deltas = record_deltas;
-        let mut run = run?;
+        let mut run = super::run_without_deltas(self, |s| &mut s.opts.record_deltas, &graph, cancel, progress)?;
         run.iterations = self.book.iteration;
         run.reached = self.book.reached;
         Ok(run)

@@ -137,20 +137,78 @@ or, once the bucket stays empty, the heavy arcs of the vertices removed from it"
     cpu_parallel: Some(|g, a, s, t, o| Ok(Box::new(DeltaSteppingStepper::new(g, a, s, t, o.clone())?))),
 };
 
+/// The bucket width rule (`delta`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeltaRule {
+    /// `delta=0`: [`auto_delta`] of the graph.
+    Auto,
+    /// A fixed width, ≥ 1.
+    Fixed(Distance),
+}
+
+impl DeltaRule {
+    /// The width on `graph`.
+    pub fn width(self, graph: &Graph) -> Distance {
+        match self {
+            DeltaRule::Auto => auto_delta(graph),
+            DeltaRule::Fixed(d) => d,
+        }
+    }
+}
+
+/// How the relax spreads arcs over a GPU's lanes (`relax`); the CPU models either.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneMode {
+    /// One thread walks all arcs of its frontier vertex.
+    Vertex,
+    /// A block's threads share the arcs of its frontier vertices.
+    Balanced,
+}
+
+/// Δ-stepping's parameters, decoded once ([`DeltaSteppingParams::decode`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeltaSteppingParams {
+    pub delta: DeltaRule,
+    pub relax: LaneMode,
+}
+
+impl DeltaSteppingParams {
+    /// Decodes `params` (unset keys take the defaults).
+    ///
+    /// Errors: a value not declared or out of range, naming the key and the value.
+    pub fn decode(params: &Params) -> Result<DeltaSteppingParams, String> {
+        let a = DELTA_STEPPING;
+        let delta = match a.decode_int(params, "delta")? {
+            d if d <= 0 => DeltaRule::Auto,
+            d => DeltaRule::Fixed(d as Distance),
+        };
+        let relax = a.decode(params, "relax", &[("vertex", LaneMode::Vertex), ("balanced", LaneMode::Balanced)])?;
+        Ok(DeltaSteppingParams { delta, relax })
+    }
+
+    /// Whether a block's threads share its frontier's arcs.
+    pub fn balanced(&self) -> bool {
+        self.relax == LaneMode::Balanced
+    }
+}
+
+/// The pseudo-code, the same for every parameter value.
+static CODE: [CodeLine; 11] = [
+    (Phase::Init, "δ(s) ← 0; δ(v) ← ∞ (v ≠ s); B[0] ← {s}"),
+    (Phase::Loop, "while some B[j] ≠ ∅ do"),
+    (Phase::Minimum, "  i ← min{j : B[j] ≠ ∅}; R ← ∅"),
+    (Phase::Loop, "  while B[i] ≠ ∅ do                  (a light phase)"),
+    (Phase::Relax, "    F ← B[i]; R ← R ∪ F; B[i] ← ∅"),
+    (Phase::Relax, "    for (u,v,w), u ∈ F, w ≤ Δ, in parallel:"),
+    (Phase::Relax, "      atomicMin(δ(v), δ_prev(u)+w)"),
+    (Phase::Update, "    move each lowered v to B[floor(δ(v)/Δ)]"),
+    (Phase::Relax, "  for (u,v,w), u ∈ R, w > Δ, in parallel:  (the heavy phase)"),
+    (Phase::Relax, "    atomicMin(δ(v), δ(u)+w)"),
+    (Phase::Update, "  move each lowered v to B[floor(δ(v)/Δ)]; R is settled"),
+];
+
 fn code(_: &Params) -> Vec<CodeLine> {
-    vec![
-        (Phase::Init, "δ(s) ← 0; δ(v) ← ∞ (v ≠ s); B[0] ← {s}"),
-        (Phase::Loop, "while some B[j] ≠ ∅ do"),
-        (Phase::Minimum, "  i ← min{j : B[j] ≠ ∅}; R ← ∅"),
-        (Phase::Loop, "  while B[i] ≠ ∅ do                  (a light phase)"),
-        (Phase::Relax, "    F ← B[i]; R ← R ∪ F; B[i] ← ∅"),
-        (Phase::Relax, "    for (u,v,w), u ∈ F, w ≤ Δ, in parallel:"),
-        (Phase::Relax, "      atomicMin(δ(v), δ_prev(u)+w)"),
-        (Phase::Update, "    move each lowered v to B[floor(δ(v)/Δ)]"),
-        (Phase::Relax, "  for (u,v,w), u ∈ R, w > Δ, in parallel:  (the heavy phase)"),
-        (Phase::Relax, "    atomicMin(δ(v), δ(u)+w)"),
-        (Phase::Update, "  move each lowered v to B[floor(δ(v)/Δ)]; R is settled"),
-    ]
+    CODE.to_vec()
 }
 
 /// Δ when the parameter is 0: ⌈w_max / (d̄ · max(1, d̄ / 4))⌉ with d̄ = m / n the mean

@@ -2,11 +2,11 @@
 //! of each vertex's arcs into light and heavy ones. What a phase is and why the records do not
 //! depend on the thread count: the parent module's docs.
 
-use super::auto_delta;
+use super::DeltaSteppingParams;
 use crate::algo::model::{LaneCounter, SparseWarpCounter};
 use crate::algo::{
     Algorithm, IterationRecord, Launch, PhaseTimes, RunRecord, SolveError, SolveOptions, Step, StepDelta, Stepper,
-    Values, dist_value,
+    ThreadCounts, Values, dist_value,
 };
 use crate::graph::{Distance, Graph, INF, VertexId, Weight};
 use rayon::prelude::*;
@@ -63,6 +63,7 @@ enum Kind {
 pub struct DeltaSteppingStepper {
     graph: Arc<Graph>,
     algo: Algorithm,
+    params: DeltaSteppingParams,
     opts: SolveOptions,
     pool: Option<rayon::ThreadPool>,
     /// Frontiers at least this large go to the pool.
@@ -99,7 +100,10 @@ pub struct DeltaSteppingStepper {
 }
 
 impl DeltaSteppingStepper {
-    /// δ(s) = 0 in bucket 0, the first frontier. Errors: the thread pool cannot be created.
+    /// δ(s) = 0 in bucket 0, the first frontier.
+    ///
+    /// Errors: [`SolveError::Options`] for a parameter value that does not decode; the thread
+    /// pool cannot be created.
     pub fn new(
         graph: Arc<Graph>,
         algo: Algorithm,
@@ -107,19 +111,9 @@ impl DeltaSteppingStepper {
         threads: usize,
         opts: SolveOptions,
     ) -> Result<Self, SolveError> {
-        let pool = match threads {
-            1 => None,
-            t => Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(t)
-                    .build()
-                    .map_err(|e| SolveError::Device(format!("cannot start CPU threads: {e}")))?,
-            ),
-        };
-        let delta = match algo.int(&opts.params, "delta") {
-            d if d <= 0 => auto_delta(&graph),
-            d => d as Distance,
-        };
+        let pool = crate::algo::thread_pool(threads)?;
+        let params = DeltaSteppingParams::decode(&opts.params).map_err(SolveError::Options)?;
+        let delta = params.delta.width(&graph);
         let n = graph.n();
         let mut prev = vec![INF; n];
         prev[source as usize] = 0;
@@ -143,6 +137,7 @@ impl DeltaSteppingStepper {
             pool,
             cutoff: PAR_CUTOFF,
             algo,
+            params,
             opts,
             source,
             delta,
@@ -243,6 +238,66 @@ impl DeltaSteppingStepper {
         (targets.len() as u64, relaxed)
     }
 
+    /// The modelled relax launch of this phase: threads (one per frontier vertex) and lane use.
+    fn launch_figures(&mut self) -> (ThreadCounts, f64) {
+        let block = self.opts.block.relax;
+        let threads = self.warps.count(self.graph.n() as u64, block, &self.frontier);
+        let succ = self.graph.successors();
+        let (arc_iters, warp_iters) =
+            self.lanes.count(&self.frontier, |v| succ.degree(v) as u64, block, self.params.balanced());
+        (threads, crate::algo::model::lane_use(arc_iters, warp_iters))
+    }
+
+    /// Books the phase's `lowered` vertices (sorted) into δ_prev and the bins: those still in
+    /// the current `bucket` are returned as the next frontier, with the step's delta.
+    fn bin_lowered(&mut self, lowered: &[VertexId], bucket: Distance) -> (Vec<VertexId>, StepDelta) {
+        let mut delta = StepDelta::default();
+        let mut next = Vec::new();
+        for &v in lowered {
+            let (old, d) = (self.prev[v as usize], self.dist[v as usize].load(Relaxed));
+            self.reached += u64::from(old == INF);
+            if self.opts.record_deltas {
+                delta.lowered.push((v, old, d));
+            }
+            self.prev[v as usize] = d;
+            let b = self.bucket_of(d);
+            if b == bucket {
+                next.push(v);
+            } else if old == INF || self.bucket_of(old) != b {
+                self.bins.entry(b).or_default().push(v);
+            }
+        }
+        (next, delta)
+    }
+
+    /// After a `kind` phase whose lowered vertices left `next` in the bucket: the next light
+    /// phase, the heavy phase, the next bucket or the end. Returns R (sorted, without the
+    /// source) when the bucket stayed empty and R became final.
+    fn advance(&mut self, kind: Kind, next: Vec<VertexId>) -> Option<Vec<VertexId>> {
+        if kind == Kind::Light && !next.is_empty() {
+            self.frontier = next;
+            self.remove_frontier();
+            return None;
+        }
+        let mut settled = None;
+        if kind == Kind::Light {
+            // The bucket stays empty: R is final.
+            let mut r: Vec<VertexId> = self.removed.iter().copied().filter(|&v| v != self.source).collect();
+            r.sort_unstable();
+            self.settled += r.len() as u64;
+            settled = Some(r);
+        }
+        if kind == Kind::Light && self.heavy_of_r > 0 {
+            self.kind = Kind::Heavy;
+            self.frontier = std::mem::take(&mut self.removed);
+            self.frontier.sort_unstable();
+        } else if !self.open_next() {
+            self.frontier.clear();
+            self.done = true;
+        }
+        settled
+    }
+
     /// One phase over the frontier: (arcs scanned, arcs relaxed, vertices lowered).
     fn phase(&self, phase: u32) -> (u64, u64, Vec<VertexId>) {
         let lo = self.bucket.saturating_mul(self.delta);
@@ -266,27 +321,10 @@ impl DeltaSteppingStepper {
 }
 
 impl Stepper for DeltaSteppingStepper {
-    fn algorithm(&self) -> Algorithm {
-        self.algo
-    }
-
-    fn label(&self) -> String {
-        crate::algo::run_label(self.algo, &self.opts.params)
-    }
+    crate::algo::stepper_getters!(done = done);
 
     fn device(&self) -> String {
-        match &self.pool {
-            None => "CPU (1 thread)".into(),
-            Some(p) => format!("CPU ({} threads)", p.current_num_threads()),
-        }
-    }
-
-    fn source(&self) -> VertexId {
-        self.source
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
+        crate::algo::cpu_device(self.pool.as_ref().map_or(1, |p| p.current_num_threads()))
     }
 
     fn step(&mut self) -> Result<Option<Step>, SolveError> {
@@ -299,55 +337,20 @@ impl Stepper for DeltaSteppingStepper {
         // The heavy phase's frontier is R itself.
         let bucket_size = if kind == Kind::Light { self.removed.len() as u64 } else { frontier };
         let unsettled = n - self.settled;
-        let threads = self.warps.count(n, self.opts.block.relax, &self.frontier);
-        let balanced = self.algo.choice(&self.opts.params, "relax") == "balanced";
-        let succ = self.graph.successors();
-        let (arc_iters, warp_iters) =
-            self.lanes.count(&self.frontier, |v| succ.degree(v) as u64, self.opts.block.relax, balanced);
+        let (threads, lane_use) = self.launch_figures();
         let t0 = Instant::now();
         let (scanned, relaxed, mut lowered) = self.phase(self.iteration);
         let t1 = Instant::now();
         lowered.sort_unstable();
-        let mut delta = StepDelta::default();
-        let mut next = Vec::new();
-        for &v in &lowered {
-            let (old, d) = (self.prev[v as usize], self.dist[v as usize].load(Relaxed));
-            self.reached += u64::from(old == INF);
-            if self.opts.record_deltas {
-                delta.lowered.push((v, old, d));
-            }
-            self.prev[v as usize] = d;
-            let b = self.bucket_of(d);
-            if b == bucket {
-                next.push(v);
-            } else if old == INF || self.bucket_of(old) != b {
-                self.bins.entry(b).or_default().push(v);
-            }
-        }
+        let (next, mut delta) = self.bin_lowered(&lowered, bucket);
         let reached = self.reached - self.settled;
         let t2 = Instant::now();
-        if kind == Kind::Light && !next.is_empty() {
-            self.frontier = next;
-            self.remove_frontier();
-        } else {
-            if kind == Kind::Light {
-                // The bucket stays empty: R is final.
-                let mut r: Vec<VertexId> = self.removed.iter().copied().filter(|&v| v != self.source).collect();
-                r.sort_unstable();
-                self.settled += r.len() as u64;
-                delta.settled = r;
-            }
-            if kind == Kind::Light && self.heavy_of_r > 0 {
-                self.kind = Kind::Heavy;
-                self.frontier = std::mem::take(&mut self.removed);
-                self.frontier.sort_unstable();
-            } else if !self.open_next() {
-                self.frontier.clear();
-                self.done = true;
-            }
+        if let Some(settled) = self.advance(kind, next) {
+            delta.settled = settled;
         }
         let t3 = Instant::now();
         let (light, heavy) = if kind == Kind::Light { (relaxed, 0) } else { (0, relaxed) };
+        let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1e3;
         let record = IterationRecord {
             iteration: self.iteration,
             frontier,
@@ -358,12 +361,8 @@ impl Stepper for DeltaSteppingStepper {
             relax_attempted: relaxed,
             relax_improved: lowered.len() as u64,
             threads: Some(threads),
-            times: PhaseTimes {
-                relax_ms: (t1 - t0).as_secs_f64() * 1e3,
-                update_ms: (t2 - t1).as_secs_f64() * 1e3,
-                minimum_ms: (t3 - t2).as_secs_f64() * 1e3,
-                copy_ms: 0.0,
-            },
+            // The bins are the update, the choice of the next bucket the minimum.
+            times: PhaseTimes { relax_ms: ms(t0, t1), update_ms: ms(t1, t2), minimum_ms: ms(t2, t3), copy_ms: 0.0 },
             values: Values::from_slice(&[
                 bucket as f64,
                 bucket_size as f64,
@@ -371,7 +370,7 @@ impl Stepper for DeltaSteppingStepper {
                 heavy as f64,
                 dist_value(self.delta),
                 self.frontier.len() as f64,
-                crate::algo::model::lane_use(arc_iters, warp_iters),
+                lane_use,
             ]),
         };
         Ok(Some(Step { record, delta: self.opts.record_deltas.then_some(delta) }))
@@ -412,11 +411,8 @@ impl Stepper for DeltaSteppingStepper {
                 records: Vec::new(),
             });
         }
-        let record_deltas = std::mem::replace(&mut self.opts.record_deltas, false);
         let graph = Arc::clone(&self.graph);
-        let run = crate::algo::run_by_steps(self, &graph, cancel, progress);
-        self.opts.record_deltas = record_deltas;
-        let mut run = run?;
+        let mut run = crate::algo::run_without_deltas(self, |s| &mut s.opts.record_deltas, &graph, cancel, progress)?;
         run.iterations = self.iteration;
         run.reached = self.reached;
         Ok(run)
@@ -425,7 +421,7 @@ impl Stepper for DeltaSteppingStepper {
 
 #[cfg(test)]
 mod tests {
-    use super::super::DELTA_STEPPING;
+    use super::super::{DELTA_STEPPING, auto_delta};
     use super::*;
     use crate::graph::{GraphBuilder, VertexLabels, WeightRule};
 

@@ -1,6 +1,6 @@
 //! Run panel: algorithm, device, block sizes, source, the step controls and their shortcuts.
 
-use crate::algo::{AlgoChoice, Algorithm, BlockSizes, ParamKind, SolveOptions};
+use crate::algo::{AlgoChoice, Algorithm, ParamKind, SolveOptions};
 use crate::app::command::{Command, SHORTCUTS};
 use crate::app::state::{AppState, Verification};
 use crate::device::DeviceId;
@@ -8,8 +8,32 @@ use crate::device::DeviceId;
 /// Block sizes offered: powers of two and a few other multiples of 32.
 const BLOCKS: [u32; 10] = [32, 64, 96, 128, 192, 256, 384, 512, 768, 1024];
 
-/// Sets one kernel's block size.
-type SetBlock = fn(BlockSizes, u32) -> BlockSizes;
+/// One row per kernel the chosen algorithm's family launches ([`crate::algo::Family::kernels`]),
+/// named as the kernel files name it: its block size (none for sequential Dijkstra).
+fn block_rows(ui: &mut egui::Ui, state: &AppState, cmds: &mut Vec<Command>) {
+    let b = state.settings.block;
+    for k in state.settings.algorithm.algorithm.spec().family.kernels() {
+        let value = b.get(k.block);
+        let also = if k.also.is_empty() { String::new() } else { format!(" (also {})", k.also) };
+        let name = format!("Block {}", k.name);
+        let label = ui.label(&name).on_hover_text(format!(
+            "threads per block of {}{also}: {}; on the CPU it feeds the modelled thread and warp counts",
+            k.name, k.does
+        ));
+        egui::ComboBox::from_id_salt(("block", k.block.key()))
+            .selected_text(value.to_string())
+            .show_ui(ui, |ui| {
+                for v in BLOCKS {
+                    if ui.selectable_label(v == value, v.to_string()).clicked() {
+                        cmds.push(Command::SetBlockSizes(b.with(k.block, v)));
+                    }
+                }
+            })
+            .response
+            .labelled_by(label.id);
+        ui.end_row();
+    }
+}
 
 /// One row per parameter of the chosen algorithm, from its spec (integers on a slider scaled
 /// to the graph's heaviest arc, `max_weight`); a change re-chooses the algorithm with the new
@@ -139,29 +163,7 @@ fn settings(ui: &mut egui::Ui, state: &mut AppState, cmds: &mut Vec<Command>) {
             ui.end_row();
         }
 
-        let b = state.settings.block;
-        let kernels: [(&str, u32, SetBlock); 3] = [
-            ("Block relax", b.relax, |b, v| BlockSizes { relax: v, ..b }),
-            ("Block minimum", b.minimum, |b, v| BlockSizes { minimum: v, ..b }),
-            ("Block update", b.update, |b, v| BlockSizes { update: v, ..b }),
-        ];
-        for (name, value, set) in kernels {
-            let label = ui
-                .label(name)
-                .on_hover_text("threads per block; on the CPU it feeds the modelled thread and warp counts");
-            egui::ComboBox::from_id_salt(name)
-                .selected_text(value.to_string())
-                .show_ui(ui, |ui| {
-                    for v in BLOCKS {
-                        if ui.selectable_label(v == value, v.to_string()).clicked() {
-                            cmds.push(Command::SetBlockSizes(set(b, v)));
-                        }
-                    }
-                })
-                .response
-                .labelled_by(label.id);
-            ui.end_row();
-        }
+        block_rows(ui, state, cmds);
 
         tune_row(ui, state, cmds);
 
