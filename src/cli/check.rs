@@ -291,7 +291,10 @@ fn run_cell(
     // The hybrids run the minimum or update phase on the CPU and copy δ over the bus every
     // iteration: O(n) host work × NY's ~75 000 Martín iterations is minutes. The seven smaller
     // graphs check the same code.
-    if choice.params.get("split").is_some() && graph.n() > LARGE {
+    let hybrid = matches!(choice.algorithm.spec().family, crate::algo::Family::Frontier { .. })
+        && crate::algo::FrontierParams::or_defaults(choice.algorithm, &choice.params).split
+            != crate::algo::HybridSplit::Gpu;
+    if hybrid && graph.n() > LARGE {
         return (
             Verdict::Skipped(
                 "hybrid split: CPU phases and bus copies every iteration, checked on the smaller graphs".into(),

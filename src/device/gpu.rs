@@ -157,19 +157,10 @@ pub const MATRIX_MAX_N: usize = 46_340;
 /// (empty for the default kernels). Shared by the devices that refuse them, the lab's planner,
 /// CUDA's memory estimate and the tests.
 pub fn seed004_options(algo: Algorithm, params: &crate::algo::Params) -> Vec<String> {
-    const CUDA_ONLY: [(&str, &[&str]); 4] = [
-        ("relax", &["cached"]),
-        ("split", &["uh1", "uh2", "uh3"]),
-        ("minimum", &["one-pass"]),
-        ("layout", &["matrix"]),
-    ];
-    CUDA_ONLY
-        .iter()
-        .filter_map(|&(key, values)| {
-            let v = algo.choice(params, key);
-            values.contains(&v).then(|| format!("{key}={v}"))
-        })
-        .collect()
+    if !matches!(algo.spec().family, crate::algo::Family::Frontier { .. }) {
+        return Vec::new();
+    }
+    crate::algo::FrontierParams::or_defaults(algo, params).cuda_only()
 }
 
 /// `Err` names the seed 004 options of `params` (see [`seed004_options`]) for a device that

@@ -75,7 +75,8 @@ pub fn device_bytes(graph: &Graph, algo: Algorithm, opts: &SolveOptions) -> u64 
     let m = graph.m() as u64;
     let d = if narrow_ok(graph) { 4 } else { 8 };
     let csr = (n + 1) * 4 + m * 8;
-    let matrix = algo.choice(&opts.params, "layout") == "matrix";
+    let params = crate::algo::FrontierParams::or_defaults(algo, &opts.params);
+    let matrix = params.layout == crate::algo::GraphLayout::Matrix;
     let mut b = if matrix { n * n * 4 } else { csr }; // the n × n weights, or successors lists
     if algo.variant() == Some(RelaxVariant::Predecessors) && !matrix {
         b += csr;
@@ -85,7 +86,7 @@ pub fn device_bytes(graph: &Graph, algo: Algorithm, opts: &SolveOptions) -> u64 
         b += n * d; // δ snapshot
     }
     b += 2 * 8 * (n.div_ceil(64) + 1) + 3 * 8 + C_COUNT as u64 * 8; // partials, Δ, counters
-    let racy = algo.choice(&opts.params, "relax") == "non-atomic";
+    let racy = params.racy();
     let variant = !crate::device::gpu::seed004_options(algo, &opts.params).is_empty();
     if !racy && !variant {
         b += 5 * n * 4 + (n + 1) * 24 + CTL_WORDS as u64 * 4; // lists, marks, records, control block

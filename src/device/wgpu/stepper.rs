@@ -47,8 +47,6 @@ mod run;
 
 /// Most iterations per submission in fast mode.
 const BATCH_MAX: u32 = 256;
-/// u32 words of the log per iteration (LOG_WORDS in common_frontier.wgsl).
-const LOG_WORDS: usize = 16;
 /// Timestamps per iteration: begin and end of relax, minimum and update.
 const TS_PER_ITER: u32 = 6;
 
@@ -60,24 +58,12 @@ const FAST_UPDATE_CAP: u32 = 1024;
 /// Iterations in the first batch of a fast run (later batches double, up to `BATCH_MAX`).
 const FAST_FIRST_BATCH: u32 = 4;
 /// Control words of the fast path (fctl in fast.wgsl); its log follows them.
-const FCTL_WORDS: usize = 16;
-const F_ITER_R: usize = 8;
-const F_BASE: usize = 10;
-const F_DONE: usize = 11;
-
-// Log fields (L_* in common_frontier.wgsl).
-const L_DELTA_MARTIN: usize = 0;
-const L_DELTA_CRAUSER: usize = 1;
-const L_FRONTIER: usize = 2;
-const L_UNSETTLED: usize = 3;
-const L_REACHED: usize = 4;
-const L_NEXT_FRONTIER: usize = 5;
-const L_EDGES: usize = 6;
-const L_ATTEMPTED: usize = 7;
-const L_IMPROVED: usize = 8;
-const L_WARPS_FULL: usize = 9;
-const L_WARPS_MIXED: usize = 10;
-const L_WARP_ITERS: usize = 11;
+const FCTL_WORDS: usize = F_LOG;
+// Log fields and control words: the layout prelude's constants (`layout::wgsl_frontier`).
+use crate::device::layout::wgsl_frontier::{
+    F_BASE, F_DONE, F_ITER_R, F_LOG, L_ATTEMPTED, L_DELTA_CRAUSER, L_DELTA_MARTIN, L_EDGES, L_FRONTIER, L_IMPROVED,
+    L_NEXT_FRONTIER, L_REACHED, L_UNSETTLED, L_WARP_ITERS, L_WARPS_FULL, L_WARPS_MIXED, LOG_WORDS,
+};
 
 // Readback buffer layout: ctrl (4 words) or fctl (16 words), the log, the timestamps.
 const RB_LOG: u64 = 64;
