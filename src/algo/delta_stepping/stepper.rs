@@ -64,7 +64,7 @@ pub struct DeltaSteppingStepper {
     graph: Arc<Graph>,
     algo: Algorithm,
     opts: SolveOptions,
-    pool: Option<rayon::ThreadPool>,
+    pool: Option<super::team::LazyPool>,
     /// Frontiers at least this large go to the pool.
     cutoff: usize,
     source: VertexId,
@@ -99,7 +99,7 @@ pub struct DeltaSteppingStepper {
 }
 
 impl DeltaSteppingStepper {
-    /// δ(s) = 0 in bucket 0, the first frontier. Errors: the thread pool cannot be created.
+    /// δ(s) = 0 in bucket 0, the first frontier; the stepped phases start their threads on first use.
     pub fn new(
         graph: Arc<Graph>,
         algo: Algorithm,
@@ -109,12 +109,7 @@ impl DeltaSteppingStepper {
     ) -> Result<Self, SolveError> {
         let pool = match threads {
             1 => None,
-            t => Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(t)
-                    .build()
-                    .map_err(|e| SolveError::Device(format!("cannot start CPU threads: {e}")))?,
-            ),
+            t => Some(super::team::LazyPool::new(t)),
         };
         let delta = match algo.int(&opts.params, "delta") {
             d if d <= 0 => auto_delta(&graph),
@@ -256,8 +251,8 @@ impl DeltaSteppingStepper {
             b.2.extend(a.2);
             (a.0 + b.0, a.1 + b.1, b.2)
         };
-        match &self.pool {
-            Some(pool) if self.frontier.len() >= self.cutoff => pool.install(|| {
+        match self.pool.as_ref().filter(|_| self.frontier.len() >= self.cutoff).and_then(|p| p.get()) {
+            Some(pool) => pool.install(|| {
                 self.frontier.par_iter().fold(|| (0, 0, Vec::new()), fold).reduce(|| (0, 0, Vec::new()), join)
             }),
             _ => self.frontier.iter().fold((0, 0, Vec::new()), fold),
@@ -277,7 +272,7 @@ impl Stepper for DeltaSteppingStepper {
     fn device(&self) -> String {
         match &self.pool {
             None => "CPU (1 thread)".into(),
-            Some(p) => format!("CPU ({} threads)", p.current_num_threads()),
+            Some(p) => format!("CPU ({} threads)", p.threads()),
         }
     }
 
@@ -390,7 +385,14 @@ impl Stepper for DeltaSteppingStepper {
     fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
         if self.iteration == 0 && self.opts.launch == Launch::Fast {
             let start = Instant::now();
-            let fast = super::fast::run(&self.graph, &self.dist, self.source, self.delta, self.pool.as_ref(), cancel)?;
+            let fast = super::fast::run(
+                &self.graph,
+                &self.dist,
+                self.source,
+                self.delta,
+                self.pool.as_ref().map_or(1, |p| p.threads()),
+                cancel,
+            )?;
             let total_ms = start.elapsed().as_secs_f64() * 1e3;
             self.done = true;
             self.iteration = fast.rounds;
