@@ -9,6 +9,8 @@
 #   PEERS: folder holding gapbs/sssp and gapbs/converter (default ../shared/peers).
 #   EXPS: folder of the experiment files (default experiments). LUX_GZ: a prebuilt lux.gr.gz
 #   (scripts/lux-road.py output) when python3 or ../shared/graphs is not at hand.
+#   GAP_SWEEP=full: GAP's whole Δ sweep (the default tries the best Δ of earlier leases and
+#   its neighbours). GRAPHS: the graphs of the ours part (default "ny lux kron21 urand21").
 set -euo pipefail
 bin=${1:-target/release/sssp-lab}
 out=${2:-bench/results/cpu-peers}
@@ -44,8 +46,15 @@ if [[ $parts == *gapbs* ]]; then
   {
     echo "# $(date -u +%FT%TZ) $threads cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
     echo "# GAP sssp ($peers/gapbs/sssp); GAP picks a random source per trial"
-    for spec in "NY 16 12500 25000 50000 100000" "lux 16 250 500 1000 2000 4000 8000" \
-                "kron21 8 1 2 4 8 16" "urand21 8 1 2 4 8 16"; do
+    # GAP_SWEEP=full: the first leases' Δ ranges; the default is the best of those leases and
+    # its neighbours (NY 25 000, lux 4 000, Kron 1-2, urand 2-8), to fit one call of 8 minutes.
+    if [[ ${GAP_SWEEP:-} == full ]]; then
+      specs=("NY 16 12500 25000 50000 100000" "lux 16 250 500 1000 2000 4000 8000" \
+             "kron21 8 1 2 4 8 16" "urand21 8 1 2 4 8 16")
+    else
+      specs=("NY 16 12500 25000 50000" "lux 16 2000 4000 8000" "kron21 8 1 2 4" "urand21 8 2 4 8")
+    fi
+    for spec in "${specs[@]}"; do
       read -r f trials deltas <<< "$spec"
       best=""; best_t=1e9
       for d in $deltas; do
@@ -65,7 +74,7 @@ if [[ $parts == *gapbs* ]]; then
 fi
 
 if [[ $parts == *ours* ]]; then
-  for e in ny lux kron21 urand21; do "$bin" bench "$exps/cpu-$e.json" --out "$out/$e"; done
+  for e in ${GRAPHS:-ny lux kron21 urand21}; do "$bin" bench "$exps/cpu-$e.json" --out "$out/$e"; done
 fi
 
 if [[ $parts == *seed001* ]]; then

@@ -22,17 +22,30 @@ fn cores() -> usize {
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get))
 }
 
+/// Aligns its value to its own cache line (two, for the adjacent-line prefetcher): a word
+/// that threads spin on or bump must not share a line with what other threads read or write.
+#[repr(align(128))]
+#[derive(Default)]
+pub(super) struct Padded<T>(pub T);
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
 /// A reusable barrier for `threads` threads (spin, then futex).
 pub struct FutexBarrier {
     threads: u32,
     spin: Duration,
-    arrived: AtomicU32,
-    /// Bumped by the last arrival; sleepers wait on it changing.
-    generation: AtomicU32,
+    /// Bumped by every arrival: on a line of its own, away from the word the waiters spin on,
+    /// so an arrival does not steal the line from 15 spinning readers (and they from it).
+    arrived: Padded<AtomicU32>,
+    /// Bumped by the last arrival; waiters spin and sleep on it changing.
+    generation: Padded<AtomicU32>,
     /// Threads asleep (or about to sleep) on `generation`: the last arrival wakes only if any.
-    sleepers: AtomicU32,
-    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-    fallback: (std::sync::Mutex<()>, std::sync::Condvar),
+    sleepers: Padded<AtomicU32>,
 }
 
 impl FutexBarrier {
@@ -40,13 +53,16 @@ impl FutexBarrier {
     pub fn new(threads: usize) -> FutexBarrier {
         FutexBarrier {
             threads: threads.clamp(1, u32::MAX as usize) as u32,
-            spin: if threads <= cores() { SPIN } else { SPIN_OVERSUBSCRIBED },
-            arrived: AtomicU32::new(0),
-            generation: AtomicU32::new(0),
-            sleepers: AtomicU32::new(0),
-            #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-            fallback: Default::default(),
+            spin: spin_for(threads),
+            arrived: Padded(AtomicU32::new(0)),
+            generation: Padded(AtomicU32::new(0)),
+            sleepers: Padded(AtomicU32::new(0)),
         }
+    }
+
+    /// Threads waiting in the current round now (a hint: it changes as they arrive and leave).
+    pub fn waiting(&self) -> usize {
+        self.arrived.load(Relaxed) as usize
     }
 
     /// Waits until all threads have called `wait`; every write made before it by any thread is
@@ -58,9 +74,9 @@ impl FutexBarrier {
         let generation = self.generation.load(Acquire);
         if self.arrived.fetch_add(1, AcqRel) + 1 == self.threads {
             self.arrived.store(0, Relaxed);
-            self.generation.fetch_add(1, Release);
+            self.generation.fetch_add(1, SeqCst);
             if self.sleepers.load(SeqCst) > 0 {
-                self.wake();
+                futex_wake(&self.generation);
             }
             return Duration::ZERO;
         }
@@ -76,58 +92,65 @@ impl FutexBarrier {
             // thread counted, or this thread sees the new generation before it sleeps.
             self.sleepers.fetch_add(1, SeqCst);
             if self.generation.load(SeqCst) == generation {
-                self.sleep(generation);
+                futex_wait(&self.generation, generation);
             }
             self.sleepers.fetch_sub(1, SeqCst);
         }
         start.elapsed()
     }
+}
 
-    /// Sleeps while `generation` still equals `seen` (or until a spurious wake-up).
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    fn sleep(&self, seen: u32) {
-        // SAFETY: FUTEX_WAIT reads the u32 behind the pointer, which lives as long as `self`;
-        // it returns at once when the value differs from `seen`.
-        unsafe {
-            libc::syscall(
-                libc::SYS_futex,
-                self.generation.as_ptr(),
-                libc::FUTEX_WAIT | libc::FUTEX_PRIVATE_FLAG,
-                seen,
-                std::ptr::null::<libc::timespec>(),
-            );
-        }
-    }
+/// Spin time for a waiter among `threads` threads: long while every thread has a core, short
+/// when there are more threads than cores.
+pub(super) fn spin_for(threads: usize) -> Duration {
+    if threads <= cores() { SPIN } else { SPIN_OVERSUBSCRIBED }
+}
 
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    fn wake(&self) {
-        // SAFETY: FUTEX_WAKE only uses the address as a key.
-        unsafe {
-            libc::syscall(
-                libc::SYS_futex,
-                self.generation.as_ptr(),
-                libc::FUTEX_WAKE | libc::FUTEX_PRIVATE_FLAG,
-                i32::MAX,
-            );
-        }
+/// Sleeps while `word` still holds `seen` (or until a spurious wake-up; callers re-check).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub(super) fn futex_wait(word: &AtomicU32, seen: u32) {
+    // SAFETY: FUTEX_WAIT reads the u32 behind the pointer, which outlives the call; it returns
+    // at once when the value differs from `seen`.
+    unsafe {
+        libc::syscall(
+            libc::SYS_futex,
+            word.as_ptr(),
+            libc::FUTEX_WAIT | libc::FUTEX_PRIVATE_FLAG,
+            seen,
+            std::ptr::null::<libc::timespec>(),
+        );
     }
+}
 
-    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-    fn sleep(&self, seen: u32) {
-        let (m, cv) = &self.fallback;
-        let mut g = m.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        while self.generation.load(SeqCst) == seen {
-            g = cv.wait(g).unwrap_or_else(std::sync::PoisonError::into_inner);
-        }
+/// Wakes every thread asleep in [`futex_wait`] on `word`.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub(super) fn futex_wake(word: &AtomicU32) {
+    // SAFETY: FUTEX_WAKE only uses the address as a key.
+    unsafe {
+        libc::syscall(libc::SYS_futex, word.as_ptr(), libc::FUTEX_WAKE | libc::FUTEX_PRIVATE_FLAG, i32::MAX);
     }
+}
 
-    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-    fn wake(&self) {
-        let (m, cv) = &self.fallback;
-        // Taking the lock orders the wake-up after a sleeper's check of the generation.
-        drop(m.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-        cv.notify_all();
+/// Elsewhere one lock and condition variable for every word: a wake-up wakes every sleeper,
+/// which re-checks its own word (and a timeout bounds a missed one).
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+static PARK: (std::sync::Mutex<()>, std::sync::Condvar) = (std::sync::Mutex::new(()), std::sync::Condvar::new());
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub(super) fn futex_wait(word: &AtomicU32, seen: u32) {
+    let (m, cv) = &PARK;
+    let g = m.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if word.load(SeqCst) == seen {
+        drop(cv.wait_timeout(g, Duration::from_millis(10)));
     }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub(super) fn futex_wake(_word: &AtomicU32) {
+    let (m, cv) = &PARK;
+    // Taking the lock orders the wake-up after a sleeper's check of its word.
+    drop(m.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+    cv.notify_all();
 }
 
 #[cfg(test)]

@@ -1,36 +1,71 @@
 //! Δ-stepping's fast path for `run_to_end` (`launch=fast`, the default): GAP's `DeltaStep`
-//! ([gapbs] `sssp.cc`) on one thread or on every thread of the stepper's pool, in **one
-//! parallel region for the whole run**: one `broadcast` starts the workers, which meet only at
-//! a spin-then-futex barrier ([`FutexBarrier`]) between rounds. Each thread keeps its own bins
+//! ([gapbs] `sssp.cc`) on one thread or on `threads` threads, in **one parallel region for the
+//! whole run**: the process's persistent team ([`super::team`], OpenMP's hot threads) runs the
+//! workers, which meet only at a spin-then-futex barrier ([`FutexBarrier`]) between rounds. Each thread keeps its own bins
 //! (thread-local, like GAP's `local_bins`); a round relaxes every arc of the shared frontier —
 //! the union of every thread's part, its bin of the lowest non-empty index over all threads,
-//! handed out in chunks of 64 from a shared counter (GAP's `schedule(dynamic, 64)`) — then each
+//! handed out in chunks from a shared counter (GAP's `schedule(dynamic, 64)`; smaller chunks
+//! for a small frontier, so that every thread takes part and seeds its fused bin) — then each
 //! thread keeps relaxing its own small current bin alone ("bin fusion", fewer than 1 000
-//! vertices, saving rounds on roads), and the threads agree on the next bin. Two barriers per
+//! vertices, saving rounds on roads; a straggler stops fusing once half the threads wait and
+//! leaves its bin to a shared round), and the threads agree on the next bin. Two barriers per
 //! round, like GAP's two `omp barrier`s; no thread copies its bin into a shared array (the
 //! chunk index maps into the owners' parts directly).
 //!
 //! δ is kept in 32-bit cells while the graph's distances fit (as GAP's `WeightT`), halving the
-//! cache footprint of the random δ reads, and copied out at the end by every thread in slices.
+//! cache footprint of the random δ reads, set to ∞ and copied out at the end by every thread in
+//! slices; the 32-bit array and each thread's bins are kept for the next run (warm memory, no
+//! allocation or page faults inside the timed region, as GAP's hot OpenMP threads reuse theirs).
+//! Measured against GAP on 16 cores in `bench/results/cpu-peers-2026-11-26/` (lease-3, lease-4:
+//! the hot team and the adaptive chunk took luxembourg from 0.44× to 1.6× GAP, NY from 0.49× to
+//! 0.93–1.10×); `SSSP_DS_CHUNK` / `SSSP_DS_SHARE` switch GAP's rules back on for such comparisons.
 //!
 //! What differs from the stepped phases ([`super::DeltaSteppingStepper::step`]): no light/heavy
 //! split and no synchronous phases — a vertex is pushed into a bin every time a relaxation
 //! lowers it, and arcs see δ as it is now — so the rounds depend on the interleaving and are
 //! not recorded one by one. The distances are the same (tests/algorithms.rs).
 
-use super::barrier::FutexBarrier;
+use super::barrier::{FutexBarrier, Padded};
 use crate::algo::SolveError;
 use crate::graph::{Csr, Distance, Graph, INF, VertexId};
-use std::cell::UnsafeCell;
+use std::cell::{RefCell, UnsafeCell};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 use std::time::{Duration, Instant};
 
 /// GAP's `kBinSizeThreshold`: a thread relaxes its current bin alone while it holds fewer
 /// vertices than this.
 const FUSE_BELOW: usize = 1000;
-/// Vertices of the frontier a thread takes at a time (GAP's `schedule(dynamic, 64)`).
+/// Vertices of the frontier a thread takes at a time at most (GAP's `schedule(dynamic, 64)`).
 const CHUNK: usize = 64;
+/// Chunks per thread a round's frontier is cut into at least: a road frontier of a few hundred
+/// vertices in chunks of 64 kept all but a few threads idle, and each vertex taken seeds the
+/// taker's fused bin, so the chunk shrinks (to 1) until every thread gets some.
+const CHUNKS_PER_THREAD: usize = 4;
 const NO_BIN: u64 = u64::MAX;
+/// Vertex ids a thread keeps allocated in its spare bins between runs (16 MiB).
+const KEEP_IDS: usize = 4 << 20;
+/// The 32-bit δ array is kept between runs up to this many vertices (64 MiB).
+const KEEP_CELLS: usize = 16 << 20;
+
+/// Switches for benchmarks that measure each departure from GAP in one process (read once):
+/// `SSSP_DS_CHUNK=k` (k ≥ 1) fixes the chunk at k vertices (GAP: 64; unset = adaptive),
+/// `SSSP_DS_SHARE=0` lets a thread fuse its bin while the others wait (GAP's rule).
+fn knobs() -> (usize, bool) {
+    static KNOBS: std::sync::OnceLock<(usize, bool)> = std::sync::OnceLock::new();
+    *KNOBS.get_or_init(|| {
+        let var = |k| std::env::var(k).ok().and_then(|v| v.parse::<usize>().ok());
+        (var("SSSP_DS_CHUNK").unwrap_or(0), var("SSSP_DS_SHARE") != Some(0))
+    })
+}
+
+/// The 32-bit δ array of the last run, for the next (taken by one run at a time).
+static NARROW: Mutex<Vec<AtomicU32>> = Mutex::new(Vec::new());
+
+thread_local! {
+    /// This thread's emptied bins from earlier runs, reused before anything is allocated.
+    static SPARE: RefCell<Vec<Vec<VertexId>>> = const { RefCell::new(Vec::new()) };
+}
 
 /// What a fast run did.
 #[derive(Clone, Debug, Default)]
@@ -63,6 +98,8 @@ trait Cells: Sync {
     fn get(&self, v: usize) -> Distance;
     /// Lowers δ(v) to `d` if that is lower; true when this call lowered it.
     fn lower(&self, v: usize, d: Distance) -> bool;
+    /// Sets δ(v) to 0 (the source) or ∞.
+    fn reset(&self, v: usize, source: bool);
 }
 
 impl Cells for [AtomicI64] {
@@ -76,6 +113,9 @@ impl Cells for [AtomicI64] {
     #[inline]
     fn lower(&self, v: usize, d: Distance) -> bool {
         d < self[v].load(Relaxed) && d < self[v].fetch_min(d, Relaxed)
+    }
+    fn reset(&self, v: usize, source: bool) {
+        self[v].store(if source { 0 } else { INF }, Relaxed);
     }
 }
 
@@ -96,6 +136,9 @@ impl Cells for [AtomicU32] {
     fn lower(&self, v: usize, d: Distance) -> bool {
         let d = d as u32;
         d < self[v].load(Relaxed) && d < self[v].fetch_min(d, Relaxed)
+    }
+    fn reset(&self, v: usize, source: bool) {
+        self[v].store(if source { 0 } else { u32::MAX }, Relaxed);
     }
 }
 
@@ -132,34 +175,47 @@ struct Shared<'a, C: Cells + ?Sized> {
     delta: Distance,
     threads: usize,
     parts: Parts,
-    /// Next chunk of the frontier to hand out.
-    next_chunk: AtomicUsize,
+    /// Next chunk of the frontier to hand out (every thread bumps it: a line of its own).
+    next_chunk: Padded<AtomicUsize>,
     /// The lowest non-empty bin over all threads, per round parity (GAP's `shared_indexes`).
-    next_bin: [AtomicU64; 2],
-    stop: AtomicBool,
+    next_bin: Padded<[AtomicU64; 2]>,
+    stop: Padded<AtomicBool>,
+    /// Set δ to ∞ (the source to 0) first, each thread its slice: the array is reused.
+    init: bool,
     barrier: FutexBarrier,
 }
 
 /// Runs Δ-stepping from the δ already in `dist` (the source at 0, everything else ∞) on
-/// `threads` threads (every thread of `pool` when more than one; one `broadcast` for the whole
-/// run); `dist` holds the distances afterwards ([`INF`] = unreachable). `cancel` is read once per round.
-/// Errors: [`SolveError::Cancelled`].
+/// `threads` threads (at least 1; one parallel region on the persistent team for the whole
+/// run); `dist` holds the distances afterwards ([`INF`] = unreachable). `cancel` is read once
+/// per round. Errors: [`SolveError::Cancelled`].
 pub fn run(
     graph: &Graph,
     dist: &[AtomicI64],
     source: VertexId,
     delta: Distance,
-    pool: Option<&rayon::ThreadPool>,
+    threads: usize,
     cancel: &AtomicBool,
 ) -> Result<FastRun, SolveError> {
-    let threads = pool.map_or(1, |p| p.current_num_threads()).max(1);
-    if crate::algo::dijkstra::fits_u32(graph) {
-        let narrow: Vec<AtomicU32> = (0..graph.n()).map(|_| AtomicU32::new(u32::MAX)).collect();
-        narrow[source as usize].store(0, Relaxed);
-        drive(graph, &narrow[..], Some(dist), source, delta, threads, pool, cancel)
-    } else {
-        drive(graph, dist, None, source, delta, threads, pool, cancel)
+    let threads = threads.max(1);
+    if !crate::algo::dijkstra::fits_u32(graph) {
+        return drive(graph, dist, None, false, source, delta, threads, cancel);
     }
+    let n = graph.n();
+    // Another run holding the kept array (two solves at once) gets one of its own.
+    let mut kept = NARROW.try_lock().ok();
+    let mut narrow = kept.as_mut().map(|k| std::mem::take(&mut **k)).unwrap_or_default();
+    if narrow.len() < n {
+        // Once per size; the workers set the values.
+        narrow = (0..n).map(|_| AtomicU32::new(0)).collect();
+    }
+    let result = drive(graph, &narrow[..n], Some(dist), true, source, delta, threads, cancel);
+    if let Some(k) = kept.as_mut()
+        && narrow.len() <= KEEP_CELLS
+    {
+        **k = narrow;
+    }
+    result
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -167,10 +223,10 @@ fn drive<C: Cells + ?Sized>(
     graph: &Graph,
     cells: &C,
     out: Option<&[AtomicI64]>,
+    init: bool,
     source: VertexId,
     delta: Distance,
     threads: usize,
-    pool: Option<&rayon::ThreadPool>,
     cancel: &AtomicBool,
 ) -> Result<FastRun, SolveError> {
     let shared = Shared {
@@ -181,9 +237,10 @@ fn drive<C: Cells + ?Sized>(
         delta: delta.max(1),
         threads,
         parts: Parts((0..threads).map(|_| UnsafeCell::new(Vec::new())).collect()),
-        next_chunk: AtomicUsize::new(0),
-        next_bin: [AtomicU64::new(NO_BIN), AtomicU64::new(NO_BIN)],
-        stop: AtomicBool::new(false),
+        next_chunk: Padded(AtomicUsize::new(0)),
+        next_bin: Padded([AtomicU64::new(NO_BIN), AtomicU64::new(NO_BIN)]),
+        stop: Padded(AtomicBool::new(false)),
+        init,
         barrier: FutexBarrier::new(threads),
     };
     let rounds = AtomicU64::new(0);
@@ -198,14 +255,8 @@ fn drive<C: Cells + ?Sized>(
             rounds.store(u64::from(r), Relaxed);
         }
     };
-    match pool {
-        // Every pool thread runs one worker for the whole run; the barrier needs all of them
-        // at once, which `broadcast` gives (each thread takes its job; none is busy elsewhere).
-        Some(p) if threads > 1 => {
-            p.broadcast(|ctx| work(ctx.index()));
-        }
-        _ => work(0),
-    }
+    // Every thread runs one worker for the whole run, all at once (the barrier needs that).
+    super::team::run(threads, &work);
     if shared.stop.load(Relaxed) {
         return Err(SolveError::Cancelled);
     }
@@ -224,9 +275,17 @@ fn slice(n: usize, threads: usize, t: usize) -> std::ops::Range<usize> {
 /// One thread's rounds from δ as it is (the source at 0, everything else ∞); returns the
 /// number of rounds and the time spent at barriers.
 fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u32, Duration) {
+    let mut spare = SPARE.with_borrow_mut(std::mem::take);
+    if s.init {
+        for v in slice(s.dist.len(), s.threads, t) {
+            s.dist.reset(v, v == s.source as usize);
+        }
+    }
+    // SAFETY: before the first barrier only thread t touches its part.
+    let mine = unsafe { s.parts.write(t) };
+    *mine = spare.pop().unwrap_or_default();
     if t == 0 {
-        // SAFETY: before the first barrier no other thread touches the parts.
-        unsafe { s.parts.write(0) }.push(s.source);
+        mine.push(s.source);
     }
     let succ = s.succ;
     let mut bins: Vec<Vec<VertexId>> = Vec::new();
@@ -249,12 +308,18 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
             total += unsafe { s.parts.read(k) }.len();
             ends.push(total);
         }
+        let (fixed_chunk, share) = knobs();
+        let chunk = match fixed_chunk {
+            0 if s.threads > 1 => (total / (CHUNKS_PER_THREAD * s.threads)).clamp(1, CHUNK),
+            0 => CHUNK,
+            c => c,
+        };
         loop {
-            let start = s.next_chunk.fetch_add(CHUNK, Relaxed);
+            let start = s.next_chunk.fetch_add(chunk, Relaxed);
             if start >= total {
                 break;
             }
-            let end = (start + CHUNK).min(total);
+            let end = (start + chunk).min(total);
             let mut i = start;
             while i < end {
                 let k = ends.partition_point(|&e| e <= i);
@@ -265,24 +330,28 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
                 for &u in &part[i - base..stop - base] {
                     // A vertex lowered again since it was binned is relaxed from its lower bin.
                     if s.dist.get(u as usize) >= floor {
-                        relax(s, succ, u, &mut bins);
+                        relax(s, succ, u, &mut bins, &mut spare);
                     }
                 }
                 i = stop;
             }
         }
-        // Bin fusion: a small current bin is relaxed by its owner without another round.
+        // Bin fusion: a small current bin is relaxed by its owner without another round — unless
+        // half the threads already wait at (B) and the bin has a vertex for each: then it is
+        // left for the next round, which shares it out in chunks (same bin, same distances).
         let c = curr as usize;
-        while c < bins.len() && !bins[c].is_empty() && bins[c].len() < FUSE_BELOW {
-            let copy = std::mem::take(&mut bins[c]);
+        while c < bins.len()
+            && !bins[c].is_empty()
+            && bins[c].len() < FUSE_BELOW
+            && (!share || bins[c].len() < s.threads || 2 * s.barrier.waiting() < s.threads)
+        {
+            // What this pass lowers into bin c goes into a spare vector (no allocation).
+            let mut copy = std::mem::replace(&mut bins[c], spare.pop().unwrap_or_default());
             for &u in &copy {
-                relax(s, succ, u, &mut bins);
+                relax(s, succ, u, &mut bins, &mut spare);
             }
-            // Keep the allocation for the next fused pass.
-            if bins[c].is_empty() {
-                bins[c] = copy;
-                bins[c].clear();
-            }
+            copy.clear();
+            spare.push(copy);
         }
         if let Some(b) = (c..bins.len()).find(|&b| !bins[b].is_empty()) {
             s.next_bin[round as usize & 1].fetch_min(b as u64, Relaxed);
@@ -315,21 +384,45 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
             out[v].store(s.dist.get(v), Relaxed);
         }
     }
+    // SAFETY: after the last (B) no thread reads the parts any more.
+    spare.push(std::mem::take(unsafe { s.parts.write(t) }));
+    spare.extend(bins);
+    keep(spare);
     (round, waited)
+}
+
+/// Keeps this thread's emptied bins for its next run, the largest first, up to [`KEEP_IDS`].
+fn keep(mut spare: Vec<Vec<VertexId>>) {
+    spare.retain(|b| b.capacity() > 0);
+    spare.sort_unstable_by_key(|b| std::cmp::Reverse(b.capacity()));
+    let mut ids = 0;
+    spare.retain_mut(|b| {
+        b.clear();
+        ids += b.capacity();
+        ids <= KEEP_IDS
+    });
+    // Popped from the end: the smallest go first into the many short-lived bins of a run.
+    SPARE.with_borrow_mut(|s| *s = spare);
 }
 
 /// Relaxes every arc of `u` against δ(u) now; each lowered head goes into this thread's bin of
 /// its new δ.
 #[inline]
-fn relax<C: Cells + ?Sized>(s: &Shared<C>, succ: &Csr, u: VertexId, bins: &mut Vec<Vec<VertexId>>) {
+fn relax<C: Cells + ?Sized>(
+    s: &Shared<C>,
+    succ: &Csr,
+    u: VertexId,
+    bins: &mut Vec<Vec<VertexId>>,
+    spare: &mut Vec<Vec<VertexId>>,
+) {
     let du = s.dist.get(u as usize);
     let r = succ.offsets[u as usize] as usize..succ.offsets[u as usize + 1] as usize;
     for (&v, &w) in succ.targets[r.clone()].iter().zip(&succ.weights[r]) {
         let nd = du + Distance::from(w);
         if s.dist.lower(v as usize, nd) {
             let b = (nd / s.delta) as usize;
-            if b >= bins.len() {
-                bins.resize_with(b + 1, Vec::new);
+            while b >= bins.len() {
+                bins.push(spare.pop().unwrap_or_default());
             }
             bins[b].push(v);
         }

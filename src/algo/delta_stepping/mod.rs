@@ -34,6 +34,7 @@
 mod barrier;
 mod fast;
 mod stepper;
+mod team;
 
 pub use stepper::DeltaSteppingStepper;
 

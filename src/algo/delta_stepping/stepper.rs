@@ -65,7 +65,7 @@ pub struct DeltaSteppingStepper {
     algo: Algorithm,
     params: DeltaSteppingParams,
     opts: SolveOptions,
-    pool: Option<rayon::ThreadPool>,
+    pool: Option<super::team::LazyPool>,
     /// Frontiers at least this large go to the pool.
     cutoff: usize,
     source: VertexId,
@@ -100,10 +100,9 @@ pub struct DeltaSteppingStepper {
 }
 
 impl DeltaSteppingStepper {
-    /// δ(s) = 0 in bucket 0, the first frontier.
+    /// δ(s) = 0 in bucket 0, the first frontier; the stepped phases start their threads on first use.
     ///
-    /// Errors: [`SolveError::Options`] for a parameter value that does not decode; the thread
-    /// pool cannot be created.
+    /// Errors: [`SolveError::Options`] for a parameter value that does not decode.
     pub fn new(
         graph: Arc<Graph>,
         algo: Algorithm,
@@ -111,7 +110,10 @@ impl DeltaSteppingStepper {
         threads: usize,
         opts: SolveOptions,
     ) -> Result<Self, SolveError> {
-        let pool = crate::algo::thread_pool(threads)?;
+        let pool = match threads {
+            1 => None,
+            t => Some(super::team::LazyPool::new(t)),
+        };
         let params = DeltaSteppingParams::decode(&opts.params).map_err(SolveError::Options)?;
         let delta = params.delta.width(&graph);
         let n = graph.n();
@@ -311,8 +313,8 @@ impl DeltaSteppingStepper {
             b.2.extend(a.2);
             (a.0 + b.0, a.1 + b.1, b.2)
         };
-        match &self.pool {
-            Some(pool) if self.frontier.len() >= self.cutoff => pool.install(|| {
+        match self.pool.as_ref().filter(|_| self.frontier.len() >= self.cutoff).and_then(|p| p.get()) {
+            Some(pool) => pool.install(|| {
                 self.frontier.par_iter().fold(|| (0, 0, Vec::new()), fold).reduce(|| (0, 0, Vec::new()), join)
             }),
             _ => self.frontier.iter().fold((0, 0, Vec::new()), fold),
@@ -324,7 +326,7 @@ impl Stepper for DeltaSteppingStepper {
     crate::algo::stepper_getters!(done = done);
 
     fn device(&self) -> String {
-        crate::algo::cpu_device(self.pool.as_ref().map_or(1, |p| p.current_num_threads()))
+        crate::algo::cpu_device(self.pool.as_ref().map_or(1, |p| p.threads()))
     }
 
     fn step(&mut self) -> Result<Option<Step>, SolveError> {
@@ -389,7 +391,14 @@ impl Stepper for DeltaSteppingStepper {
     fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
         if self.iteration == 0 && self.opts.launch == Launch::Fast {
             let start = Instant::now();
-            let fast = super::fast::run(&self.graph, &self.dist, self.source, self.delta, self.pool.as_ref(), cancel)?;
+            let fast = super::fast::run(
+                &self.graph,
+                &self.dist,
+                self.source,
+                self.delta,
+                self.pool.as_ref().map_or(1, |p| p.threads()),
+                cancel,
+            )?;
             let total_ms = start.elapsed().as_secs_f64() * 1e3;
             self.done = true;
             self.iteration = fast.rounds;

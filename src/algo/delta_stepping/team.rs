@@ -1,0 +1,182 @@
+//! A persistent team of worker threads for Δ-stepping's fast path, as OpenMP keeps one for
+//! GAP's `#pragma omp parallel`: the threads are started once per process and stay, parked on
+//! a futex between runs (after a short spin), so a run pays one wake-up per thread instead of
+//! a fresh pool's thread start-up, and each thread's allocator arena and bins stay warm across
+//! runs (the bins are kept in the thread's own storage by [`super::fast`]).
+//!
+//! A fresh `rayon` pool per run (what the fast path used before) started its threads
+//! asynchronously inside the timed region — `ThreadPoolBuilder::build` does not wait for
+//! them — and the previous run's pool was still tearing its threads down beside it.
+//!
+//! One run at a time holds the team; a run that finds it busy (two solves at once, e.g. the
+//! app's lanes) gets scoped threads of its own for that run, which is correct, only colder.
+
+use super::barrier::{Padded, futex_wait, futex_wake, spin_for};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicUsize, Ordering::*};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// One run's job as the workers see it.
+struct Job<'a> {
+    f: &'a (dyn Fn(usize) + Sync),
+    /// Workers that have returned from `f`.
+    done: &'a AtomicUsize,
+    panicked: &'a AtomicBool,
+}
+
+/// A worker's mailbox: the caller stores the job, then bumps `generation`.
+#[derive(Default)]
+struct Slot {
+    generation: Padded<AtomicU32>,
+    /// Set while the worker sleeps (or is about to) on `generation`.
+    asleep: AtomicU32,
+    /// A `*const Job<'_>` valid until the worker counts itself done.
+    job: AtomicPtr<()>,
+}
+
+/// The started workers; worker i runs thread index i + 1 (the caller is thread 0).
+static TEAM: Mutex<Vec<Arc<Slot>>> = Mutex::new(Vec::new());
+
+/// Calls `f(t)` for every t in 0..threads at once — t = 0 on the calling thread, every other t
+/// on its own thread, all running concurrently (so `f` may meet at a barrier) — and returns when
+/// every call has returned. A panic in any call is raised here after all have returned.
+pub fn run(threads: usize, f: &(dyn Fn(usize) + Sync)) {
+    let helpers = threads.saturating_sub(1);
+    if helpers == 0 {
+        f(0);
+        return;
+    }
+    let Ok(mut team) = TEAM.try_lock() else {
+        return scoped(threads, f);
+    };
+    while team.len() < helpers {
+        let slot = Arc::new(Slot::default());
+        let mine = Arc::clone(&slot);
+        let index = team.len() + 1;
+        let started =
+            std::thread::Builder::new().name(format!("sssp-team-{index}")).spawn(move || worker(&mine, index));
+        if started.is_err() {
+            // The OS gives no more threads now: this run starts its own (as the rayon pool did,
+            // a run that cannot start its threads at all panics there).
+            drop(team);
+            return scoped(threads, f);
+        }
+        team.push(slot);
+    }
+    let done = AtomicUsize::new(0);
+    let panicked = AtomicBool::new(false);
+    let job = Job { f, done: &done, panicked: &panicked };
+    for slot in &team[..helpers] {
+        slot.job.store(std::ptr::from_ref(&job).cast_mut().cast(), Relaxed);
+        // SeqCst pairs with the worker's `asleep` store before it sleeps: either it sees the new
+        // generation or this sees it asleep.
+        slot.generation.fetch_add(1, SeqCst);
+        if slot.asleep.load(SeqCst) != 0 {
+            futex_wake(&slot.generation);
+        }
+    }
+    let mine = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(0)));
+    // `job` lives on this stack: no worker may still hold it when this returns.
+    let mut spins = 0u32;
+    while done.load(Acquire) < helpers {
+        spins += 1;
+        if spins < 1 << 14 { std::hint::spin_loop() } else { std::thread::yield_now() }
+    }
+    drop(team);
+    if let Err(p) = mine {
+        std::panic::resume_unwind(p);
+    }
+    assert!(!panicked.load(Relaxed), "a Δ-stepping worker thread panicked");
+}
+
+/// The same on threads started for this run only.
+fn scoped(threads: usize, f: &(dyn Fn(usize) + Sync)) {
+    std::thread::scope(|s| {
+        for t in 1..threads {
+            s.spawn(move || f(t));
+        }
+        f(0);
+    });
+}
+
+/// Runs the jobs posted to `slot`, spinning a while after each before it sleeps.
+fn worker(slot: &Slot, index: usize) {
+    let mut seen = 0u32;
+    loop {
+        let start = Instant::now();
+        let mut spins = 0u32;
+        while slot.generation.load(Acquire) == seen {
+            spins += 1;
+            // Spin as long as the barrier does; the thread count that matters for "more threads
+            // than cores" is the team's size so far.
+            if !spins.is_multiple_of(256) || start.elapsed() < spin_for(index + 1) {
+                std::hint::spin_loop();
+                continue;
+            }
+            slot.asleep.store(1, SeqCst);
+            if slot.generation.load(SeqCst) == seen {
+                futex_wait(&slot.generation, seen);
+            }
+            slot.asleep.store(0, SeqCst);
+        }
+        seen = slot.generation.load(Acquire);
+        // SAFETY: the caller stored a live `Job` before bumping `generation` (Release/Acquire)
+        // and keeps it alive until this worker has counted itself done below.
+        let job = unsafe { &*slot.job.load(Relaxed).cast::<Job<'_>>() };
+        if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (job.f)(index))).is_err() {
+            job.panicked.store(true, Relaxed);
+        }
+        // The last touch of `job`: after this the caller may return and free it.
+        job.done.fetch_add(1, Release);
+    }
+}
+
+/// The stepped phases' rayon pool, started on first use: a run to the end on the fast path
+/// never starts it (its threads would start beside the team's inside the timed region).
+pub struct LazyPool {
+    threads: usize,
+    pool: std::sync::OnceLock<Option<rayon::ThreadPool>>,
+}
+
+impl LazyPool {
+    /// A pool of `threads` threads (0 = one per core), not started yet.
+    pub fn new(threads: usize) -> LazyPool {
+        let threads = match threads {
+            0 => std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+            t => t,
+        };
+        LazyPool { threads, pool: std::sync::OnceLock::new() }
+    }
+
+    /// Its thread count.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The pool, started now if it is not yet; `None` when the threads cannot be started (the
+    /// caller then works on its own thread: same result, slower).
+    pub fn get(&self) -> Option<&rayon::ThreadPool> {
+        self.pool.get_or_init(|| rayon::ThreadPoolBuilder::new().num_threads(self.threads).build().ok()).as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every index runs once per run, concurrently (they meet at a barrier), over many runs
+    /// and changing thread counts, with the team reused.
+    #[test]
+    fn every_index_runs_once_and_together() {
+        for round in 0..40 {
+            let threads = 1 + round % 5;
+            let barrier = super::super::barrier::FutexBarrier::new(threads);
+            let hits: Vec<AtomicUsize> = (0..threads).map(|_| AtomicUsize::new(0)).collect();
+            run(threads, &|t| {
+                hits[t].fetch_add(1, Relaxed);
+                barrier.wait();
+            });
+            assert!(hits.iter().all(|h| h.load(Relaxed) == 1));
+        }
+    }
+}
