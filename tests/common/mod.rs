@@ -7,6 +7,8 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use sssp_lab::graph::{Distance, Graph, INF, VertexId};
 use std::path::{Path, PathBuf};
 
+pub mod cli;
+
 /// Shortest distances from `source` by petgraph's `dijkstra` ([`INF`] = unreachable).
 pub fn petgraph_distances(g: &Graph, source: VertexId) -> Vec<Distance> {
     let mut pg = DiGraph::<(), u64>::with_capacity(g.n(), g.m());
