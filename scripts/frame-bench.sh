@@ -30,23 +30,9 @@ if [ ! -x "$BIN" ] || [ "${REBUILD:-0}" = 1 ]; then
 fi
 mkdir -p "$OUT"
 
-XDG_RUNTIME_DIR=$(mktemp -d)
-chmod 700 "$XDG_RUNTIME_DIR"
-export XDG_RUNTIME_DIR
-DISPLAY_NUM=${DISPLAY_NUM:-98}
-Xvfb ":$DISPLAY_NUM" -screen 0 "${W}x${H}x24" -nolisten tcp -noreset >/dev/null 2>&1 &
-XVFB=$!
-APP=
-cleanup() {
-    [ -n "$APP" ] && kill "$APP" 2>/dev/null || true
-    kill "$XVFB" 2>/dev/null || true
-    rm -rf "$XDG_RUNTIME_DIR"
-}
-trap cleanup EXIT
-export DISPLAY=":$DISPLAY_NUM"
-sleep 1
-# The pointer stays in the corner, away from the view (no hover tooltips).
-xdotool mousemove "$((W - 1))" "$((H - 1))" || true
+# shellcheck source=scripts/xvfb-session.sh
+. scripts/xvfb-session.sh
+xvfb_session "${DISPLAY_NUM:-98}" "$W" "$H"
 # Software Vulkan only: the numbers are lavapipe's.
 export VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-$(ls /usr/share/vulkan/icd.d/lvp_icd*.json | head -1)}
 export WGPU_BACKEND=${WGPU_BACKEND:-vulkan}

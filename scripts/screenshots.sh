@@ -58,23 +58,9 @@ if [ ! -x "$BIN" ] || [ "${REBUILD:-0}" = 1 ]; then
 fi
 mkdir -p "$OUT"
 
-XDG_RUNTIME_DIR=$(mktemp -d)
-chmod 700 "$XDG_RUNTIME_DIR"
-export XDG_RUNTIME_DIR
-DISPLAY_NUM=${DISPLAY_NUM:-97}
-Xvfb ":$DISPLAY_NUM" -screen 0 "${W}x${H}x24" -nolisten tcp -noreset >/dev/null 2>&1 &
-XVFB=$!
-APP=
-cleanup() {
-    [ -n "$APP" ] && kill "$APP" 2>/dev/null || true
-    kill "$XVFB" 2>/dev/null || true
-    rm -rf "$XDG_RUNTIME_DIR"
-}
-trap cleanup EXIT
-export DISPLAY=":$DISPLAY_NUM"
-sleep 1
-# Keep the pointer in the bottom-right corner, away from the graph view (no hover).
-xdotool mousemove "$((W - 1))" "$((H - 1))" || echo "warning: xdotool could not move the pointer"
+# shellcheck source=scripts/xvfb-session.sh
+. scripts/xvfb-session.sh
+xvfb_session "${DISPLAY_NUM:-97}" "$W" "$H"
 
 # [WAIT=SECONDS] shot NAME SETTLE_SECONDS VAR=VALUE...: starts the app with these variables, waits
 # until it reports ready (at most WAIT, default 120 s), lets the view settle, takes the screenshot

@@ -1,19 +1,10 @@
 //! The headless CLI as a script would use it: exit codes, output files, errors naming file:line.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::cli::{bin, data, run};
+use std::path::Path;
 use std::process::{Command, Output};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sssp-lab"))
-}
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
-}
-
-fn run(cmd: &mut Command) -> Output {
-    cmd.output().expect("the binary runs")
-}
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

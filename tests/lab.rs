@@ -29,27 +29,13 @@ fn fanout(n: usize, d: usize) -> GraphEntry {
 }
 
 fn small(devices: Vec<LabDevice>, algorithms: Vec<Algorithm>) -> Experiment {
-    Experiment {
-        name: "t".into(),
-        description: String::new(),
-        kind: Default::default(),
-        graphs: vec![fanout(500, 4)],
-        algorithms: algorithms.into_iter().map(Into::into).collect(),
-        devices,
-        block: BlockSpec::default(),
-        cache: vec![CachePreference::Default],
-        repetitions: 1,
-        sources: SourceSpec::Ids(vec![0, 7]),
-        baseline: None,
-        instrument: false,
-        launch: Default::default(),
-        stepped: None,
-        check: true,
-        cell_budget_s: None,
-        paper: Vec::new(),
-        many_source: None,
-        exclude: Vec::new(),
-    }
+    // Every other field as an experiment file that leaves it out has it (serde's defaults).
+    let mut exp: Experiment = serde_json::from_str(r#"{"name": "t", "graphs": [], "algorithms": []}"#).expect("parses");
+    exp.graphs = vec![fanout(500, 4)];
+    exp.algorithms = algorithms.into_iter().map(Into::into).collect();
+    exp.devices = devices;
+    exp.sources = SourceSpec::Ids(vec![0, 7]);
+    exp
 }
 
 #[test]

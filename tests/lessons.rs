@@ -10,7 +10,7 @@ use sssp_lab::app::compare::{CompareView, LESSONS, Lesson, Lockstep};
 use sssp_lab::device::DeviceId;
 use sssp_lab::graph::{Distance, Graph, INF, VertexId};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The lesson with this title prefix.
 fn lesson(title: &str) -> &'static Lesson {
@@ -30,15 +30,7 @@ fn gpus() -> Vec<Option<DeviceId>> {
 }
 
 fn wait(c: &mut CompareView) {
-    let t = Instant::now();
-    loop {
-        c.poll();
-        if !c.is_busy() {
-            break;
-        }
-        assert!(t.elapsed() < Duration::from_secs(600), "the lanes did not finish");
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    assert!(c.wait_idle(Duration::from_secs(600)), "the lanes did not finish");
 }
 
 /// Opens `l` as the menu does (GPU lanes on `gpu`) and waits for its lanes.

@@ -82,17 +82,38 @@ fn single(dir: &Path, sources: &str) -> (String, Vec<(u64, u64)>) {
     (checksum(&o), tasks(&json(&path)))
 }
 
-#[test]
-fn four_ranks_give_the_single_process_checksum_and_every_source_once() {
+/// What a run test starts from: the one-process run of `sources` on rome99 (its checksum
+/// line and tasks), where the MPI run writes its JSON, and rome99's path; `None` (the test
+/// is skipped) without `mpirun`.
+struct Setup {
+    /// Holds the JSON files until the test ends: bind it (`_dir`), never `..`.
+    _dir: tempfile::TempDir,
+    want: String,
+    want_tasks: Vec<(u64, u64)>,
+    json: PathBuf,
+    graph: String,
+}
+
+fn setup(sources: &str) -> Option<Setup> {
     if !have_mpirun() {
-        return;
+        return None;
     }
     let dir = tempfile::tempdir().expect("tempdir");
-    let (want, want_tasks) = single(dir.path(), "64:1");
+    let (want, want_tasks) = single(dir.path(), sources);
+    let json = dir.path().join("mpi.json");
+    let graph = data("rome99.gr.gz").to_string_lossy().into_owned();
+    Some(Setup { _dir: dir, want, want_tasks, json, graph })
+}
+
+/// The run's worker labels (`r<rank>/<label>`), in order.
+fn labels(run: &Value) -> Vec<&str> {
+    run["workers"].as_array().into_iter().flatten().filter_map(|w| w["label"].as_str()).collect()
+}
+
+#[test]
+fn four_ranks_give_the_single_process_checksum_and_every_source_once() {
+    let Some(Setup { _dir, want, want_tasks, json: path, graph }) = setup("64:1") else { return };
     assert_eq!(want_tasks.len(), 64);
-    let path = dir.path().join("mpi.json");
-    let graph = data("rome99.gr.gz");
-    let graph = graph.to_string_lossy();
     let args =
         ["-np", "4", BIN, "apsp", &graph, "--sources", "64:1", "--workers", "cpu:1", "--mpi", "--mpi-chunk", "3"];
     let o = mpirun(&[&args[..], &["--json", &path.to_string_lossy()]].concat());
@@ -102,9 +123,7 @@ fn four_ranks_give_the_single_process_checksum_and_every_source_once() {
     assert!(err.contains("[64/64]") && err.contains("mpi: 4 ranks"), "{err}");
     let run = json(&path);
     assert_eq!(tasks(&run), want_tasks, "every source once, each with the one-process summary");
-    let labels: Vec<&str> =
-        run["workers"].as_array().into_iter().flatten().filter_map(|w| w["label"].as_str()).collect();
-    assert_eq!(labels, ["r0/cpu#0", "r1/cpu#0", "r2/cpu#0", "r3/cpu#0"]);
+    assert_eq!(labels(&run), ["r0/cpu#0", "r1/cpu#0", "r2/cpu#0", "r3/cpu#0"]);
     let mpi = &run["mpi"];
     assert_eq!(mpi["ranks"], 4);
     let remote = mpi["traffic"]["remote_tasks"].as_u64().unwrap_or(0);
@@ -113,14 +132,8 @@ fn four_ranks_give_the_single_process_checksum_and_every_source_once() {
 
 #[test]
 fn a_coordinator_only_rank_0_leaves_every_task_to_the_others() {
-    if !have_mpirun() {
-        return;
-    }
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (want, want_tasks) = single(dir.path(), "1..40");
-    let path = dir.path().join("mpi.json");
-    let graph = data("rome99.gr.gz");
-    let (graph, json_path) = (graph.to_string_lossy(), path.to_string_lossy());
+    let Some(Setup { _dir, want, want_tasks, json: path, graph }) = setup("1..40") else { return };
+    let json_path = path.to_string_lossy();
     let o = mpirun(&[
         "-np",
         "3",
@@ -142,9 +155,7 @@ fn a_coordinator_only_rank_0_leaves_every_task_to_the_others() {
     assert_eq!(checksum(&o), want);
     let run = json(&path);
     assert_eq!(tasks(&run), want_tasks);
-    let labels: Vec<&str> =
-        run["workers"].as_array().into_iter().flatten().filter_map(|w| w["label"].as_str()).collect();
-    assert_eq!(labels, ["r1/cpu#0", "r2/cpu#0"], "rank 0 runs no worker");
+    assert_eq!(labels(&run), ["r1/cpu#0", "r2/cpu#0"], "rank 0 runs no worker");
     assert_eq!(run["mpi"]["traffic"]["remote_tasks"], 40);
 }
 
@@ -171,14 +182,8 @@ fn a_rank_without_the_graph_stops_the_run_with_its_reason() {
 
 #[test]
 fn a_rank_whose_workers_all_fail_gives_its_tasks_back_and_the_run_completes() {
-    if !have_mpirun() {
-        return;
-    }
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (want, want_tasks) = single(dir.path(), "1..40");
-    let path = dir.path().join("mpi.json");
-    let graph = data("rome99.gr.gz");
-    let (graph, json_path) = (graph.to_string_lossy(), path.to_string_lossy());
+    let Some(Setup { _dir, want, want_tasks, json: path, graph }) = setup("1..40") else { return };
+    let json_path = path.to_string_lossy();
     // Rank 1's only worker is a wgpu adapter that does not exist: it fails on its first task.
     let rank0 =
         ["-np", "1", BIN, "apsp", &graph, "--sources", "1..40", "--workers", "cpu:1", "--mpi", "--mpi-chunk", "4"];

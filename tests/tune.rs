@@ -2,27 +2,16 @@
 //! known, predictions every device accepts, the rules doing what their measurements say, and the
 //! command line (one graph, `--check`, a check set, a bad file).
 
+mod common;
+
+use common::cli::{bin, data, run};
 use sssp_lab::algo::{AlgoChoice, Algorithm, Launch, SolveError};
 use sssp_lab::device::{DeviceId, devices, make_stepper};
 use sssp_lab::generate::GeneratorSpec;
 use sssp_lab::graph::{Graph, GraphBuilder, VertexLabels, WeightRule};
 use sssp_lab::tune::{self, DeviceKind, DeviceShape, GraphStats, SweepOptions, TuneReport, graph_stats, predict};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sssp-lab"))
-}
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
-}
-
-fn run(cmd: &mut Command) -> Output {
-    cmd.output().expect("the binary runs")
-}
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

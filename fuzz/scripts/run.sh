@@ -2,7 +2,7 @@
 # Builds libFuzzer and the fuzz binary, then runs every target one after another (or those
 # named):   fuzz/scripts/run.sh [SECONDS_PER_TARGET] [TARGET…]
 # Each run: libFuzzer, one job, nice 10, -rss_limit_mb=2048, -timeout=10, -max_len=65536, its
-# corpus in fuzz/corpus/<target>/ (new inputs kept in fuzz/target/corpus/<target>/), logs and
+# corpus in fuzz/corpus/<target>/ and the seeds fuzz/seeds-in-tests.txt names (new inputs kept in fuzz/target/corpus/<target>/), logs and
 # crash inputs under fuzz/target/. bench/results/fuzz/README.md records what a run gave.
 set -eu
 cd "$(dirname "$0")/.."
@@ -34,6 +34,8 @@ targets=${*:-$(sed -n 's/^    ("\([a-z_]*\)", .*/\1/p' src/targets.rs)}
 mkdir -p target/logs target/artifacts
 for t in $targets; do
     mkdir -p "target/corpus/$t" "corpus/$t"
+    # Seeds kept once in tests/data go in with the inputs the fuzzer found.
+    sed -n "s|^$t ||p" seeds-in-tests.txt | while read -r f; do cp "../$f" "target/corpus/$t/"; done
     SSSP_FUZZ_TARGET=$t nice -n 10 "$bin" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
         -max_len=65536 -print_final_stats=1 -artifact_prefix="target/artifacts/$t-" \
         "target/corpus/$t" "corpus/$t" >"target/logs/$t.$(date +%s).log" 2>&1 || echo "$t: libFuzzer exited $?"

@@ -6,25 +6,18 @@
 here=$(cd "$(dirname "$0")/.." && pwd)
 rustc="$1"
 shift
+# The instrumentation and checks both crates get (flags without spaces: split on purpose below).
+sancov="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4
+    -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table
+    -Cllvm-args=-sanitizer-coverage-trace-compares -Cdebug-assertions -Coverflow-checks --cfg fuzzing"
 case " $* " in
 *" --crate-name sssp_fuzz "*)
-    exec "$rustc" "$@" \
-        -Cpasses=sancov-module \
-        -Cllvm-args=-sanitizer-coverage-level=4 \
-        -Cllvm-args=-sanitizer-coverage-inline-8bit-counters \
-        -Cllvm-args=-sanitizer-coverage-pc-table \
-        -Cllvm-args=-sanitizer-coverage-trace-compares \
-        -Cdebug-assertions -Coverflow-checks --cfg fuzzing \
-        -Lnative="$here/target/libfuzzer" -lstatic=Fuzzer -lstdc++
+    # shellcheck disable=SC2086
+    exec "$rustc" "$@" $sancov -Lnative="$here/target/libfuzzer" -lstatic=Fuzzer -lstdc++
     ;;
 *" --crate-name sssp_lab "*)
-    exec "$rustc" "$@" \
-        -Cpasses=sancov-module \
-        -Cllvm-args=-sanitizer-coverage-level=4 \
-        -Cllvm-args=-sanitizer-coverage-inline-8bit-counters \
-        -Cllvm-args=-sanitizer-coverage-pc-table \
-        -Cllvm-args=-sanitizer-coverage-trace-compares \
-        -Cdebug-assertions -Coverflow-checks --cfg fuzzing
+    # shellcheck disable=SC2086
+    exec "$rustc" "$@" $sancov
     ;;
 *) exec "$rustc" "$@" ;;
 esac

@@ -79,14 +79,7 @@ fn graph(w: &mut Worker, spec: &ManySourceSpec, plan: &GraphPlan, estimate: usiz
         // Built once here, so that no configuration's makespan includes it.
         g.predecessors();
     }
-    w.send(LabEvent::Log(format!(
-        "{}: n = {}, m = {}, built in {:.2} s, {} sources",
-        g.name,
-        g.n(),
-        g.m(),
-        t.elapsed().as_secs_f64(),
-        sources.len()
-    )));
+    w.log_built(&g, t, sources.len());
     let opts = SolveOptions {
         block: exp.block.configs().first().copied().unwrap_or_default(),
         cache: exp.cache.first().copied().unwrap_or(CachePreference::Default),

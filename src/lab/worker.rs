@@ -54,6 +54,19 @@ impl<'a> Worker<'a> {
         self.jc.send(ev);
     }
 
+    /// Logs a graph made ready for its cells: its size, the seconds since `t` (when building
+    /// began) and how many sources it was given.
+    pub(super) fn log_built(&mut self, g: &Graph, t: Instant, sources: usize) {
+        self.send(LabEvent::Log(format!(
+            "{}: n = {}, m = {}, built in {:.2} s, {} sources",
+            g.name,
+            g.n(),
+            g.m(),
+            t.elapsed().as_secs_f64(),
+            sources
+        )));
+    }
+
     pub(super) fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
     }
@@ -126,14 +139,7 @@ impl<'a> Worker<'a> {
         let missing = self.exp.sources.count().saturating_sub(sources.len());
         let runnable = cells.iter().filter(|c| c.skip.is_none()).count();
         self.total -= missing * self.exp.repetitions as usize * runnable;
-        self.send(LabEvent::Log(format!(
-            "{}: n = {}, m = {}, built in {:.2} s, {} sources",
-            g.name,
-            g.n(),
-            g.m(),
-            t.elapsed().as_secs_f64(),
-            sources.len()
-        )));
+        self.log_built(&g, t, sources.len());
         let mut oracle = Oracle { graph: Arc::clone(&g), cache: HashMap::new(), check: self.exp.check };
         let mut gr_file: Option<boost::TempGr> = None;
         for cell in cells {

@@ -342,28 +342,53 @@ pub fn encode(
         bail!("{} positions for a graph of {} vertices", positions.len(), graph.n());
     }
     let mut painter = Painter::new(graph, positions, opts.size);
-    let flat: Vec<u8> = PALETTE.iter().flatten().copied().collect();
-    let (w, h) = (opts.size.width, opts.size.height);
-    let mut enc = gif::Encoder::new(out, w, h, &flat)?;
-    enc.set_repeat(gif::Repeat::Infinite)?;
+    let mut gif = Gif::new(out, opts, frames)?;
     for i in 0..frames {
         trace.seek(frame_position(i, len, k));
-        let pixels = painter.frame(trace);
-        let last = i + 1 == frames;
-        let frame = gif::Frame {
-            width: w,
-            height: h,
-            buffer: std::borrow::Cow::Owned(pixels),
-            delay: if last { opts.delay_cs.saturating_add(200) } else { opts.delay_cs },
-            ..gif::Frame::default()
-        };
-        enc.write_frame(&frame)?;
+        gif.frame(i, painter.frame(trace))?;
         if !progress(i + 1, frames) {
             return Ok(None);
         }
     }
-    enc.into_inner()?;
+    gif.finish()?;
     Ok(Some(Recorded { frames, steps_per_frame: k, bytes: 0 }))
+}
+
+/// A GIF being written, `frames` frames of `opts.size` in the [`PALETTE`], looping forever.
+struct Gif<'a> {
+    enc: gif::Encoder<&'a mut dyn Write>,
+    opts: &'a Options,
+    frames: usize,
+}
+
+impl<'a> Gif<'a> {
+    fn new(out: &'a mut dyn Write, opts: &'a Options, frames: usize) -> Result<Self> {
+        let flat: Vec<u8> = PALETTE.iter().flatten().copied().collect();
+        let mut enc = gif::Encoder::new(out, opts.size.width, opts.size.height, &flat)?;
+        enc.set_repeat(gif::Repeat::Infinite)?;
+        Ok(Gif { enc, opts, frames })
+    }
+
+    /// Writes frame `i` (palette indices, row by row); the last is held 2 s longer, so that the
+    /// end shows before the loop starts again.
+    fn frame(&mut self, i: usize, pixels: Vec<u8>) -> Result<()> {
+        let last = i + 1 == self.frames;
+        let frame = gif::Frame {
+            width: self.opts.size.width,
+            height: self.opts.size.height,
+            buffer: std::borrow::Cow::Owned(pixels),
+            delay: if last { self.opts.delay_cs.saturating_add(200) } else { self.opts.delay_cs },
+            ..gif::Frame::default()
+        };
+        self.enc.write_frame(&frame)?;
+        Ok(())
+    }
+
+    /// Writes the GIF's trailer.
+    fn finish(self) -> Result<()> {
+        self.enc.into_inner()?;
+        Ok(())
+    }
 }
 
 /// A compare session as one GIF: the lanes' traces side by side (two in a row, three or four
@@ -394,9 +419,7 @@ pub fn encode_lanes(
     let (tw, th) = (w / cols, h / rows);
     let tile = Size { width: tw as u16, height: th as u16 };
     let mut painters: Vec<Painter> = lanes.iter().map(|_| Painter::new(graph, positions, tile)).collect();
-    let flat: Vec<u8> = PALETTE.iter().flatten().copied().collect();
-    let mut enc = gif::Encoder::new(out, opts.size.width, opts.size.height, &flat)?;
-    enc.set_repeat(gif::Repeat::Infinite)?;
+    let mut gif = Gif::new(out, opts, frames.len())?;
     for (i, pos) in frames.iter().enumerate() {
         let mut img = vec![I_BG; w * h];
         for (l, ((label, trace), painter)) in lanes.iter_mut().zip(&mut painters).enumerate() {
@@ -414,20 +437,12 @@ pub fn encode_lanes(
                 img[y0 * w + x0..y0 * w + x0 + tw].fill(I_TEXT);
             }
         }
-        let last = i + 1 == frames.len();
-        let frame = gif::Frame {
-            width: opts.size.width,
-            height: opts.size.height,
-            buffer: std::borrow::Cow::Owned(img),
-            delay: if last { opts.delay_cs.saturating_add(200) } else { opts.delay_cs },
-            ..gif::Frame::default()
-        };
-        enc.write_frame(&frame)?;
+        gif.frame(i, img)?;
         if !progress(i + 1, frames.len()) {
             return Ok(None);
         }
     }
-    enc.into_inner()?;
+    gif.finish()?;
     Ok(Some(Recorded { frames: frames.len(), steps_per_frame: 0, bytes: 0 }))
 }
 

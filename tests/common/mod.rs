@@ -7,6 +7,8 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use sssp_lab::graph::{Distance, Graph, INF, VertexId};
 use std::path::{Path, PathBuf};
 
+pub mod cli;
+
 /// The four frontier solvers ([seed000] §3), as the GPU tests run them.
 pub const FRONTIER_ALGOS: [sssp_lab::algo::Algorithm; 4] = [
     sssp_lab::algo::MARTIN_SUCC,

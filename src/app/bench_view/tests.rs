@@ -40,16 +40,21 @@ fn until(h: &mut Harness<'_, BenchView>, done: impl Fn(&BenchView) -> bool) {
     h.run_steps(2);
 }
 
+/// Clicks "Run experiment" and steps frames until the run ends, which must complete.
+fn run_to_completion(h: &mut Harness<'_, BenchView>) {
+    h.run_steps(2);
+    h.get_by_label("Run experiment").click();
+    h.run_steps(1);
+    until(h, |v| !v.is_running());
+    assert_eq!(h.state().outcome(), Some("completed"));
+}
+
 #[test]
 fn run_streams_rows_into_the_view_and_every_run_matches_dijkstra() {
     let mut h = harness();
     h.state_mut().set_experiment(tiny());
-    h.run_steps(2);
-    h.get_by_label("Run experiment").click();
-    h.run_steps(1);
-    until(&mut h, |v| !v.is_running());
+    run_to_completion(&mut h);
     let v = h.state();
-    assert_eq!(v.outcome(), Some("completed"));
     assert_eq!(v.rows.len(), 2 * 3 * 2);
     assert!(v.rows.iter().all(|r| r.is_measured() && r.correct == Some(true)));
     h.get_by_label("Speedups").click();
@@ -107,12 +112,8 @@ fn a_thread_sweep_opens_on_speedup_vs_threads_with_barrier_and_lock_shares() {
     });
     h.state_mut().set_experiment(exp);
     assert_eq!(h.state().options.tab, super::ResultsTab::Threads);
-    h.run_steps(2);
-    h.get_by_label("Run experiment").click();
-    h.run_steps(1);
-    until(&mut h, |v| !v.is_running());
+    run_to_completion(&mut h);
     let v = h.state();
-    assert_eq!(v.outcome(), Some("completed"));
     let bad: Vec<String> = v
         .rows
         .iter()

@@ -197,6 +197,22 @@ impl CompareView {
         self.lanes.iter().any(|l| l.busy) || self.level_wait.is_some() || self.pending.is_some()
     }
 
+    /// Polls until no lane has a command in hand, for callers without a UI (tests, scripts);
+    /// false when `limit` passed first.
+    pub fn wait_idle(&mut self, limit: Duration) -> bool {
+        let t = Instant::now();
+        loop {
+            self.poll();
+            if !self.is_busy() {
+                return true;
+            }
+            if t.elapsed() >= limit {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
     /// The step keys on the compare tab: → and Space step all lanes, ← steps back, End runs
     /// all to the end. True when `cmd` was one of them (and is used up here).
     pub fn key(&mut self, cmd: &super::command::Command) -> bool {

@@ -2,15 +2,7 @@ use super::*;
 use crate::algo::dijkstra_distances;
 
 fn wait(c: &mut CompareView) {
-    let t = Instant::now();
-    loop {
-        c.poll();
-        if !c.is_busy() {
-            break;
-        }
-        assert!(t.elapsed() < Duration::from_secs(60), "lanes did not finish");
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    assert!(c.wait_idle(Duration::from_secs(60)), "lanes did not finish");
 }
 
 fn view(specs: &[(&str, DeviceId)], lockstep: Lockstep, g: &Arc<Graph>) -> CompareView {

@@ -63,6 +63,16 @@ fn row<T: egui::emath::Numeric>(ui: &mut egui::Ui, name: &str, value: &mut T, sp
     ui.end_row();
 }
 
+/// The rows every weighted generator ends with.
+fn weight_and_seed(
+    ui: &mut egui::Ui,
+    max_weight: &mut impl egui::emath::Numeric,
+    seed: &mut impl egui::emath::Numeric,
+) {
+    row(ui, "max weight", max_weight, 1.0);
+    row(ui, "seed", seed, 1.0);
+}
+
 fn params(ui: &mut egui::Ui, spec: &mut GeneratorSpec) {
     match spec {
         GeneratorSpec::Martin { n, seed } | GeneratorSpec::Dense { n, seed } => {
@@ -72,8 +82,7 @@ fn params(ui: &mut egui::Ui, spec: &mut GeneratorSpec) {
         GeneratorSpec::Fanout { n, d, max_weight, seed } => {
             row(ui, "n (vertices)", n, 256.0);
             row(ui, "d (successors each)", d, 1.0);
-            row(ui, "max weight", max_weight, 1.0);
-            row(ui, "seed", seed, 1.0);
+            weight_and_seed(ui, max_weight, seed);
         }
         GeneratorSpec::Rmat { scale, edge_factor, a, b, c, max_weight, seed } => {
             row(ui, "scale (log₂ n)", scale, 0.1);
@@ -81,14 +90,12 @@ fn params(ui: &mut egui::Ui, spec: &mut GeneratorSpec) {
             row(ui, "a", a, 0.005);
             row(ui, "b", b, 0.005);
             row(ui, "c", c, 0.005);
-            row(ui, "max weight", max_weight, 1.0);
-            row(ui, "seed", seed, 1.0);
+            weight_and_seed(ui, max_weight, seed);
         }
         GeneratorSpec::Grid { width, height, max_weight, seed } => {
             row(ui, "width", width, 1.0);
             row(ui, "height", height, 1.0);
-            row(ui, "max weight", max_weight, 1.0);
-            row(ui, "seed", seed, 1.0);
+            weight_and_seed(ui, max_weight, seed);
         }
         GeneratorSpec::Ssca2(p) => {
             row(ui, "n (vertices)", &mut p.n, 256.0);
@@ -96,8 +103,7 @@ fn params(ui: &mut egui::Ui, spec: &mut GeneratorSpec) {
             row(ui, "P (inter-clique)", &mut p.prob_inter, 0.01);
             row(ui, "one-way pairs", &mut p.prob_unidirectional, 0.01);
             row(ui, "parallel arcs ≤", &mut p.max_parallel, 0.1);
-            row(ui, "max weight", &mut p.max_weight, 1.0);
-            row(ui, "seed", &mut p.seed, 1.0);
+            weight_and_seed(ui, &mut p.max_weight, &mut p.seed);
         }
         GeneratorSpec::Counterexample { n } => row(ui, "n (vertices)", n, 1.0),
         GeneratorSpec::Teaching => {
