@@ -463,7 +463,7 @@ fn the_tune_button_fills_block_sizes_and_delta_and_says_why() {
     assert_eq!(s.settings.block, sssp_lab::algo::BlockSizes::default(), "the CPU's prediction: 256 everywhere");
     let delta = s.settings.algorithm.params.get("delta").expect("delta set").to_string();
     assert!(delta.parse::<i64>().is_ok_and(|d| d >= 1), "{delta}");
-    let summary = format!("Tuned: relax 256 / minimum 256 / update 256, delta {delta}");
+    let summary = format!("Tuned: ds_relax 256 / ds_commit 256, delta {delta}");
     assert!(has_text(&h, &summary), "{summary}");
     assert!(s.tuned.as_ref().is_some_and(|t| t.reasons.iter().any(|r| r.starts_with("C1 "))));
     h.get_by_label(&summary).hover();

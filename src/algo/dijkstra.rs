@@ -180,21 +180,7 @@ impl DijkstraStepper {
 }
 
 impl Stepper for DijkstraStepper {
-    fn algorithm(&self) -> Algorithm {
-        DIJKSTRA
-    }
-
-    fn device(&self) -> String {
-        "CPU (1 thread)".into()
-    }
-
-    fn source(&self) -> VertexId {
-        self.source
-    }
-
-    fn is_done(&self) -> bool {
-        self.current.is_none()
-    }
+    super::stepper_getters!(sequential = DIJKSTRA);
 
     fn step(&mut self) -> Result<Option<Step>, SolveError> {
         let Some(f) = self.current else { return Ok(None) };

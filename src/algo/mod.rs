@@ -327,6 +327,25 @@ pub(crate) fn run_by_steps(
 /// the default [`Stepper::label`]), `source`, and `is_done` from the field path given
 /// (`stepper_getters!(done = book.done)`). Written once for the CPU steppers and the GPU ones.
 macro_rules! stepper_getters {
+    // A one-thread CPU stepper of a fixed algorithm without options (the Dijkstras): its
+    // `algorithm`, `device`, `source` and `is_done` (the heap's next vertex is `current`).
+    (sequential = $algo:path) => {
+        fn algorithm(&self) -> $crate::algo::Algorithm {
+            $algo
+        }
+
+        fn device(&self) -> String {
+            "CPU (1 thread)".into()
+        }
+
+        fn source(&self) -> $crate::graph::VertexId {
+            self.source
+        }
+
+        fn is_done(&self) -> bool {
+            self.current.is_none()
+        }
+    };
     (done = $($done:ident).+) => {
         fn algorithm(&self) -> $crate::algo::Algorithm {
             self.algo

@@ -4,7 +4,7 @@
 
 use super::jobs::{Job, repaint, take_finished};
 use super::state::{AppState, Tuned};
-use crate::algo::Launch;
+use crate::algo::{BlockSizes, Family, Launch};
 use crate::tune::{DeviceShape, graph_stats, predict};
 
 impl AppState {
@@ -38,10 +38,9 @@ impl AppState {
         match out.and_then(|r| r) {
             _ if cancelled => {}
             Ok(p) if p.algorithm.algorithm == self.settings.algorithm.algorithm && p.device == self.settings.device => {
-                let b = p.block;
                 let delta = p.delta.map_or(String::new(), |d| format!(", delta {d}"));
                 self.tuned = Some(Tuned {
-                    summary: format!("Tuned: relax {} / minimum {} / update {}{delta}", b.relax, b.minimum, b.update),
+                    summary: format!("Tuned: {}{delta}", block_summary(p.algorithm.algorithm.spec().family, p.block)),
                     reasons: p.reasons.clone(),
                 });
                 self.settings.block = p.block;
@@ -54,4 +53,14 @@ impl AppState {
             Err(e) => self.error(format!("{name} failed: {e}")),
         }
     }
+}
+
+/// The block sizes the family's kernels read, by entry point (`ds_relax 256 / ds_commit 128`),
+/// as the run panel lists them; "no GPU kernels" for a family that launches none.
+fn block_summary(family: Family, block: BlockSizes) -> String {
+    let kernels = family.kernels();
+    if kernels.is_empty() {
+        return "no GPU kernels".to_string();
+    }
+    kernels.iter().map(|k| format!("{} {}", k.name, block.get(k.block))).collect::<Vec<_>>().join(" / ")
 }

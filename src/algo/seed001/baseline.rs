@@ -109,21 +109,7 @@ impl BinaryHeapStepper {
 }
 
 impl Stepper for BinaryHeapStepper {
-    fn algorithm(&self) -> Algorithm {
-        DIJKSTRA_BHEAP
-    }
-
-    fn device(&self) -> String {
-        "CPU (1 thread)".into()
-    }
-
-    fn source(&self) -> VertexId {
-        self.source
-    }
-
-    fn is_done(&self) -> bool {
-        self.current.is_none()
-    }
+    crate::algo::stepper_getters!(sequential = DIJKSTRA_BHEAP);
 
     fn step(&mut self) -> Result<Option<Step>, SolveError> {
         let Some(u) = self.current else { return Ok(None) };
