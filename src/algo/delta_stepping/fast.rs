@@ -57,14 +57,28 @@ const KEEP_IDS: usize = 4 << 20;
 /// The 32-bit δ array is kept between runs up to this many vertices (64 MiB).
 const KEEP_CELLS: usize = 16 << 20;
 
-/// Switches for benchmarks that measure each departure from GAP in one process (read once):
-/// `SSSP_DS_CHUNK=k` (k ≥ 1) fixes the chunk at k vertices (GAP: 64; unset = adaptive),
-/// `SSSP_DS_SHARE=0` lets a thread fuse its bin while the others wait (GAP's rule).
-fn knobs() -> (usize, bool) {
-    static KNOBS: std::sync::OnceLock<(usize, bool)> = std::sync::OnceLock::new();
+/// Switches for benchmarks that measure each departure from GAP in one process (read once).
+#[derive(Clone, Copy)]
+struct Knobs {
+    /// `SSSP_DS_CHUNK=k` (k ≥ 1) fixes the chunk at k vertices (GAP: 64; unset = adaptive).
+    chunk: usize,
+    /// `SSSP_DS_SHARE=0` lets a thread fuse its bin while the others wait (GAP's rule);
+    /// `SSSP_DS_SHARE=k` (k ≥ 1) leaves a straggler's bin to a shared round only once it holds
+    /// k vertices per thread (unset = 1).
+    share: usize,
+    /// `SSSP_DS_FUSE=k`: fuse bins below k vertices (unset = GAP's [`FUSE_BELOW`]).
+    fuse: usize,
+}
+
+fn knobs() -> Knobs {
+    static KNOBS: std::sync::OnceLock<Knobs> = std::sync::OnceLock::new();
     *KNOBS.get_or_init(|| {
         let var = |k| std::env::var(k).ok().and_then(|v| v.parse::<usize>().ok());
-        (var("SSSP_DS_CHUNK").unwrap_or(0), var("SSSP_DS_SHARE") != Some(0))
+        Knobs {
+            chunk: var("SSSP_DS_CHUNK").unwrap_or(0),
+            share: var("SSSP_DS_SHARE").unwrap_or(1),
+            fuse: var("SSSP_DS_FUSE").unwrap_or(FUSE_BELOW),
+        }
     })
 }
 
@@ -327,8 +341,8 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
             total += unsafe { s.parts.read(k) }.len();
             ends.push(total);
         }
-        let (fixed_chunk, share) = knobs();
-        let chunk = match fixed_chunk {
+        let knobs = knobs();
+        let chunk = match knobs.chunk {
             0 if s.threads > 1 => (total / (CHUNKS_PER_THREAD * s.threads)).clamp(1, CHUNK),
             0 => CHUNK,
             c => c,
@@ -362,8 +376,10 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
         let c = curr as usize;
         while c < bins.len()
             && !bins[c].is_empty()
-            && bins[c].len() < FUSE_BELOW
-            && (!share || bins[c].len() < s.threads || 2 * s.barrier.waiting() < s.threads)
+            && bins[c].len() < knobs.fuse
+            && (knobs.share == 0
+                || bins[c].len() < knobs.share * s.threads
+                || 2 * s.barrier.waiting() < s.threads)
         {
             // What this pass lowers into bin c goes into a spare vector (no allocation).
             let mut copy = std::mem::replace(&mut bins[c], spare.pop().unwrap_or_default());
