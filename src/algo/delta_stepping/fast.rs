@@ -24,12 +24,6 @@
 //! split and no synchronous phases — a vertex is pushed into a bin every time a relaxation
 //! lowers it, and arcs see δ as it is now — so the rounds depend on the interleaving and are
 //! not recorded one by one. The distances are the same (tests/algorithms.rs).
-//!
-//! Departure from GAP: a bin entry carries the δ it was pushed with ([`Entry`]), and a vertex is
-//! relaxed from an entry only while δ still equals it. GAP relaxes every entry whose δ is not
-//! below the bin's floor, so a vertex lowered twice before its bin is processed (common on roads,
-//! where a bin spans Δ ≫ the arc weights, and in the fused passes) has all its arcs relaxed
-//! twice with the same δ. The newest entry of a vertex always matches, so no relaxation is lost.
 
 use super::barrier::{FutexBarrier, Padded};
 use crate::algo::SolveError;
@@ -49,10 +43,7 @@ const CHUNK: usize = 64;
 /// taker's fused bin, so the chunk shrinks (to 1) until every thread gets some.
 const CHUNKS_PER_THREAD: usize = 4;
 const NO_BIN: u64 = u64::MAX;
-/// A bin entry: the vertex and the low 32 bits of the δ it was pushed with (its stamp). The
-/// entry is stale, and skipped, once δ differs: a later lowering pushed a newer entry.
-type Entry = (VertexId, u32);
-/// Bin entries a thread keeps allocated in its spare bins between runs (32 MiB).
+/// Vertex ids a thread keeps allocated in its spare bins between runs (16 MiB).
 const KEEP_IDS: usize = 4 << 20;
 /// The 32-bit δ array is kept between runs up to this many vertices (64 MiB).
 const KEEP_CELLS: usize = 16 << 20;
@@ -87,7 +78,7 @@ static NARROW: Mutex<Vec<AtomicU32>> = Mutex::new(Vec::new());
 
 thread_local! {
     /// This thread's emptied bins from earlier runs, reused before anything is allocated.
-    static SPARE: RefCell<Vec<Vec<Entry>>> = const { RefCell::new(Vec::new()) };
+    static SPARE: RefCell<Vec<Vec<VertexId>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// What a fast run did.
@@ -121,8 +112,6 @@ trait Cells: Sync {
     fn get(&self, v: usize) -> Distance;
     /// Lowers δ(v) to `d` if that is lower; true when this call lowered it.
     fn lower(&self, v: usize, d: Distance) -> bool;
-    /// The low 32 bits of δ(v), compared with an [`Entry`]'s stamp (`d as u32` of the δ pushed).
-    fn stamp(&self, v: usize) -> u32;
     /// Sets δ(v) to 0 (the source) or ∞.
     fn reset(&self, v: usize, source: bool);
 }
@@ -138,11 +127,6 @@ impl Cells for [AtomicI64] {
     #[inline]
     fn lower(&self, v: usize, d: Distance) -> bool {
         d < self[v].load(Relaxed) && d < self[v].fetch_min(d, Relaxed)
-    }
-    #[inline]
-    fn stamp(&self, v: usize) -> u32 {
-        // Truncated: equal low bits of different δ only cost a redundant relaxation.
-        self[v].load(Relaxed) as u32
     }
     fn reset(&self, v: usize, source: bool) {
         self[v].store(if source { 0 } else { INF }, Relaxed);
@@ -167,10 +151,6 @@ impl Cells for [AtomicU32] {
         let d = d as u32;
         d < self[v].load(Relaxed) && d < self[v].fetch_min(d, Relaxed)
     }
-    #[inline]
-    fn stamp(&self, v: usize) -> u32 {
-        self[v].load(Relaxed)
-    }
     fn reset(&self, v: usize, source: bool) {
         self[v].store(if source { 0 } else { u32::MAX }, Relaxed);
     }
@@ -180,7 +160,7 @@ impl Cells for [AtomicU32] {
 /// and barrier (A) of the next round, read by every thread only between (A) and (B): the
 /// barriers order every access, so no lock is taken per round (a lock per part cost every
 /// thread T atomic read-modify-writes on shared lines per round).
-struct Parts(Vec<UnsafeCell<Vec<Entry>>>);
+struct Parts(Vec<UnsafeCell<Vec<VertexId>>>);
 
 // SAFETY: see the type's docs; the barrier's Release/Acquire pairs make the owner's writes
 // visible to the readers and the readers' reads finish before the owner writes again.
@@ -188,13 +168,13 @@ unsafe impl Sync for Parts {}
 
 impl Parts {
     /// SAFETY: only between (A) and (B) of a round.
-    unsafe fn read(&self, t: usize) -> &[Entry] {
+    unsafe fn read(&self, t: usize) -> &[VertexId] {
         unsafe { &*self.0[t].get() }
     }
 
     /// SAFETY: only thread `t`, only between (B) and the next (A).
     #[allow(clippy::mut_from_ref)]
-    unsafe fn write(&self, t: usize) -> &mut Vec<Entry> {
+    unsafe fn write(&self, t: usize) -> &mut Vec<VertexId> {
         unsafe { &mut *self.0[t].get() }
     }
 }
@@ -319,10 +299,10 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
     let mine = unsafe { s.parts.write(t) };
     *mine = spare.pop().unwrap_or_default();
     if t == 0 {
-        mine.push((s.source, 0));
+        mine.push(s.source);
     }
     let succ = s.succ;
-    let mut bins: Vec<Vec<Entry>> = Vec::new();
+    let mut bins: Vec<Vec<VertexId>> = Vec::new();
     let mut ends: Vec<usize> = Vec::with_capacity(s.threads);
     let mut round = 0u32;
     let mut curr = 0u64;
@@ -334,6 +314,7 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
         if t == 0 {
             s.next_bin[(round as usize + 1) & 1].store(NO_BIN, Relaxed);
         }
+        let floor = curr as Distance * s.delta;
         ends.clear();
         let mut total = 0;
         for k in 0..s.threads {
@@ -360,10 +341,9 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
                 let part = unsafe { s.parts.read(k) };
                 let base = ends[k] - part.len();
                 let stop = end.min(ends[k]);
-                for &(u, stamp) in &part[i - base..stop - base] {
-                    // A vertex lowered again since it was binned is relaxed from its newer entry
-                    // (GAP's test, δ below the bin's floor, is the cross-bin half of this one).
-                    if s.dist.stamp(u as usize) == stamp {
+                for &u in &part[i - base..stop - base] {
+                    // A vertex lowered again since it was binned is relaxed from its lower bin.
+                    if s.dist.get(u as usize) >= floor {
                         relax(s, succ, u, &mut bins, &mut spare);
                     }
                 }
@@ -383,10 +363,8 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
         {
             // What this pass lowers into bin c goes into a spare vector (no allocation).
             let mut copy = std::mem::replace(&mut bins[c], spare.pop().unwrap_or_default());
-            for &(u, stamp) in &copy {
-                if s.dist.stamp(u as usize) == stamp {
-                    relax(s, succ, u, &mut bins, &mut spare);
-                }
+            for &u in &copy {
+                relax(s, succ, u, &mut bins, &mut spare);
             }
             copy.clear();
             spare.push(copy);
@@ -430,7 +408,7 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
 }
 
 /// Keeps this thread's emptied bins for its next run, the largest first, up to [`KEEP_IDS`].
-fn keep(mut spare: Vec<Vec<Entry>>) {
+fn keep(mut spare: Vec<Vec<VertexId>>) {
     spare.retain(|b| b.capacity() > 0);
     spare.sort_unstable_by_key(|b| std::cmp::Reverse(b.capacity()));
     let mut ids = 0;
@@ -450,8 +428,8 @@ fn relax<C: Cells + ?Sized>(
     s: &Shared<C>,
     succ: &Csr,
     u: VertexId,
-    bins: &mut Vec<Vec<Entry>>,
-    spare: &mut Vec<Vec<Entry>>,
+    bins: &mut Vec<Vec<VertexId>>,
+    spare: &mut Vec<Vec<VertexId>>,
 ) {
     let du = s.dist.get(u as usize);
     let r = succ.offsets[u as usize] as usize..succ.offsets[u as usize + 1] as usize;
@@ -462,7 +440,7 @@ fn relax<C: Cells + ?Sized>(
             while b >= bins.len() {
                 bins.push(spare.pop().unwrap_or_default());
             }
-            bins[b].push((v, nd as u32));
+            bins[b].push(v);
         }
     }
 }
