@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One lease: GAP and ours (scripts/cpu-peer-bench.sh), then the A/B of lease 5's change at 16
 # threads: the lease-4 binary (old.xz) and the lease-5 binary on the same cells, interleaved
-# per graph (experiments/cpu-ab16-*.json). Run as `bash .dev/cpu/call.sh lease-5`.
+# per graph (experiments/cpu-ab16-*.json); on the roads also the new binary's switches. Run as `bash .dev/cpu/call.sh lease-5`.
 set -uo pipefail
 L=${1:-lease-5}
 D=.dev/cpu
@@ -14,11 +14,18 @@ PEERS=$D EXPS=$D/exp LUX_GZ=$D/lux.gr.gz timeout ${BUDGET:-350} bash $D/cpu-peer
 echo "main rc=$? after $(( $(date +%s) - t0 )) s" >> "$o/log.txt"
 for e in ny lux kron21 urand21; do
   # Leave room for the tar within the 8-minute call.
-  (( $(date +%s) - t0 > 420 )) && { echo "ab16 $e skipped (time)" >> "$o/log.txt"; continue; }
-  timeout 40 /tmp/sssp-lab-old bench $D/exp16/cpu-ab16-$e.json --out "$o/ab16-old/$e" >> "$o/log.txt" 2>&1
-  timeout 40 /tmp/sssp-lab bench $D/exp16/cpu-ab16-$e.json --out "$o/ab16-new/$e" >> "$o/log.txt" 2>&1
+  (( $(date +%s) - t0 > 400 )) && { echo "ab16 $e skipped (time)" >> "$o/log.txt"; continue; }
+  timeout 30 /tmp/sssp-lab-old bench $D/exp16/cpu-ab16-$e.json --out "$o/ab16-old/$e" >> "$o/log.txt" 2>&1
+  timeout 30 /tmp/sssp-lab bench $D/exp16/cpu-ab16-$e.json --out "$o/ab16-new/$e" >> "$o/log.txt" 2>&1
+  if [[ $e == ny || $e == lux ]]; then
+    # The road switches on the new binary (fast.rs Knobs): GAP's no-sharing rule, sharing only
+    # from 4 vertices per thread, and fusion thresholds 250 / 4 000 (GAP's 1 000).
+    for k in SHARE=0 SHARE=4 FUSE=250 FUSE=4000; do
+      env SSSP_DS_$k timeout 30 /tmp/sssp-lab bench $D/exp16/cpu-ab16-$e.json --out "$o/ab16-new-${k,,}/$e" >> "$o/log.txt" 2>&1
+    done
+  fi
   echo "ab16 $e after $(( $(date +%s) - t0 )) s" >> "$o/log.txt"
 done
 echo "all after $(( $(date +%s) - t0 )) s" >> "$o/log.txt"
-rm -rf "$o"/*/plots "$o"/*/*/plots
+find "$o" -name plots -type d -prune -exec rm -rf {} +
 cd $OUT && tar czf $L.tgz $L && rm -rf $L
