@@ -77,6 +77,41 @@ def variants(lease):
     return md
 
 
+def ab16(lease, runs, best):
+    """Lease 5's A/B at 16 threads (folders `ab16-<binary>[-<switch>]/<graph>`, see call.sh): the
+    lease-4 binary (`old`) and the lease-5 binary (`new`, stamped bin entries) on the same cells,
+    our auto-Δ median (min) ms, rounds, barrier share, the one-thread fast path and GAP / ours."""
+    dirs = sorted(p for p in lease.iterdir() if p.is_dir() and p.name.startswith("ab16-"))
+    if not dirs:
+        return []
+    md = ["### A/B at 16 threads in one call (auto Δ; GAP's time of the same call at its best Δ)"]
+    md.append("| graph | run | 16 threads median (min) ms, rounds, barrier | 1 thread (`cpu`) ms | Dijkstra ms | wrong | GAP / ours |")
+    md.append("|---|---|---:|---:|---:|---:|---:|")
+    for d, g in GRAPHS.items():
+        g16 = [v for (gg, dd, tt), vs in runs.items() if gg == g and dd == best.get(g) and tt == 16 for v in vs]
+        for run in dirs:
+            f = run / d / "results.csv"
+            if not f.exists():
+                continue
+            rows = [r for r in csv.DictReader(f.open()) if r["total_ms"]]
+            pick = lambda a, dev: [r for r in rows if r["algorithm"] == a and r["device"] == dev]
+            rs = pick("delta-stepping", "cpu-par:16")
+            ms = [float(r["total_ms"]) for r in rs]
+            it = [int(r["iterations"]) for r in rs]
+            bs = [float(r["barrier_share"]) for r in rs if r["barrier_share"]]
+            one = [float(r["total_ms"]) for r in pick("delta-stepping", "cpu")]
+            dij = [float(r["total_ms"]) for r in pick("dijkstra", "cpu")]
+            bad = sum(r["correct"] != "true" for r in rows)
+            ratio = f"{min(g16) / statistics.median(ms):.2f}×" if (g16 and ms) else "–"
+            md.append(
+                f"| {g} | {run.name[5:]} | {statistics.median(ms):.2f} ({min(ms):.2f}), "
+                f"{statistics.median(it):.0f}, {100 * statistics.median(bs):.0f} % | "
+                f"{statistics.median(one):.2f} | {statistics.median(dij):.2f} | {bad} of {len(rows)} | {ratio} |"
+            )
+    md.append("")
+    return md
+
+
 def main():
     lease = Path(sys.argv[1])
     runs, best = gap(lease / "gapbs.txt")
@@ -132,6 +167,7 @@ def main():
         summary[g] = entry
         md.append("")
     md += variants(lease)
+    md += ab16(lease, runs, best)
     (lease / "tables.md").write_text("\n".join(md) + "\n")
     (lease / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     print("\n".join(md))

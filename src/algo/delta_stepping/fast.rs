@@ -7,8 +7,8 @@
 //! handed out in chunks from a shared counter (GAP's `schedule(dynamic, 64)`; smaller chunks
 //! for a small frontier, so that every thread takes part and seeds its fused bin) — then each
 //! thread keeps relaxing its own small current bin alone ("bin fusion", fewer than 1 000
-//! vertices, saving rounds on roads; a straggler stops fusing once half the threads wait and
-//! leaves its bin to a shared round), and the threads agree on the next bin. Two barriers per
+//! vertices, saving rounds on roads; on fewer than 8 threads a straggler stops fusing once half
+//! the threads wait and leaves its bin to a shared round), and the threads agree on the next bin. Two barriers per
 //! round, like GAP's two `omp barrier`s; no thread copies its bin into a shared array (the
 //! chunk index maps into the owners' parts directly).
 //!
@@ -24,6 +24,12 @@
 //! split and no synchronous phases — a vertex is pushed into a bin every time a relaxation
 //! lowers it, and arcs see δ as it is now — so the rounds depend on the interleaving and are
 //! not recorded one by one. The distances are the same (tests/algorithms.rs).
+//!
+//! Tried and measured slower at 16 threads (lease 5, README there): bin entries stamped with
+//! the δ they were pushed with, relaxed only while δ still equals it. It saves the duplicate
+//! relaxations GAP's floor test lets through (9 % fewer on NY on one thread) but doubles the
+//! bins' bytes and leaves each lowered vertex to the one thread that binned it last: NY 5.06
+//! against 4.54 ms, luxembourg 2.73 against 2.38 ms at 16 threads in the same call.
 
 use super::barrier::{FutexBarrier, Padded};
 use crate::algo::SolveError;
@@ -36,6 +42,13 @@ use std::time::{Duration, Instant};
 /// GAP's `kBinSizeThreshold`: a thread relaxes its current bin alone while it holds fewer
 /// vertices than this.
 const FUSE_BELOW: usize = 1000;
+/// A straggler leaves its bin to a shared round only on fewer threads than this. Measured on
+/// NY and luxembourg (bench/results/cpu-peers-2026-11-26, leases 4–5): sharing pays on 2–4
+/// threads (NY 11.5 against 13.8 ms on 2) but doubles the rounds, and at 16 threads each extra
+/// round's two barriers cost more than the tail they balance (NY 4.1 / 4.2 ms without against
+/// 4.3 / 5.1 ms with, luxembourg 1.9 / 2.2 against 2.1 / 2.7 ms, in two leases); at 8 threads
+/// NY is even and luxembourg 1.9 against 2.4 ms.
+const SHARE_BELOW_THREADS: usize = 8;
 /// Vertices of the frontier a thread takes at a time at most (GAP's `schedule(dynamic, 64)`).
 const CHUNK: usize = 64;
 /// Chunks per thread a round's frontier is cut into at least: a road frontier of a few hundred
@@ -48,14 +61,28 @@ const KEEP_IDS: usize = 4 << 20;
 /// The 32-bit δ array is kept between runs up to this many vertices (64 MiB).
 const KEEP_CELLS: usize = 16 << 20;
 
-/// Switches for benchmarks that measure each departure from GAP in one process (read once):
-/// `SSSP_DS_CHUNK=k` (k ≥ 1) fixes the chunk at k vertices (GAP: 64; unset = adaptive),
-/// `SSSP_DS_SHARE=0` lets a thread fuse its bin while the others wait (GAP's rule).
-fn knobs() -> (usize, bool) {
-    static KNOBS: std::sync::OnceLock<(usize, bool)> = std::sync::OnceLock::new();
+/// Switches for benchmarks that measure each departure from GAP in one process (read once).
+#[derive(Clone, Copy)]
+struct Knobs {
+    /// `SSSP_DS_CHUNK=k` (k ≥ 1) fixes the chunk at k vertices (GAP: 64; unset = adaptive).
+    chunk: usize,
+    /// `SSSP_DS_SHARE=0` lets a thread fuse its bin while the others wait (GAP's rule);
+    /// `SSSP_DS_SHARE=k` (k ≥ 1) leaves a straggler's bin to a shared round only once it holds
+    /// k vertices per thread. Unset: 1 below [`SHARE_BELOW_THREADS`] threads, else 0.
+    share: Option<usize>,
+    /// `SSSP_DS_FUSE=k`: fuse bins below k vertices (unset = GAP's [`FUSE_BELOW`]).
+    fuse: usize,
+}
+
+fn knobs() -> Knobs {
+    static KNOBS: std::sync::OnceLock<Knobs> = std::sync::OnceLock::new();
     *KNOBS.get_or_init(|| {
         let var = |k| std::env::var(k).ok().and_then(|v| v.parse::<usize>().ok());
-        (var("SSSP_DS_CHUNK").unwrap_or(0), var("SSSP_DS_SHARE") != Some(0))
+        Knobs {
+            chunk: var("SSSP_DS_CHUNK").unwrap_or(0),
+            share: var("SSSP_DS_SHARE"),
+            fuse: var("SSSP_DS_FUSE").unwrap_or(FUSE_BELOW),
+        }
     })
 }
 
@@ -308,8 +335,9 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
             total += unsafe { s.parts.read(k) }.len();
             ends.push(total);
         }
-        let (fixed_chunk, share) = knobs();
-        let chunk = match fixed_chunk {
+        let knobs = knobs();
+        let share = knobs.share.unwrap_or(usize::from(s.threads < SHARE_BELOW_THREADS));
+        let chunk = match knobs.chunk {
             0 if s.threads > 1 => (total / (CHUNKS_PER_THREAD * s.threads)).clamp(1, CHUNK),
             0 => CHUNK,
             c => c,
@@ -342,8 +370,8 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
         let c = curr as usize;
         while c < bins.len()
             && !bins[c].is_empty()
-            && bins[c].len() < FUSE_BELOW
-            && (!share || bins[c].len() < s.threads || 2 * s.barrier.waiting() < s.threads)
+            && bins[c].len() < knobs.fuse
+            && (share == 0 || bins[c].len() < share * s.threads || 2 * s.barrier.waiting() < s.threads)
         {
             // What this pass lowers into bin c goes into a spare vector (no allocation).
             let mut copy = std::mem::replace(&mut bins[c], spare.pop().unwrap_or_default());
