@@ -26,7 +26,7 @@ if [[ $parts == *graphs* ]]; then
       > "$out/conv-$f.log" 2>&1 &
   done
   if [[ $graphs == *grid* ]]; then
-    ( "$d/sssp-lab" gen grid --width 4096 --height 4096 --max-weight 1000 --seed 1 "$g/grid4096.gr" \
+    ( "$d/sssp-lab" gen -o "$g/grid4096.gr" grid --width 4096 --height 4096 --max-weight 1000 --seed 1 \
         && "$d/converter" -f "$g/grid4096.gr" -w -b "$g/grid4096.wsg" ) > "$out/conv-grid.log" 2>&1 &
   fi
 fi
@@ -36,21 +36,6 @@ if [[ $parts == *test* ]]; then
   SSSP_LAB_REQUIRE_GPU=cuda SSSP_LAB_NY=assets/USA-road-d.NY.gr.gz timeout 200 "$d/nearfar-test" --test-threads=1 \
     > "$out/tests.txt" 2>&1
   echo "rc=$?" >> "$out/tests.txt"; tail -n 15 "$out/tests.txt"
-fi
-
-if [[ $parts == *sanitize* ]]; then
-  cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-  "$d/sssp-lab" gen rmat --scale 12 --edge-factor 16 --seed 3 "$out/rmat12.gr" > /dev/null 2>&1
-  "$d/sssp-lab" gen grid --width 64 --height 64 --max-weight 100 --seed 2 "$out/grid64.gr" > /dev/null 2>&1
-  for tool in memcheck racecheck synccheck; do
-    for f in rmat12 grid64; do
-      log "sanitizer $tool $f"
-      timeout 90 "$cs" --tool "$tool" "$d/sssp-lab" solve "$out/$f.gr" -a delta-stepping:worklist=near-far -d cuda \
-        -o "$out/$f-$tool.dist" > "$out/sanitize-$tool-$f.txt" 2>&1
-      echo "rc=$?" >> "$out/sanitize-$tool-$f.txt"; tail -n 3 "$out/sanitize-$tool-$f.txt"
-    done
-  done
-  rm -f "$out"/*.dist "$out"/*.gr
 fi
 
 if [[ $parts == *graphs* ]]; then wait; ls -l "$g" > "$out/graphs.txt"; fi
@@ -80,4 +65,19 @@ if [[ $parts == *ours* ]]; then
     echo "rc=$?" >> "$out/ours-$k.txt"; tail -n 5 "$out/ours-$k.txt"
   done
 fi
+if [[ $parts == *sanitize* ]]; then
+  cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  "$d/sssp-lab" gen -o "$out/rmat12.gr" rmat --scale 12 --edge-factor 16 --seed 3 > /dev/null 2>&1
+  "$d/sssp-lab" gen -o "$out/grid64.gr" grid --width 64 --height 64 --max-weight 100 --seed 2 > /dev/null 2>&1
+  for tool in memcheck racecheck synccheck; do
+    for f in rmat12 grid64; do
+      log "sanitizer $tool $f"
+      timeout 90 "$cs" --tool "$tool" "$d/sssp-lab" solve "$out/$f.gr" -s 1 -a delta-stepping:worklist=near-far -d cuda \
+        -o "$out/$f-$tool.dist" > "$out/sanitize-$tool-$f.txt" 2>&1
+      echo "rc=$?" >> "$out/sanitize-$tool-$f.txt"; tail -n 3 "$out/sanitize-$tool-$f.txt"
+    done
+  done
+  rm -f "$out"/*.dist "$out"/*.gr
+fi
+
 log done

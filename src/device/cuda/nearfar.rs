@@ -62,7 +62,7 @@ fn capacities(graph: &Graph) -> (u32, u32) {
 pub fn device_bytes(graph: &Graph) -> u64 {
     let (n, m) = (graph.n() as u64, graph.m() as u64);
     let (pc, fc) = capacities(graph);
-    8 * m + 4 * (n + 1) + 8 * n + 8 * n + 16 * u64::from(pc) + 16 * u64::from(fc) + 4 * LOG_WORDS as u64 * LOG_CAP as u64
+    8 * m + 4 * (n + 1) + 16 * n + 16 * (u64::from(pc) + u64::from(fc)) + 4 * (LOG_WORDS as u64) * u64::from(LOG_CAP)
 }
 
 /// Whether the request is `worklist=near-far`.
@@ -250,8 +250,7 @@ impl NearFarCuda {
         ctl[started] = 1;
         if self.caps.2 != u32::MAX && deg > u64::from(self.caps.2) {
             let b = u64::from(succ.offsets[source as usize]);
-            let pieces: Vec<u32> =
-                (0..deg.div_ceil(PIECE)).flat_map(|k| [source, (b + k * PIECE) as u32]).collect();
+            let pieces: Vec<u32> = (0..deg.div_ceil(PIECE)).flat_map(|k| [source, (b + k * PIECE) as u32]).collect();
             ctl[piece0] = (pieces.len() / 2) as u32;
             ctl[rec_pieces] = ctl[piece0];
             let mut dst = self.lists[2].slice_mut(..pieces.len());
