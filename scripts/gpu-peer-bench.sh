@@ -26,7 +26,7 @@ if [[ $parts == *graphs* ]]; then
       > "$out/conv-$f.log" 2>&1 &
   done
   if [[ $graphs == *grid* ]]; then
-    ( "$d/sssp-lab" gen -o "$g/grid4096.gr" grid --width 4096 --height 4096 --max-weight 1000 --seed 1 \
+    ( "$d/sssp-lab" gen -o "$g/grid4096.gr" grid --width 4096 --height 4096 --max-weight 100 --seed 1 \
         && "$d/converter" -f "$g/grid4096.gr" -w -b "$g/grid4096.wsg" ) > "$out/conv-grid.log" 2>&1 &
   fi
 fi
