@@ -332,6 +332,7 @@ impl NearFarCuda {
                 0.0,
                 dist_value(Distance::from(self.run.delta)),
                 f64::from(e[L_FAR]),
+                // No lane counts here: the lane-use slot says whether block 0 ran the phase alone.
                 if e[L_SOLO] != 0 { 1.0 } else { 0.0 },
             ]),
             ..Default::default()
