@@ -86,7 +86,17 @@ pub fn check_delta_stepping(
     super::gpu::check_blocks(Family::Bucketed, &opts.block, limits)?;
     let device = limits.device;
     let p = crate::algo::DeltaSteppingParams::decode(&opts.params).map_err(SolveError::Options)?;
-    let (delta, balanced) = (p.delta.width(graph), p.balanced());
+    if p.near_far && device != "CUDA" {
+        return Err(SolveError::Device(format!(
+            "delta-stepping:worklist=near-far runs on CUDA; {device} has no grid-wide barrier inside a dispatch, \
+             so the persistent near-far kernel is not ported (use worklist=marks there)"
+        )));
+    }
+    let delta = match (p.near_far, p.delta) {
+        (true, crate::algo::DeltaRule::Auto) => nearfar_delta(graph),
+        _ => p.delta.width(graph),
+    };
+    let balanced = p.balanced();
     if balanced && opts.block.relax > 1024 {
         return Err(SolveError::Device(format!(
             "{device}: relax=balanced keeps a block's prefix sums in shared memory for at most 1024 threads; \
@@ -95,6 +105,30 @@ pub fn check_delta_stepping(
         )));
     }
     Ok(DeltaRun { delta: delta.clamp(1, u32::MAX as Distance) as u32, balanced })
+}
+
+/// Δ of `worklist=near-far` when the parameter is 0 (auto): 16 mean weights when the maximum
+/// out-degree is ≤ 32, else half a mean weight (at least 1).
+///
+/// Fitted on the prototype's sweep (`bench/results/gpu30-prototype/`, H100, Δ from ½ to 64 mean
+/// weights): roads and grids (degree ≤ 4) want buckets spanning many hops, because each phase
+/// costs a fixed ~4 µs in one block and extra relaxations are cheap there (NY 16 w̄: 1 738 phases,
+/// 1.7 arcs scanned per arc; grid 16–32 w̄); on Kronecker and uniform random graphs a bucket of
+/// one mean weight already holds a large share of the vertices, and more Δ only rescans arcs
+/// (uniform 21: 2 w̄ scans 4.2 m arcs and takes 1.8× longer than ½ w̄). The same rule on all four
+/// graphs cost NY 1 %, the grid 1 % and Kronecker 21 30 % against the best Δ per graph; the
+/// CPU's [`crate::algo::auto_delta`] gives Δ ≈ 1–2 on Kronecker/uniform (too small for one
+/// kernel per phase) and so is not reused.
+pub fn nearfar_delta(graph: &Graph) -> Distance {
+    let succ = graph.successors();
+    let m = succ.weights.len() as u128;
+    if m == 0 {
+        return 1;
+    }
+    let sum: u128 = succ.weights.iter().map(|&w| w.max(0) as u128).sum();
+    let max_degree = succ.offsets.windows(2).map(|w| w[1].saturating_sub(w[0])).max().unwrap_or(0);
+    let delta = if max_degree <= 32 { (16 * sum).div_ceil(m) } else { sum.div_ceil(2 * m) };
+    delta.clamp(1, u32::MAX as u128) as Distance
 }
 
 /// Initial device state for `source`: δ (= δ_prev), fr, rr, pend, and the control words.

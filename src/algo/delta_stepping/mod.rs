@@ -46,7 +46,7 @@ use crate::graph::{Distance, Graph};
 /// Δ-stepping ([meyer-sanders], [gapbs]).
 pub const DELTA_STEPPING: Algorithm = Algorithm(&DELTA_STEPPING_SPEC);
 
-static PARAMS: [ParamSpec; 2] = [
+static PARAMS: [ParamSpec; 3] = [
     ParamSpec {
         key: "delta",
         label: "Bucket width Δ",
@@ -62,6 +62,16 @@ balanced = a block's threads share the arcs of the block's frontier vertices, on
 search in the block's degree prefix sums (the load balancing of skewed degrees). The CPU models the lane use \
 of either; distances and phases are the same",
         kind: ParamKind::Choice { values: &["vertex", "balanced"], default: "vertex" },
+    },
+    ParamSpec {
+        key: "worklist",
+        label: "GPU worklist",
+        help: "GPU bucket structure: marks = lazy buckets in per-vertex marks, six vertex-parallel launches per \
+phase (the recorded phases of the CPU stepper); near-far = one persistent CUDA kernel with a near list and a far pile \
+split by a moving threshold T (Davidson et al. IPDPS 2014), small phases run by one block, Δ = 0 from a GPU rule \
+(16 mean weights when the maximum degree is ≤ 32, else half a mean weight). CUDA only; the CPU runs the same \
+Δ-stepping for either value",
+        kind: ParamKind::Choice { values: &["marks", "near-far"], default: "marks" },
     },
 ];
 
@@ -171,6 +181,8 @@ pub enum LaneMode {
 pub struct DeltaSteppingParams {
     pub delta: DeltaRule,
     pub relax: LaneMode,
+    /// `worklist=near-far`: the persistent near-far kernel on CUDA (the CPU ignores it).
+    pub near_far: bool,
 }
 
 impl DeltaSteppingParams {
@@ -184,7 +196,8 @@ impl DeltaSteppingParams {
             d => DeltaRule::Fixed(d as Distance),
         };
         let relax = a.decode(params, "relax", &[("vertex", LaneMode::Vertex), ("balanced", LaneMode::Balanced)])?;
-        Ok(DeltaSteppingParams { delta, relax })
+        let near_far = a.decode(params, "worklist", &[("marks", false), ("near-far", true)])?;
+        Ok(DeltaSteppingParams { delta, relax, near_far })
     }
 
     /// Whether a block's threads share its frontier's arcs.

@@ -29,6 +29,7 @@
 mod bellman_ford;
 mod delta_stepping;
 mod kernels;
+pub(super) mod nearfar;
 mod solver;
 mod stream;
 

@@ -1,0 +1,438 @@
+// sssp-lab: the near-far worklist solver, `delta-stepping:worklist=near-far` (issue 30; design and
+// measurements of its prototype in docs/gpu-worklist.md and bench/prototypes/nearfar/).
+//
+// Launched from: src/device/cuda/nearfar.rs, which compiles this file with the layout prelude and
+// kernels/common.cuh in front (warp_append, block_exclusive_scan, owner_of, warp sums come from
+// there). One cooperative launch of nf_solve_{vertex,balanced} runs phases until the solve ends or
+// the phase budget set by nf_resume is spent (stepping: a budget of one phase per launch).
+//
+// The method: near / far piles split by a moving threshold T (Davidson, Baxter, Garland, Owens,
+// IPDPS 2014, as Gunrock keeps it); T jumps over empty buckets to the far pile's minimum (ADDS,
+// PPoPP 2021); the whole loop in one persistent kernel with a software grid barrier (Galois GPU
+// sssp); small phases run by block 0 alone with block barriers only (GAP's bucket fusion brought to
+// one SM). Label-correcting: every decrease is queued, so the fixpoint is the exact δ.
+//
+// δ and the stamp of the phase that last lowered it share a 64-bit word (δ in the high half), so
+// the atomicMin that lowers δ(u) also says whether u was already near-appended in this phase.
+
+#define NF_BLOCK 1024
+#define NF_PIECE 4096
+#define NF_INF 0xFFFFFFFFu
+#define NF_NOHUB 0xFFFFFFFFu
+#define NF_RELAX 0u
+#define NF_SPLIT 1u
+#define NF_DONE 2u
+#define NF_PAUSE 3u
+#define NF_LOG 8
+
+// The next phase as every block reads it after a grid barrier (two 16-byte loads).
+struct __align__(16) NfSnap { u32 kind, solo, cur, fsel, T, stamp, n_in, n_p; };
+
+// Control block (44 u32 words; the host's word indices are in src/device/cuda/nearfar.rs and
+// checked below). Words 0–3 are the grid barrier's and never copied; the releaser of a barrier
+// schedules on a private copy, block 0 on a shared-memory copy during a solo stretch.
+struct __align__(16) NfCtl {
+    u32 bar_count, bar_gen, pad0, pad1;
+    NfSnap snap;
+    u32 kind, solo, decided, cur, fsel;
+    u32 near_count[2], piece_count[2], far_count[2];
+    u32 far_min, far_min_next;
+    u32 T, delta, stamp, overflow;
+    u32 solo_work, solo_far, avg16;
+    u32 started, budget, logged;          // phases scheduled (the seed's is 1), last one allowed, logged
+    u32 ph_arcs, ph_impr;                 // the running phase's arcs scanned and δ decreases
+    u32 rec_items, rec_pieces, rec_far;   // the running phase's near list, hub pieces, far pile
+    u32 pad2, pad3, pad4, pad5;
+};
+#define NF_CTL_WORDS ((u32)(sizeof(NfCtl) / 4))
+static_assert(sizeof(NfCtl) == 44 * 4, "NfCtl: 44 words (host: nearfar::CTL_WORDS)");
+// Words the host reads or writes (src/device/cuda/nearfar.rs): snap 4–11, kind 12, overflow 28,
+// started 32, logged 34 (NVRTC has no offsetof; the order of the fields above fixes them).
+
+struct NfParams {
+    const u32 *rowptr;
+    const uint2 *arcs; // (head, weight)
+    u64 *dist;
+    u32 *near0, *near1;
+    uint2 *pieces0, *pieces1, *far0, *far1;
+    NfCtl *ctl;
+    u32 *log; // NF_LOG words per phase: kind, solo, near items, pieces, far pile, T, arcs, decreases
+    u32 n, piece_cap, far_cap, hub_deg, log_cap;
+};
+
+__device__ __forceinline__ u32 nf_warp_min(u32 x) { return (u32)warp_min64((u64)x); }
+
+// Grid barrier of a cooperative launch (kernels/fast.cu's): the last block to arrive runs `reset`.
+template <typename Reset>
+__device__ __forceinline__ void nf_grid_sync_then(NfCtl *ctl, Reset reset) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        volatile u32 *gen = &ctl->bar_gen;
+        const u32 g = *gen;
+        __threadfence();
+        const u32 arrived = atomicAdd(&ctl->bar_count, 1u);
+        if (arrived == gridDim.x - 1) {
+            atomicExch(&ctl->bar_count, 0u);
+            reset();
+            __threadfence();
+            atomicAdd(&ctl->bar_gen, 1u);
+        } else {
+            while (*gen == g) __nanosleep(32);
+        }
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+// Appends one lane's outcome (every lane of the warp calls it): near list `out` (a hub as pieces of
+// NF_PIECE arcs) or far pile `fsel` as (u, nd) with its minimum into *fmin. `c` is the global
+// control block (grid phases) or block 0's shared copy (solo phases).
+__device__ __forceinline__ void nf_emit(const NfParams &p, NfCtl *c, bool near_take, bool far_take, u32 u, u32 nd,
+                                        u32 out, u32 fsel, u32 *fmin) {
+    bool hub = false;
+    if (near_take && p.hub_deg != NF_NOHUB) {
+        const u32 b = __ldg(&p.rowptr[u]), e = __ldg(&p.rowptr[u + 1]);
+        if (e - b > p.hub_deg) {
+            hub = true;
+            const u32 np = (e - b + NF_PIECE - 1) / NF_PIECE;
+            const u32 base = atomicAdd(&c->piece_count[out], np);
+            uint2 *pl = out ? p.pieces1 : p.pieces0;
+            if (base + np <= p.piece_cap) {
+                for (u32 k = 0; k < np; ++k) pl[base + k] = make_uint2(u, b + k * NF_PIECE);
+            } else {
+                atomicExch(&c->overflow, 1u);
+            }
+        }
+    }
+    warp_append(near_take && !hub, u, out ? p.near1 : p.near0, &c->near_count[out]);
+    const u32 mask = __ballot_sync(FULL_MASK, far_take);
+    if (mask) {
+        const u32 lane = lane_id(), leader = __ffs(mask) - 1;
+        u32 base = 0;
+        if (lane == leader) base = atomicAdd(&c->far_count[fsel], (u32)__popc(mask));
+        base = __shfl_sync(FULL_MASK, base, leader);
+        const u32 m = nf_warp_min(far_take ? nd : NF_INF);
+        if (lane == leader) atomicMin(fmin, m);
+        if (far_take) {
+            const u32 idx = base + __popc(mask & ((1u << lane) - 1u));
+            if (idx < p.far_cap) (fsel ? p.far1 : p.far0)[idx] = make_uint2(u, nd);
+            else atomicExch(&c->overflow, 1u);
+        }
+    }
+}
+
+// U arcs per lane at once: all loads, then all atomics, then the appends, so a lane has U requests
+// in flight instead of one dependent chain.
+template <int U>
+__device__ __forceinline__ void nf_relax_batch(const NfParams &p, NfCtl *c, const NfSnap &s, const bool *ok,
+                                               const u32 *e, const u32 *d, u32 &arcs, u32 &impr) {
+    u32 uu[U], nd[U];
+    u64 cd[U], old[U];
+#pragma unroll
+    for (int j = 0; j < U; ++j) {
+        uu[j] = 0;
+        nd[j] = 0;
+        if (ok[j]) {
+            const uint2 a = __ldg(&p.arcs[e[j]]);
+            uu[j] = a.x;
+            nd[j] = d[j] + a.y;
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < U; ++j) cd[j] = ok[j] ? __ldcg(&p.dist[uu[j]]) : 0ull;
+#pragma unroll
+    for (int j = 0; j < U; ++j) {
+        old[j] = 0ull;
+        if (ok[j] && nd[j] < (u32)(cd[j] >> 32)) old[j] = atomicMin(&p.dist[uu[j]], ((u64)nd[j] << 32) | s.stamp);
+    }
+    const u32 out = s.cur ^ 1u;
+#pragma unroll
+    for (int j = 0; j < U; ++j) {
+        const u32 od = (u32)(old[j] >> 32);
+        const bool imp = ok[j] && nd[j] < od;
+        const bool again = (u32)old[j] == s.stamp && od < s.T; // already near-appended in this phase
+        nf_emit(p, c, imp && nd[j] < s.T && !again, imp && nd[j] >= s.T, uu[j], nd[j], out, s.fsel, &c->far_min);
+        arcs += ok[j] ? 1u : 0u;
+        impr += imp ? 1u : 0u;
+    }
+}
+
+// A relax phase over the near list and hub pieces of s.cur, split over `nw` workers (blocks).
+template <bool BAL>
+__device__ void nf_relax_phase(const NfParams &p, NfCtl *c, const NfSnap &s, u32 worker, u32 nw, u32 &arcs,
+                               u32 &impr) {
+    const u32 n_in = s.n_in, n_p = s.n_p;
+    const u32 *in = s.cur ? p.near1 : p.near0;
+    const uint2 *pin = s.cur ? p.pieces1 : p.pieces0;
+    const u32 tid = threadIdx.x, stride = nw * blockDim.x;
+    if (!BAL) {
+        for (u32 base = worker * blockDim.x; base < n_in; base += stride) {
+            const u32 i = base + tid;
+            const bool valid = i < n_in;
+            const u32 v = valid ? __ldcg(&in[i]) : 0;
+            const u32 d = valid ? (u32)(__ldcg(&p.dist[v]) >> 32) : 0;
+            const u32 b = valid ? __ldg(&p.rowptr[v]) : 0;
+            const u32 deg = valid ? __ldg(&p.rowptr[v + 1]) - b : 0;
+            const u32 most = warp_max32(deg);
+            for (u32 k = 0; k < most; k += 4) {
+                bool ok[4];
+                u32 e[4], dd[4];
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    ok[j] = k + j < deg;
+                    e[j] = b + k + j;
+                    dd[j] = d;
+                }
+                nf_relax_batch<4>(p, c, s, ok, e, dd, arcs, impr);
+            }
+        }
+    } else {
+        __shared__ u32 s_pos[NF_BLOCK], s_beg[NF_BLOCK], s_d[NF_BLOCK];
+        for (u32 base = worker * blockDim.x; base < n_in; base += stride) {
+            const u32 i = base + tid;
+            const bool valid = i < n_in;
+            const u32 v = valid ? __ldcg(&in[i]) : 0;
+            const u32 d = valid ? (u32)(__ldcg(&p.dist[v]) >> 32) : 0;
+            const u32 b = valid ? __ldg(&p.rowptr[v]) : 0;
+            const u32 deg = valid ? __ldg(&p.rowptr[v + 1]) - b : 0;
+            u32 total = 0;
+            const u32 pos = block_exclusive_scan(deg, total);
+            s_pos[tid] = pos;
+            s_beg[tid] = b;
+            s_d[tid] = d;
+            __syncthreads();
+            for (u32 jb = 0; jb < total; jb += 2 * blockDim.x) {
+                bool ok[2];
+                u32 e[2], dd[2];
+#pragma unroll
+                for (int q = 0; q < 2; ++q) {
+                    const u32 j = jb + q * blockDim.x + tid;
+                    ok[q] = j < total;
+                    e[q] = 0;
+                    dd[q] = 0;
+                    if (ok[q]) {
+                        const u32 k = owner_of(s_pos, blockDim.x, j);
+                        e[q] = s_beg[k] + (j - s_pos[k]);
+                        dd[q] = s_d[k];
+                    }
+                }
+                nf_relax_batch<2>(p, c, s, ok, e, dd, arcs, impr);
+            }
+            __syncthreads();
+        }
+    }
+    for (u32 pc_i = worker; pc_i < n_p; pc_i += nw) {
+        const uint2 pc = __ldcg(&pin[pc_i]);
+        const u32 v = pc.x, b = pc.y;
+        const u32 end0 = __ldg(&p.rowptr[v + 1]);
+        const u32 e_end = b + NF_PIECE < end0 ? b + NF_PIECE : end0;
+        const u32 d = (u32)(__ldcg(&p.dist[v]) >> 32);
+        for (u32 eb = b; eb < e_end; eb += 2 * blockDim.x) {
+            bool ok[2];
+            u32 e[2], dd[2];
+#pragma unroll
+            for (int q = 0; q < 2; ++q) {
+                e[q] = eb + q * blockDim.x + tid;
+                ok[q] = e[q] < e_end;
+                dd[q] = d;
+            }
+            nf_relax_batch<2>(p, c, s, ok, e, dd, arcs, impr);
+        }
+    }
+}
+
+// A split phase: far[s.fsel] → near list (d < T) or far[s.fsel ^ 1]; stale entries (δ(u) ≠ d: a
+// newer entry or a near append exists) are dropped, so a live entry is unique per vertex.
+__device__ void nf_split_phase(const NfParams &p, NfCtl *c, const NfSnap &s, u32 worker, u32 nw) {
+    const u32 cnt = s.n_in < p.far_cap ? s.n_in : p.far_cap;
+    const uint2 *src = s.fsel ? p.far1 : p.far0;
+    const u32 tid = threadIdx.x, stride = nw * blockDim.x;
+    for (u32 base = worker * blockDim.x; base < cnt; base += stride) {
+        const u32 i = base + tid;
+        const bool ok = i < cnt;
+        uint2 en = make_uint2(0, 0);
+        if (ok) en = __ldcg(&src[i]);
+        const bool live = ok && (u32)(__ldcg(&p.dist[en.x]) >> 32) == en.y;
+        nf_emit(p, c, live && en.y < s.T, live && en.y >= s.T, en.x, en.y, s.cur ^ 1u, s.fsel ^ 1u, &c->far_min_next);
+    }
+}
+
+// Logs the phase just done and decides the next from its counts. One thread, on a private or
+// shared copy of the control block; every write of the phase is visible.
+__device__ void nf_schedule(const NfParams &p, NfCtl &c) {
+    if (c.logged < p.log_cap) {
+        u32 *r = p.log + (u64)c.logged * NF_LOG;
+        r[0] = c.kind;
+        r[1] = c.solo;
+        r[2] = c.rec_items;
+        r[3] = c.rec_pieces;
+        r[4] = c.rec_far;
+        r[5] = c.T;
+        r[6] = c.ph_arcs;
+        r[7] = c.ph_impr;
+    }
+    c.logged++;
+    c.ph_arcs = 0;
+    c.ph_impr = 0;
+    const u32 out = c.cur ^ 1u;
+    if (c.kind == NF_SPLIT) {
+        c.fsel ^= 1u;
+        c.far_min = c.far_min_next;
+    }
+    const u32 nn = c.near_count[out], np = c.piece_count[out], nf = c.far_count[c.fsel];
+    if (c.overflow) {
+        c.kind = NF_DONE;
+    } else if (nn + np > 0) {
+        c.kind = NF_RELAX;
+        c.cur = out;
+        c.near_count[out ^ 1u] = 0;
+        c.piece_count[out ^ 1u] = 0;
+        c.solo = ((u64)nn * c.avg16 / 16u + (u64)np * NF_PIECE) <= (u64)c.solo_work;
+        c.rec_items = nn;
+        c.rec_pieces = np;
+        c.rec_far = nf;
+    } else if (nf > 0) {
+        c.kind = NF_SPLIT;
+        const u32 dl = c.delta;
+        const u64 jump = ((u64)(c.far_min / dl) + 1u) * dl;
+        const u64 step = (u64)c.T + dl;
+        const u64 t = jump > step ? jump : step;
+        c.T = t > 0xFFFFFFFFull ? 0xFFFFFFFFu : (u32)t;
+        c.far_count[c.fsel ^ 1u] = 0;
+        c.far_min_next = NF_INF;
+        c.near_count[out] = 0;
+        c.piece_count[out] = 0;
+        c.solo = nf <= c.solo_far;
+        c.rec_items = 0;
+        c.rec_pieces = 0;
+        c.rec_far = nf;
+    } else {
+        c.kind = NF_DONE;
+    }
+    c.stamp++;
+    if (c.kind != NF_DONE) c.started++;
+}
+
+// The published form of the next phase; NF_PAUSE once the phase budget is spent. Only a barrier's
+// releaser (or nf_resume) writes it: a block still reading the previous one must never see a newer.
+__device__ __forceinline__ NfSnap nf_make_snap(const NfCtl &c) {
+    NfSnap n;
+    n.kind = c.kind != NF_DONE && c.started > c.budget ? NF_PAUSE : c.kind;
+    n.solo = c.solo;
+    n.cur = c.cur;
+    n.fsel = c.fsel;
+    n.T = c.T;
+    n.stamp = c.stamp;
+    n.n_in = c.kind == NF_RELAX ? c.near_count[c.cur] : c.far_count[c.fsel];
+    n.n_p = c.kind == NF_RELAX ? c.piece_count[c.cur] : 0u;
+    return n;
+}
+
+__device__ __forceinline__ NfSnap nf_load_snap(const NfCtl *g) {
+    const uint4 *q = reinterpret_cast<const uint4 *>(&g->snap);
+    const uint4 a = __ldcg(q), b = __ldcg(q + 1);
+    NfSnap s;
+    s.kind = a.x; s.solo = a.y; s.cur = a.z; s.fsel = a.w;
+    s.T = b.x; s.stamp = b.y; s.n_in = b.z; s.n_p = b.w;
+    return s;
+}
+
+// Adds the block's per-thread phase counters to c (one atomic per warp and counter).
+__device__ __forceinline__ void nf_count(NfCtl *c, u32 &arcs, u32 &impr) {
+    const u32 a = (u32)warp_sum64((u64)arcs), m = (u32)warp_sum64((u64)impr);
+    if (lane_id() == 0) {
+        if (a) atomicAdd(&c->ph_arcs, a);
+        if (m) atomicAdd(&c->ph_impr, m);
+    }
+    arcs = 0;
+    impr = 0;
+}
+
+template <bool BAL>
+__device__ __forceinline__ void nf_run_phase(const NfParams &p, NfCtl *c, const NfSnap &s, u32 worker, u32 nw) {
+    u32 arcs = 0, impr = 0;
+    if (s.kind == NF_RELAX) nf_relax_phase<BAL>(p, c, s, worker, nw, arcs, impr);
+    else nf_split_phase(p, c, s, worker, nw);
+    nf_count(c, arcs, impr);
+}
+
+// The solve (or its next `budget` phases): one cooperative launch. While a phase is small, block 0
+// runs phases alone on a shared-memory copy of the control block and the other blocks wait at the
+// grid barrier; the barrier's releaser schedules grid phases on a private copy.
+template <bool BAL>
+__device__ void nf_solve(const NfParams p) {
+    __shared__ NfCtl s_ctl;
+    u32 *gw = reinterpret_cast<u32 *>(p.ctl);
+    u32 *sw = reinterpret_cast<u32 *>(&s_ctl);
+    while (true) {
+        const NfSnap s = nf_load_snap(p.ctl);
+        if (s.kind == NF_DONE || s.kind == NF_PAUSE) break;
+        if (s.solo) {
+            if (blockIdx.x == 0) {
+                if (threadIdx.x >= 4 && threadIdx.x < NF_CTL_WORDS) sw[threadIdx.x] = __ldcg(&gw[threadIdx.x]);
+                __syncthreads();
+                while (true) {
+                    const NfSnap t = s_ctl.snap;
+                    nf_run_phase<BAL>(p, &s_ctl, t, 0, 1);
+                    __syncthreads();
+                    if (threadIdx.x == 0) {
+                        nf_schedule(p, s_ctl);
+                        s_ctl.snap = nf_make_snap(s_ctl);
+                    }
+                    __syncthreads();
+                    if (s_ctl.snap.kind != NF_RELAX && s_ctl.snap.kind != NF_SPLIT) break;
+                    if (!s_ctl.solo) break;
+                }
+                if (threadIdx.x == 0) s_ctl.decided = 1;
+                __syncthreads();
+                // words 4–11 (the snapshot) stay: slower blocks may still be reading it
+                if (threadIdx.x >= 12 && threadIdx.x < NF_CTL_WORDS) __stcg(&gw[threadIdx.x], sw[threadIdx.x]);
+            }
+        } else {
+            nf_run_phase<BAL>(p, p.ctl, s, blockIdx.x, gridDim.x);
+        }
+        nf_grid_sync_then(p.ctl, [&] {
+            NfCtl l;
+            const uint4 *g4 = reinterpret_cast<const uint4 *>(p.ctl);
+            uint4 *l4 = reinterpret_cast<uint4 *>(&l);
+#pragma unroll
+            for (u32 k = 1; k < NF_CTL_WORDS / 4; ++k) l4[k] = __ldcg(&g4[k]);
+            if (l.decided) l.decided = 0;
+            else nf_schedule(p, l);
+            l.snap = nf_make_snap(l);
+            uint4 *w4 = reinterpret_cast<uint4 *>(p.ctl);
+#pragma unroll
+            for (u32 k = 1; k < NF_CTL_WORDS / 4; ++k) __stcg(&w4[k], l4[k]);
+        });
+    }
+}
+
+#define NF_PARAMS_DECL                                                                                              \
+    const u32 *rowptr, const uint2 *arcs, u64 *dist, u32 *near0, u32 *near1, uint2 *pieces0, uint2 *pieces1,      \
+        uint2 *far0, uint2 *far1, NfCtl *ctl, u32 *log, u32 n, u32 piece_cap, u32 far_cap, u32 hub_deg, u32 log_cap
+#define NF_PARAMS_INIT                                                                                              \
+    NfParams p;                                                                                                     \
+    p.rowptr = rowptr; p.arcs = arcs; p.dist = dist; p.near0 = near0; p.near1 = near1; p.pieces0 = pieces0;        \
+    p.pieces1 = pieces1; p.far0 = far0; p.far1 = far1; p.ctl = ctl; p.log = log; p.n = n;                          \
+    p.piece_cap = piece_cap; p.far_cap = far_cap; p.hub_deg = hub_deg; p.log_cap = log_cap;
+
+// One thread per vertex: low-degree graphs (roads, grids), four arcs per step.
+extern "C" __global__ void __launch_bounds__(NF_BLOCK, 1) nf_solve_vertex(NF_PARAMS_DECL) {
+    NF_PARAMS_INIT
+    nf_solve<false>(p);
+}
+
+// Block-balanced expansion (maximum degree > 32), hubs of more than NF_PIECE arcs as pieces.
+extern "C" __global__ void __launch_bounds__(NF_BLOCK, 1) nf_solve_balanced(NF_PARAMS_DECL) {
+    NF_PARAMS_INIT
+    nf_solve<true>(p);
+}
+
+// Allows `count` more phases (saturating) and publishes the next one. One thread, before a launch.
+extern "C" __global__ void nf_resume(NfCtl *ctl, u32 count) {
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    NfCtl &c = *ctl;
+    const u64 b = (u64)c.started - 1u + count;
+    c.budget = b > 0xFFFFFFFFull ? 0xFFFFFFFFu : (u32)b;
+    c.snap = nf_make_snap(c);
+}
