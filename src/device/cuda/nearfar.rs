@@ -12,7 +12,7 @@
 use super::kernels::{COMMON_SRC, Gpu};
 use super::stream::{cfg, check_memory, copy_back, elapsed_ms, event};
 use super::{dev_err, guarded};
-use crate::algo::{IterationRecord, PhaseTimes, RunRecord, SolveError, Step, Stepper, Values, dist_value};
+use crate::algo::{IterationRecord, PhaseTimes, RunRecord, SolveError, Step, Stepper, ThreadCounts, Values, dist_value};
 use crate::device::driver::RunIdent;
 use crate::device::gpu::{Build, DeltaRun, GpuRun};
 use crate::device::gpu_delta as book;
@@ -325,17 +325,38 @@ impl NearFarCuda {
             relax_attempted: arcs,
             relax_improved: e[L_IMPROVED].into(),
             times,
+            threads: Some(self.threads(e, split, arcs)),
             values: Values::from_slice(&[
                 f64::from(e[L_T] / delta).max(1.0) - 1.0,
                 f64::from(e[L_ITEMS]),
                 arcs as f64,
                 0.0,
                 dist_value(Distance::from(self.run.delta)),
-                f64::from(e[L_FAR]),
-                // No lane counts here: the lane-use slot says whether block 0 ran the phase alone.
-                if e[L_SOLO] != 0 { 1.0 } else { 0.0 },
+                // The next near list is the next entry's; the far pile (e[L_FAR]) is not a
+                // frontier. Neither the next |F| nor lane counts are logged: unset, not drawn.
+                f64::NAN,
+                f64::NAN,
             ]),
             ..Default::default()
+        }
+    }
+
+    /// The threads the phase ran on (block 0 alone for a solo phase, the whole persistent grid
+    /// otherwise) and a model of those with work: one per arc of a relax phase, one per far
+    /// entry of a split, on the lowest threads first (the balanced expansion and the strided
+    /// split hand out work that way). Its dummy ratio is the idle share of the lanes that phase held.
+    fn threads(&self, e: &[u32; LOG_WORDS], split: bool, arcs: u64) -> ThreadCounts {
+        let launched = u64::from(BLOCK) * if e[L_SOLO] != 0 { 1 } else { u64::from(self.grid) };
+        let working = if split { u64::from(e[L_FAR]) } else { arcs }.min(launched);
+        let (full, mixed) = (working / 32, u64::from(working % 32 != 0));
+        ThreadCounts {
+            block_size: BLOCK,
+            launched,
+            working,
+            warps_all_dummy: launched / 32 - full - mixed,
+            warps_mixed: mixed,
+            warps_all_working: full,
+            modelled: true,
         }
     }
 
