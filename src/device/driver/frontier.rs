@@ -6,7 +6,7 @@
 //! slots, persistent kernel and hybrids; wgpu's batched log, 2-D dispatch and timestamps).
 
 use super::RunIdent;
-use crate::algo::{IterationRecord, PhaseTimes, RunRecord, Step, Thresholds};
+use crate::algo::{IterationRecord, PhaseTimes, RunRecord, Step, Thresholds, Values};
 use crate::device::gpu::{self, FrontierRun, HostState, LaunchModel};
 
 /// What a stepped iteration's device work gave the host.
@@ -75,6 +75,43 @@ pub fn fast_records(run: &mut RunRecord, first: u32, n: u64, mut settled: u64, l
     settled
 }
 
+/// Fills in the set sizes of uninstrumented per-phase records (thresholds and times only, as
+/// the kernels count nothing then) from the stamps after the run: |Fᵢ| is the number of
+/// vertices stamped i, so frontier, unsettled, settled and |Fᵢ₊₁| (the last value) come out as
+/// the CPU stepper records them; `reached` stays 0 (not counted). Both devices' per-phase runs
+/// give these records, CUDA's update counts |Fᵢ₊₁| itself.
+pub fn sizes_from_stamps(records: &mut [IterationRecord], stamp: &[u32]) {
+    let n = stamp.len() as u64;
+    let last = records.iter().map(|r| r.iteration as usize).max().unwrap_or(0);
+    let mut hist = vec![0u64; last + 2];
+    for &s in stamp {
+        if let Some(h) = hist.get_mut(s as usize).filter(|_| s != gpu::UNSET) {
+            *h += 1;
+        }
+    }
+    // below[i]: vertices stamped 1 ..= i.
+    let below: Vec<u64> = hist
+        .iter()
+        .scan(0, |acc, &h| {
+            *acc += h;
+            Some(*acc)
+        })
+        .collect();
+    for r in records {
+        let i = r.iteration as usize;
+        let next = hist[i + 1];
+        r.frontier = hist[i];
+        r.unsettled = n - below[i];
+        r.settled = below[i + 1];
+        let mut v = [f64::NAN; 4];
+        for (k, x) in v.iter_mut().enumerate().take(3) {
+            *x = r.values.get(k).unwrap_or(f64::NAN);
+        }
+        v[3] = next as f64;
+        r.values = Values::from_slice(&v);
+    }
+}
+
 /// The record `run_to_end` returns for a run that already finished: the header, its
 /// iterations and the vertices it settled.
 pub fn finished_run(id: &RunIdent, iterations: u32, reached: u64) -> RunRecord {
@@ -91,6 +128,26 @@ mod tests {
 
     /// A fast run of three iterations on 10 vertices, 2 settled before it: |F| = 3, 4, 1; each
     /// iteration settles the next one's frontier, the last settles nothing.
+    /// Stamps of 8 vertices: F₁ = {0}, F₂ = {1, 2}, F₃ = {3}, F₄ = {6, 7}, two never settled;
+    /// the records of iterations 2 and 3 get the CPU stepper's sizes.
+    #[test]
+    fn sizes_from_stamps_count_each_frontier() {
+        let u = gpu::UNSET;
+        let stamp = [1, 2, 2, 3, u, u, 4, 4];
+        let t = Thresholds::from_minima(Threshold::Martin, 5, 7);
+        let rec = |iteration| IterationRecord {
+            iteration,
+            values: crate::algo::frontier_values(&t, 0, None),
+            ..Default::default()
+        };
+        let mut records = [rec(2), rec(3)];
+        sizes_from_stamps(&mut records, &stamp);
+        let got: Vec<(u64, u64, u64)> = records.iter().map(|r| (r.frontier, r.unsettled, r.settled)).collect();
+        assert_eq!(got, [(2, 5, 4), (1, 4, 6)]);
+        assert_eq!(records[0].values, crate::algo::frontier_values(&t, 1, None));
+        assert_eq!(records[1].values, crate::algo::frontier_values(&t, 2, None));
+    }
+
     #[test]
     fn fast_records_chain_the_settled_counts() {
         let sizes = |frontier, reached| Sizes {

@@ -84,6 +84,12 @@ impl WgpuStepper {
         }
         run.total_ms = start.elapsed().as_secs_f64() * 1e3;
         let settled = self.settled_now()?;
+        if !self.id.opts.instrument {
+            // The kernels counted nothing: the stamps give the sets' sizes (as CUDA's records).
+            if let Some(h) = &self.host {
+                frontier::sizes_from_stamps(&mut run.records, &h.stamp);
+            }
+        }
         progress(settled);
         run.iterations = self.iteration;
         run.reached = settled;
