@@ -6,8 +6,10 @@
 //! slots, persistent kernel and hybrids; wgpu's batched log, 2-D dispatch and timestamps).
 
 use super::RunIdent;
-use crate::algo::{IterationRecord, PhaseTimes, RunRecord, Step, Thresholds, Values};
+use crate::algo::{IterationRecord, PhaseTimes, RunRecord, SolveError, Step, Thresholds, Values};
 use crate::device::gpu::{self, FrontierRun, HostState, LaunchModel};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 /// What a stepped iteration's device work gave the host.
 pub struct Stepped<'a> {
@@ -110,6 +112,77 @@ pub fn sizes_from_stamps(records: &mut [IterationRecord], stamp: &[u32]) {
         v[3] = next as f64;
         r.values = Values::from_slice(&v);
     }
+}
+
+/// What one per-phase iteration (relax, minimum, update as separate launches) gave the host.
+pub struct Phase {
+    pub record: IterationRecord,
+    /// Vertices settled after it, where the device counted them (else `None`).
+    pub settled: Option<u64>,
+    /// Whether it ended the solve (no threshold left).
+    pub done: bool,
+}
+
+/// A device's per-phase launches, as [`run_phases`] drives them. The device keeps its own
+/// iteration counter and state; the loop around it (batch sizes, cancel, progress, records,
+/// the run's time) is written once here.
+pub trait PhaseRunner {
+    /// Most iterations one [`Self::run_phases`] call runs: 1 where the host reads Δ back every
+    /// iteration (CUDA), a batch size where a submission holds several (wgpu).
+    fn phase_batch_max(&self) -> u32;
+    /// Runs up to `count` iterations after the last one run and returns them in order (at
+    /// least one while the solve has not ended).
+    fn run_phases(&mut self, count: u32) -> Result<Vec<Phase>, SolveError>;
+}
+
+/// Iterations between two cancel / progress polls of a backend that runs one per call.
+const POLL_EVERY: u32 = 256;
+
+/// `run_to_end` by per-phase launches: batches of 1, 2, 4 … the backend's maximum until an
+/// iteration ends the solve; cancel and progress (the last settled count known, starting at
+/// `settled`) are polled before every batch of a batching backend, every [`POLL_EVERY`]
+/// iterations otherwise. Returns `header` with the records, their time sum and the host
+/// time; the caller fills in `iterations` and `reached`.
+pub fn run_phases<R: PhaseRunner + ?Sized>(
+    r: &mut R,
+    mut run: RunRecord,
+    mut settled: Option<u64>,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(u64),
+) -> Result<RunRecord, SolveError> {
+    let start = Instant::now();
+    let max = r.phase_batch_max().max(1);
+    let mut count = 1;
+    let mut since_poll = POLL_EVERY;
+    loop {
+        if max > 1 || since_poll >= POLL_EVERY {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(SolveError::Cancelled);
+            }
+            if let Some(s) = settled {
+                progress(s);
+            }
+            since_poll = 0;
+        }
+        let phases = r.run_phases(count)?;
+        if phases.is_empty() {
+            return Err(SolveError::Device("a batch of iterations made no progress".into()));
+        }
+        since_poll += phases.len() as u32;
+        let mut done = false;
+        for p in phases {
+            settled = p.settled.or(settled);
+            done |= p.done;
+            run.times.add(&p.record.times);
+            run.records.push(p.record);
+        }
+        if done {
+            break;
+        }
+        count = (count * 2).min(max);
+    }
+    run.total_ms = start.elapsed().as_secs_f64() * 1e3;
+    Ok(run)
 }
 
 /// The record `run_to_end` returns for a run that already finished: the header, its

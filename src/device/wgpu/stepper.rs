@@ -32,7 +32,7 @@ use crate::algo::{
     IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, Step, Stepper, Threshold, Thresholds,
     frontier_values,
 };
-use crate::device::driver::frontier::{self, Sizes, Stepped};
+use crate::device::driver::frontier::{self, Phase, PhaseRunner, Sizes, Stepped};
 use crate::device::driver::{RunIdent, ident_getters};
 use crate::device::gpu::{self, Build, Counters, FrontierRun, HostState, UNSET};
 use crate::graph::{Csr, Distance, INF};

@@ -49,40 +49,21 @@ impl WgpuStepper {
         Ok(s)
     }
 
-    /// Batches of the vertex-parallel kernels to the end (instrumented or racy runs).
+    /// Batches of the vertex-parallel kernels to the end (instrumented or racy runs; the loop
+    /// is [`frontier::run_phases`]).
     pub(super) fn run_kernels(
         &mut self,
         cancel: &AtomicBool,
         progress: &mut dyn FnMut(u64),
     ) -> Result<RunRecord, SolveError> {
-        let start = Instant::now();
-        let mut run = self.run_header();
         self.host = None;
         self.stepped = false;
-        let mut k = 1;
-        while !self.done {
-            if cancel.load(Ordering::Relaxed) {
-                self.settled = None;
-                return Err(SolveError::Cancelled);
-            }
-            let out = self.run_batch(k, false)?;
-            for (l, &t) in out.logs.iter().zip(&out.times) {
-                self.iteration += 1;
-                let r = self.record_from_log(self.iteration, l, t);
-                self.settled = self.id.opts.instrument.then_some(r.settled);
-                run.times.add(&r.times);
-                run.records.push(r);
-            }
-            self.done = out.done;
-            if out.logs.is_empty() && !self.done {
-                return Err(dev(format!("{}: a batch of iterations made no progress", self.gpu.name)));
-            }
-            if let Some(s) = self.settled {
-                progress(s);
-            }
-            k = (k * 2).min(BATCH_MAX);
-        }
-        run.total_ms = start.elapsed().as_secs_f64() * 1e3;
+        let header = self.run_header();
+        let settled = self.settled;
+        let mut run = frontier::run_phases(self, header, settled, cancel, progress).inspect_err(|_| {
+            // The state is consistent at the last iteration read; the settled count is recounted from it.
+            self.settled = None;
+        })?;
         let settled = self.settled_now()?;
         if !self.id.opts.instrument {
             // The kernels counted nothing: the stamps give the sets' sizes (as CUDA's records).
@@ -195,5 +176,26 @@ impl WgpuStepper {
             gpu.queue.write_buffer(&f.args[0], 0, bytemuck::cast_slice(&a));
             gpu.queue.write_buffer(&f.args[1], 0, bytemuck::cast_slice(&b));
         })
+    }
+}
+
+impl PhaseRunner for WgpuStepper {
+    /// A submission holds up to [`BATCH_MAX`] iterations; their log is read back once.
+    fn phase_batch_max(&self) -> u32 {
+        BATCH_MAX
+    }
+
+    fn run_phases(&mut self, count: u32) -> Result<Vec<Phase>, SolveError> {
+        let out = self.run_batch(count, false)?;
+        let last = out.logs.len();
+        let mut phases = Vec::with_capacity(last);
+        for (k, (l, &t)) in out.logs.iter().zip(&out.times).enumerate() {
+            self.iteration += 1;
+            let record = self.record_from_log(self.iteration, l, t);
+            self.settled = self.id.opts.instrument.then_some(record.settled);
+            phases.push(Phase { settled: self.settled, done: out.done && k + 1 == last, record });
+        }
+        self.done = out.done;
+        Ok(phases)
     }
 }
