@@ -194,6 +194,8 @@ pub(super) struct CudaStepper<D: Dist> {
     lists_for: Option<u32>,
     /// The hybrids' host copies of δ and the stamps, reused across iterations (`solver/hybrid.rs`).
     hybrid_host: (Vec<D>, Vec<u32>),
+    /// The persistent run in progress (`solver/fast.rs`).
+    persistent: Option<fast::PersistentRun>,
 }
 
 impl<D: Dist> CudaStepper<D> {
@@ -308,7 +310,14 @@ impl<D: Dist> Stepper for CudaStepper<D> {
             && !self.id.opts.instrument
             && self.gpu.cooperative
             && self.id.opts.launch == crate::algo::Launch::Fast;
-        guarded(|| if persistent { self.run_fast(cancel, progress) } else { self.run_kernels(cancel, progress) })?
+        guarded(|| {
+            if persistent {
+                let (header, n) = (self.run_header(), self.n as u64);
+                frontier::run_fast(self, header, n, cancel, progress)
+            } else {
+                self.run_kernels(cancel, progress)
+            }
+        })?
     }
 }
 

@@ -185,6 +185,84 @@ pub fn run_phases<R: PhaseRunner + ?Sized>(
     Ok(run)
 }
 
+/// Chunk sizes of a fast run: `first`, then ×`factor` up to `max` iterations, so a short run
+/// reads back early and a long one amortises its read-backs.
+pub struct ChunkSizes {
+    pub first: u32,
+    pub factor: u32,
+    pub max: u32,
+}
+
+/// Where a fast run starts: its first iteration and the vertices settled before it.
+pub struct FastStart {
+    pub first: u32,
+    pub settled: u64,
+}
+
+/// What one chunk of a fast run gave the host.
+pub struct Chunk {
+    /// Vertices the chunk's finished iterations settled (for progress).
+    pub settled: u64,
+    /// Whether the solve ended in it.
+    pub done: bool,
+}
+
+/// A device's fast path (CUDA's persistent kernel, wgpu's lists and teams), as [`run_fast`]
+/// drives it: the device keeps its own iteration counter and the run's device state.
+pub trait FastRunner {
+    fn fast_chunks(&self) -> ChunkSizes;
+    /// Prepares a fast run from the current state.
+    fn fast_begin(&mut self) -> Result<FastStart, SolveError>;
+    /// Runs (or submits) `count` more iterations and returns what has finished since the last
+    /// call (possibly nothing, where the device keeps chunks in flight).
+    fn fast_chunk(&mut self, count: u32) -> Result<Chunk, SolveError>;
+    /// Stops a cancelled run, leaving δ and the stamps consistent after the last iteration it
+    /// finished, so that stepping can go on from there.
+    fn fast_cancel(&mut self) -> Result<(), SolveError>;
+    /// The per-iteration log of a run that ended (one entry per iteration from its first).
+    fn fast_log(&mut self) -> Result<Vec<Sizes>, SolveError>;
+    /// Books the end of a run: `settled` vertices in all.
+    fn fast_end(&mut self, settled: u64);
+}
+
+/// `run_to_end` on a device's fast path: chunks of iterations, progress and cancel between
+/// them, the records from the log at the end ([`fast_records`]). `header` is the run's empty
+/// record, `n` the vertices.
+pub fn run_fast<R: FastRunner + ?Sized>(
+    r: &mut R,
+    mut run: RunRecord,
+    n: u64,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(u64),
+) -> Result<RunRecord, SolveError> {
+    let begin = r.fast_begin()?;
+    let start = Instant::now();
+    let sizes = r.fast_chunks();
+    let mut count = sizes.first;
+    let mut known = begin.settled;
+    loop {
+        let c = r.fast_chunk(count)?;
+        known += c.settled;
+        if c.done {
+            break;
+        }
+        progress(known);
+        if cancel.load(Ordering::Relaxed) {
+            r.fast_cancel()?;
+            return Err(SolveError::Cancelled);
+        }
+        count = count.saturating_mul(sizes.factor).min(sizes.max);
+    }
+    let log = r.fast_log()?;
+    run.total_ms = start.elapsed().as_secs_f64() * 1e3;
+    let settled = fast_records(&mut run, begin.first, n, begin.settled, &log);
+    r.fast_end(settled);
+    progress(settled);
+    run.iterations = begin.first - 1 + log.len() as u32;
+    run.reached = settled;
+    Ok(run)
+}
+
 /// The record `run_to_end` returns for a run that already finished: the header, its
 /// iterations and the vertices it settled.
 pub fn finished_run(id: &RunIdent, iterations: u32, reached: u64) -> RunRecord {

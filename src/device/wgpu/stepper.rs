@@ -32,12 +32,14 @@ use crate::algo::{
     IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, Step, Stepper, Threshold, Thresholds,
     frontier_values,
 };
-use crate::device::driver::frontier::{self, Phase, PhaseRunner, Sizes, Stepped};
+use crate::device::driver::frontier::{
+    self, Chunk, ChunkSizes, FastRunner, FastStart, Phase, PhaseRunner, Sizes, Stepped,
+};
 use crate::device::driver::{RunIdent, ident_getters};
 use crate::device::gpu::{self, Build, Counters, FrontierRun, HostState, UNSET};
 use crate::graph::{Csr, Distance, INF};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use wgpu::util::DeviceExt;
 
@@ -164,6 +166,8 @@ pub struct WgpuStepper {
     settled: Option<u64>,
     model: gpu::LaunchModel,
     two_d: bool,
+    /// The fast run in progress (`stepper/run.rs`).
+    fast_run: Option<run::FastRun>,
 }
 
 fn dev(msg: impl Into<String>) -> SolveError {
@@ -279,7 +283,12 @@ impl Stepper for WgpuStepper {
             let reached = self.settled_now()?;
             return Ok(frontier::finished_run(&self.id, self.iteration, reached));
         }
-        if self.uses_fast_path() { self.run_fast(cancel, progress) } else { self.run_kernels(cancel, progress) }
+        if self.uses_fast_path() {
+            let (header, n) = (self.run_header(), self.n as u64);
+            frontier::run_fast(self, header, n, cancel, progress)
+        } else {
+            self.run_kernels(cancel, progress)
+        }
     }
 
     fn device_state(&self) -> Option<crate::algo::DeviceVertexState> {
