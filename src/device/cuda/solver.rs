@@ -246,7 +246,7 @@ impl<D: Dist> CudaStepper<D> {
     }
 
     /// Copies δ and the stamps to the host.
-    fn copy_state(&self) -> Result<(Vec<Distance>, Vec<u32>), SolveError> {
+    fn copy_state_words(&self) -> Result<(Vec<Distance>, Vec<u32>), SolveError> {
         let n = self.n as usize;
         let mut d = vec![D::INF; n];
         let mut s = vec![0u32; n];
@@ -263,7 +263,7 @@ impl<D: Dist> CudaStepper<D> {
         if self.host.is_some() {
             return Ok(());
         }
-        let (dist, stamp) = self.copy_state()?;
+        let (dist, stamp) = self.copy_state_words()?;
         let next = self.iteration + 1;
         let state = HostState { dist, stamp };
         self.settled_count = frontier::settled_in(&state);

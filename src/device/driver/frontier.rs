@@ -45,6 +45,56 @@ pub fn book_step(
     (Step { record, delta: id.opts.record_deltas.then_some(delta) }, next)
 }
 
+/// What a device's stepped iteration gave the host before the state copy.
+pub struct StepOut {
+    /// The iteration (1-based).
+    pub iteration: u32,
+    pub thresholds: Thresholds,
+    /// Kernel times (`copy_ms`: copies inside the iteration, the hybrids').
+    pub times: PhaseTimes,
+    /// The kernels' own record when they counted (instrumented runs).
+    pub counted: Option<IterationRecord>,
+}
+
+/// A device's stepping by per-phase launches, as [`step`] drives it.
+pub trait StepRunner {
+    /// The host copy of the state before the next iteration (taken; copied back from the
+    /// device where the host has none, e.g. after a fast run).
+    fn take_host(&mut self) -> Result<HostState, SolveError>;
+    /// Runs the next iteration by per-phase launches.
+    fn step_launch(&mut self) -> Result<StepOut, SolveError>;
+    /// Copies δ and the stamps back (synchronises).
+    fn copy_state(&mut self) -> Result<HostState, SolveError>;
+    /// The run, its shape and the launch model the host diff books with.
+    fn booking(&mut self) -> (&RunIdent, FrontierRun, &mut LaunchModel);
+    /// Books a stepped iteration: `settled` vertices after it, |Fᵢ₊₁| = `next`, the state
+    /// after it `new`.
+    fn step_booked(&mut self, out: &StepOut, settled: u64, next: u64, new: HostState);
+}
+
+/// `step` of a frontier stepper (the caller has checked that the run goes on): the next
+/// iteration by per-phase launches, the state copied back (`copy_ms`) and the step booked from
+/// the two copies ([`book_step`]).
+pub fn step<R: StepRunner + ?Sized>(r: &mut R) -> Result<Step, SolveError> {
+    let prev = r.take_host()?;
+    let mut out = r.step_launch()?;
+    let t = Instant::now();
+    let new = r.copy_state()?;
+    let copy_ms = t.elapsed().as_secs_f64() * 1e3;
+    let thresholds = out.thresholds;
+    let stepped = Stepped {
+        iteration: out.iteration,
+        thresholds: &thresholds,
+        times: out.times,
+        copy_ms,
+        counted: out.counted.take(),
+    };
+    let (id, run, model) = r.booking();
+    let (step, next) = book_step(id, run, model, stepped, &prev, &new);
+    r.step_booked(&out, step.record.settled, next, new);
+    Ok(step)
+}
+
 /// Vertices settled in a copy of the state (stamped), e.g. after a cancelled fast run, whose
 /// records did not reach the host.
 pub fn settled_in(state: &HostState) -> u64 {

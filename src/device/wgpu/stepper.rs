@@ -33,7 +33,7 @@ use crate::algo::{
     frontier_values,
 };
 use crate::device::driver::frontier::{
-    self, Chunk, ChunkSizes, FastRunner, FastStart, Phase, PhaseRunner, Sizes, Stepped,
+    self, Chunk, ChunkSizes, FastRunner, FastStart, Phase, PhaseRunner, Sizes, StepOut, StepRunner,
 };
 use crate::device::driver::{RunIdent, ident_getters};
 use crate::device::gpu::{self, Build, Counters, FrontierRun, HostState, UNSET};
@@ -247,27 +247,7 @@ impl Stepper for WgpuStepper {
         if self.done {
             return Ok(None);
         }
-        let prev = match self.host.take() {
-            Some(h) => h,
-            None => self.read_state()?,
-        };
-        let out = self.run_batch(1, false)?;
-        let (Some(l), Some(&times)) = (out.logs.first(), out.times.first()) else {
-            return Err(dev(format!("{}: the iteration did not run", self.gpu.name)));
-        };
-        let i = self.iteration + 1;
-        self.iteration = i;
-        self.done = out.done;
-        let t0 = Instant::now();
-        let new = self.read_state()?;
-        let copy_ms = t0.elapsed().as_secs_f64() * 1e3;
-        let th = self.thresholds(l);
-        let counted = self.id.opts.instrument.then(|| self.record_from_log(i, l, times));
-        let stepped = Stepped { iteration: i, thresholds: &th, times, copy_ms, counted };
-        let (step, _) = frontier::book_step(&self.id, self.run, &mut self.model, stepped, &prev, &new);
-        self.settled = Some(step.record.settled);
-        self.host = Some(new);
-        Ok(Some(step))
+        frontier::step(self).map(Some)
     }
 
     fn distances(&mut self) -> Result<Vec<Distance>, SolveError> {

@@ -9,11 +9,11 @@ use super::{
 };
 use super::{C_WARPS_MIXED, C_WORKING, CudaStepper, Dist, IterOut, RACY_SPIN_CYCLES, cfg};
 use crate::algo::{IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, Step, Threshold, Thresholds};
-use crate::device::driver::frontier::{self, Phase, PhaseRunner, Stepped};
-use crate::device::gpu::{self, Counters, HostState, Split};
+use crate::device::driver::RunIdent;
+use crate::device::driver::frontier::{self, Phase, PhaseRunner, StepOut, StepRunner};
+use crate::device::gpu::{self, Counters, FrontierRun, HostState, LaunchModel, Split};
 use cudarc::driver::{CudaEvent, PushKernelArg};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 impl<D: Dist> CudaStepper<D> {
     /// Launches relax, minimum and update of iteration `i`, timing each with events, and reads
@@ -191,29 +191,7 @@ impl<D: Dist> CudaStepper<D> {
         if self.done {
             return Ok(None);
         }
-        self.apply_cache()?;
-        self.ensure_host()?;
-        let i = self.iteration + 1;
-        let out = self.launch_iteration(i, false)?;
-        let t = Instant::now();
-        let (dist, stamp) = self.copy_state()?;
-        let copy_ms = t.elapsed().as_secs_f64() * 1e3;
-        self.lists_for = None;
-
-        let Some(prev) = self.host.take() else {
-            return Err(SolveError::Device("internal: host state missing".into()));
-        };
-        let new = HostState { dist, stamp };
-        let th = self.thresholds(&out);
-        let counted = self.counting().then(|| self.counted_record(i, &out));
-        let stepped = Stepped { iteration: i, thresholds: &th, times: out.times, copy_ms, counted };
-        let (step, next) = frontier::book_step(&self.id, self.run, &mut self.model, stepped, &prev, &new);
-        self.iteration = i;
-        self.settled_count += next;
-        self.frontier_len = next;
-        self.done = th.finished();
-        self.host = Some(new);
-        Ok(Some(step))
+        frontier::step(self).map(Some)
     }
 
     /// `run_to_end` by vertex-parallel launches (instrumented runs, the non-atomic relax,
@@ -274,5 +252,38 @@ impl<D: Dist> PhaseRunner for CudaStepper<D> {
         self.frontier_len = out.ctr[C_NEXT_FRONTIER];
         self.done = th.finished();
         Ok(vec![Phase { settled: Some(record.settled), done: self.done, record }])
+    }
+}
+
+impl<D: Dist> StepRunner for CudaStepper<D> {
+    fn take_host(&mut self) -> Result<HostState, SolveError> {
+        self.apply_cache()?;
+        self.ensure_host()?;
+        self.host.take().ok_or_else(|| SolveError::Device("internal: host state missing".into()))
+    }
+
+    fn step_launch(&mut self) -> Result<StepOut, SolveError> {
+        let i = self.iteration + 1;
+        let out = self.launch_iteration(i, false)?;
+        self.lists_for = None;
+        let counted = self.counting().then(|| self.counted_record(i, &out));
+        Ok(StepOut { iteration: i, thresholds: self.thresholds(&out), times: out.times, counted })
+    }
+
+    fn copy_state(&mut self) -> Result<HostState, SolveError> {
+        let (dist, stamp) = self.copy_state_words()?;
+        Ok(HostState { dist, stamp })
+    }
+
+    fn booking(&mut self) -> (&RunIdent, FrontierRun, &mut LaunchModel) {
+        (&self.id, self.run, &mut self.model)
+    }
+
+    fn step_booked(&mut self, out: &StepOut, _settled: u64, next: u64, new: HostState) {
+        self.iteration = out.iteration;
+        self.settled_count += next;
+        self.frontier_len = next;
+        self.done = out.thresholds.finished();
+        self.host = Some(new);
     }
 }

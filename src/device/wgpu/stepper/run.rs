@@ -221,3 +221,37 @@ impl FastRunner for WgpuStepper {
         self.settled = Some(settled);
     }
 }
+
+impl StepRunner for WgpuStepper {
+    fn take_host(&mut self) -> Result<HostState, SolveError> {
+        match self.host.take() {
+            Some(h) => Ok(h),
+            None => self.read_state(),
+        }
+    }
+
+    fn step_launch(&mut self) -> Result<StepOut, SolveError> {
+        let out = self.run_batch(1, false)?;
+        let (Some(l), Some(&times)) = (out.logs.first(), out.times.first()) else {
+            return Err(dev(format!("{}: the iteration did not run", self.gpu.name)));
+        };
+        let i = self.iteration + 1;
+        self.iteration = i;
+        self.done = out.done;
+        let counted = self.id.opts.instrument.then(|| self.record_from_log(i, l, times));
+        Ok(StepOut { iteration: i, thresholds: self.thresholds(l), times, counted })
+    }
+
+    fn copy_state(&mut self) -> Result<HostState, SolveError> {
+        self.read_state()
+    }
+
+    fn booking(&mut self) -> (&RunIdent, FrontierRun, &mut gpu::LaunchModel) {
+        (&self.id, self.run, &mut self.model)
+    }
+
+    fn step_booked(&mut self, _out: &StepOut, settled: u64, _next: u64, new: HostState) {
+        self.settled = Some(settled);
+        self.host = Some(new);
+    }
+}
