@@ -1,9 +1,12 @@
 //! The host side of the frontier family (Martín / Crauser, successors / predecessors:
 //! [seed000] §3, [seed004] §4) that CUDA (`src/device/cuda/solver.rs`) and wgpu
-//! (`src/device/wgpu/stepper.rs`) share: booking a stepped iteration from two copies of the
-//! state, the records of a fast run from its per-iteration sizes, and the answer of a finished
-//! run. The devices keep what their kernels and log layouts make different (CUDA's counter
-//! slots, persistent kernel and hybrids; wgpu's batched log, 2-D dispatch and timestamps).
+//! (`src/device/wgpu/stepper.rs`) share: a stepped iteration ([`step`] over a [`StepRunner`],
+//! booked from two copies of the state), `run_to_end` by per-phase launches ([`run_phases`]
+//! over a [`PhaseRunner`]) or on the fast path ([`run_fast`] over a [`FastRunner`]: chunks,
+//! progress, cancel, records from the log), and the answer of a finished run. The devices
+//! implement the traits with device calls and keep what their kernels make different (CUDA's
+//! counter slots, persistent kernel and hybrids; wgpu's batched log, 2-D dispatch, two batches
+//! in flight and timestamps) behind them.
 
 use super::RunIdent;
 use crate::algo::{IterationRecord, PhaseTimes, RunRecord, SolveError, Step, Thresholds, Values};
