@@ -571,6 +571,12 @@ fn timed_fast_path_and_vertex_parallel_runs_match_the_oracle() {
                 let deltas: Vec<_> = run.records.iter().map(|r| thresholds(algo, r)).collect();
                 let want_deltas: Vec<_> = cpu.iter().map(|r| thresholds(algo, r)).collect();
                 assert_eq!(deltas, want_deltas, "{algo} {tuning:?}");
+                if opts.launch == Launch::PerPhase {
+                    // Uninstrumented per-phase records carry the CPU stepper's set sizes (as CUDA's).
+                    let sizes = |r: &IterationRecord| (r.frontier, r.unsettled, r.settled, r.values.get(3));
+                    let got: Vec<_> = run.records.iter().map(sizes).collect();
+                    assert_eq!(got, cpu.iter().map(sizes).collect::<Vec<_>>(), "{algo}");
+                }
                 if st.gpu_timestamps() {
                     assert!(
                         run.times.relax_ms > 0.0 && run.times.update_ms > 0.0,

@@ -194,6 +194,8 @@ pub(super) struct CudaStepper<D: Dist> {
     lists_for: Option<u32>,
     /// The hybrids' host copies of δ and the stamps, reused across iterations (`solver/hybrid.rs`).
     hybrid_host: (Vec<D>, Vec<u32>),
+    /// The persistent run in progress (`solver/fast.rs`).
+    persistent: Option<fast::PersistentRun>,
 }
 
 impl<D: Dist> CudaStepper<D> {
@@ -244,7 +246,7 @@ impl<D: Dist> CudaStepper<D> {
     }
 
     /// Copies δ and the stamps to the host.
-    fn copy_state(&self) -> Result<(Vec<Distance>, Vec<u32>), SolveError> {
+    fn copy_state_words(&self) -> Result<(Vec<Distance>, Vec<u32>), SolveError> {
         let n = self.n as usize;
         let mut d = vec![D::INF; n];
         let mut s = vec![0u32; n];
@@ -261,7 +263,7 @@ impl<D: Dist> CudaStepper<D> {
         if self.host.is_some() {
             return Ok(());
         }
-        let (dist, stamp) = self.copy_state()?;
+        let (dist, stamp) = self.copy_state_words()?;
         let next = self.iteration + 1;
         let state = HostState { dist, stamp };
         self.settled_count = frontier::settled_in(&state);
@@ -308,7 +310,14 @@ impl<D: Dist> Stepper for CudaStepper<D> {
             && !self.id.opts.instrument
             && self.gpu.cooperative
             && self.id.opts.launch == crate::algo::Launch::Fast;
-        guarded(|| if persistent { self.run_fast(cancel, progress) } else { self.run_kernels(cancel, progress) })?
+        guarded(|| {
+            if persistent {
+                let (header, n) = (self.run_header(), self.n as u64);
+                frontier::run_fast(self, header, n, cancel, progress)
+            } else {
+                self.run_kernels(cancel, progress)
+            }
+        })?
     }
 }
 

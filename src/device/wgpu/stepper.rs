@@ -32,12 +32,14 @@ use crate::algo::{
     IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, Step, Stepper, Threshold, Thresholds,
     frontier_values,
 };
-use crate::device::driver::frontier::{self, Sizes, Stepped};
+use crate::device::driver::frontier::{
+    self, Chunk, ChunkSizes, FastRunner, FastStart, Phase, PhaseRunner, Sizes, StepOut, StepRunner,
+};
 use crate::device::driver::{RunIdent, ident_getters};
 use crate::device::gpu::{self, Build, Counters, FrontierRun, HostState, UNSET};
 use crate::graph::{Csr, Distance, INF};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use wgpu::util::DeviceExt;
 
@@ -164,6 +166,8 @@ pub struct WgpuStepper {
     settled: Option<u64>,
     model: gpu::LaunchModel,
     two_d: bool,
+    /// The fast run in progress (`stepper/run.rs`).
+    fast_run: Option<run::FastRun>,
 }
 
 fn dev(msg: impl Into<String>) -> SolveError {
@@ -243,27 +247,7 @@ impl Stepper for WgpuStepper {
         if self.done {
             return Ok(None);
         }
-        let prev = match self.host.take() {
-            Some(h) => h,
-            None => self.read_state()?,
-        };
-        let out = self.run_batch(1, false)?;
-        let (Some(l), Some(&times)) = (out.logs.first(), out.times.first()) else {
-            return Err(dev(format!("{}: the iteration did not run", self.gpu.name)));
-        };
-        let i = self.iteration + 1;
-        self.iteration = i;
-        self.done = out.done;
-        let t0 = Instant::now();
-        let new = self.read_state()?;
-        let copy_ms = t0.elapsed().as_secs_f64() * 1e3;
-        let th = self.thresholds(l);
-        let counted = self.id.opts.instrument.then(|| self.record_from_log(i, l, times));
-        let stepped = Stepped { iteration: i, thresholds: &th, times, copy_ms, counted };
-        let (step, _) = frontier::book_step(&self.id, self.run, &mut self.model, stepped, &prev, &new);
-        self.settled = Some(step.record.settled);
-        self.host = Some(new);
-        Ok(Some(step))
+        frontier::step(self).map(Some)
     }
 
     fn distances(&mut self) -> Result<Vec<Distance>, SolveError> {
@@ -279,7 +263,12 @@ impl Stepper for WgpuStepper {
             let reached = self.settled_now()?;
             return Ok(frontier::finished_run(&self.id, self.iteration, reached));
         }
-        if self.uses_fast_path() { self.run_fast(cancel, progress) } else { self.run_kernels(cancel, progress) }
+        if self.uses_fast_path() {
+            let (header, n) = (self.run_header(), self.n as u64);
+            frontier::run_fast(self, header, n, cancel, progress)
+        } else {
+            self.run_kernels(cancel, progress)
+        }
     }
 
     fn device_state(&self) -> Option<crate::algo::DeviceVertexState> {

@@ -43,6 +43,7 @@ impl<D: Dist> CudaStepper<D> {
             host: None,
             model: LaunchModel::new(n),
             lists_for: None,
+            persistent: None,
             hybrid_host: (Vec::new(), Vec::new()),
             gpu,
         };

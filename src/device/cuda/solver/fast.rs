@@ -1,14 +1,14 @@
-//! `run_to_end` on the persistent kernel of `kernels/fast.cu` (cooperative launch): the whole
-//! solve stays on the GPU; records hold thresholds and set sizes only.
+//! The persistent kernel of `kernels/fast.cu` (cooperative launch) as the fast path the
+//! frontier driver runs ([`crate::device::driver::frontier::run_fast`]): the whole solve stays on the GPU in chunks of
+//! iterations; records hold thresholds and set sizes only.
 
 use super::super::dev_err;
 use super::{CTL_DONE, CTL_ITER, CTL_WORDS, CudaStepper, Dist, FIRST_CHUNK, FastBufs, FastKernels, cfg};
-use crate::algo::{RelaxVariant, RunRecord, SolveError};
-use crate::device::driver::frontier::{self, Sizes};
+use crate::algo::{RelaxVariant, SolveError};
+use crate::device::driver::frontier::Sizes;
+use crate::device::driver::frontier::{Chunk, ChunkSizes, FastRunner, FastStart};
 use crate::device::gpu;
 use cudarc::driver::{CudaFunction, PushKernelArg};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 impl<D: Dist> CudaStepper<D> {
     /// Blocks of the persistent kernel: as many as can be co-resident (cooperative launch),
@@ -37,67 +37,6 @@ impl<D: Dist> CudaStepper<D> {
         }
     }
 
-    /// `run_to_end` on the persistent kernel: chunks of iterations (`FIRST_CHUNK`, then ×4),
-    /// progress and cancel between them, the records read back at the end.
-    pub(super) fn run_fast(
-        &mut self,
-        cancel: &AtomicBool,
-        progress: &mut dyn FnMut(u64),
-    ) -> Result<RunRecord, SolveError> {
-        if let Some(fb) = &mut self.fast {
-            self.stream.memset_zeros(&mut fb.rec_r).map_err(dev_err("cannot clear the records"))?;
-        }
-        self.apply_cache()?;
-        let rec_base = self.iteration + 1;
-        let grid = self.persistent_grid(&self.fast_parts()?.0.run)?;
-        let start = Instant::now();
-        if self.lists_for != Some(rec_base) {
-            self.fast_setup(rec_base)?;
-        }
-        let mut i_begin = rec_base;
-        let mut chunk = FIRST_CHUNK;
-        let mut rec_f_host: Vec<u32> = Vec::new();
-        let mut settled_progress = self.settled_count;
-        loop {
-            let ctl = self.fast_chunk(grid, rec_base, i_begin, i_begin.saturating_add(chunk))?;
-            let last = ctl[CTL_ITER];
-            let done = ctl[CTL_DONE] != 0;
-            // Frontier sizes of this chunk give the settled count for progress.
-            settled_progress += self.read_frontier_sizes(&mut rec_f_host, (last + 1 - rec_base) as usize)?;
-            self.iteration = last;
-            self.lists_for = Some(last + 1);
-            self.host = None;
-            let stop = done || {
-                progress(settled_progress);
-                cancel.load(Ordering::Relaxed)
-            };
-            if stop {
-                self.unpack()?;
-            }
-            if done {
-                break;
-            }
-            if stop {
-                // δ and the stamps are consistent after iteration `last` (for successors the relax
-                // of the next iteration is already applied, which a later step re-runs harmlessly);
-                // stepping can go on from there (ensure_host recounts from the stamps).
-                return Err(SolveError::Cancelled);
-            }
-            i_begin = last + 1;
-            chunk = chunk.saturating_mul(4).min(1 << 20);
-        }
-        let log = self.fast_log(rec_base, &rec_f_host)?;
-        let mut run = self.run_header();
-        run.total_ms = start.elapsed().as_secs_f64() * 1e3;
-        let settled = frontier::fast_records(&mut run, rec_base, self.n as u64, self.settled_count, &log);
-        self.settled_count = settled;
-        self.frontier_len = 0;
-        self.done = true;
-        run.iterations = self.iteration;
-        run.reached = settled;
-        Ok(run)
-    }
-
     /// Resets the control block and builds the frontier lists from the current state for a run
     /// starting at iteration `start_iter`.
     fn fast_setup(&self, start_iter: u32) -> Result<(), SolveError> {
@@ -118,7 +57,13 @@ impl<D: Dist> CudaStepper<D> {
 
     /// Runs iterations `i_begin .. i_end` (or to the end of the solve) in one cooperative
     /// launch and returns the control block after it.
-    fn fast_chunk(&self, grid: u32, rec_base: u32, i_begin: u32, i_end: u32) -> Result<[u32; CTL_WORDS], SolveError> {
+    fn persistent_chunk(
+        &self,
+        grid: u32,
+        rec_base: u32,
+        i_begin: u32,
+        i_end: u32,
+    ) -> Result<[u32; CTL_WORDS], SolveError> {
         let (fk, fb) = self.fast_parts()?;
         let (s, n, block) = (&self.stream, self.n, self.id.opts.block.relax);
         let avg_deg: u64 = (self.id.graph.m() as u64).div_ceil(n.max(1) as u64);
@@ -185,7 +130,7 @@ impl<D: Dist> CudaStepper<D> {
     }
 
     /// The per-iteration thresholds and sizes of a finished run from the device's records.
-    fn fast_log(&self, rec_base: u32, rec_f: &[u32]) -> Result<Vec<Sizes>, SolveError> {
+    fn read_fast_log(&self, rec_base: u32, rec_f: &[u32]) -> Result<Vec<Sizes>, SolveError> {
         let (_, fb) = self.fast_parts()?;
         let s = &self.stream;
         let iters = (self.iteration + 1 - rec_base) as usize;
@@ -204,5 +149,78 @@ impl<D: Dist> CudaStepper<D> {
                 times: Default::default(),
             })
             .collect())
+    }
+}
+
+/// A persistent run in progress: where its records start, the grid, the next chunk's first
+/// iteration and |F| per iteration read so far.
+pub(super) struct PersistentRun {
+    rec_base: u32,
+    grid: u32,
+    i_begin: u32,
+    rec_f: Vec<u32>,
+}
+
+impl<D: Dist> CudaStepper<D> {
+    fn persistent_run(&mut self) -> Result<PersistentRun, SolveError> {
+        self.persistent.take().ok_or_else(|| SolveError::Device("internal: no persistent run".into()))
+    }
+}
+
+impl<D: Dist> FastRunner for CudaStepper<D> {
+    /// `FIRST_CHUNK` iterations per cooperative launch, then ×4.
+    fn fast_chunks(&self) -> ChunkSizes {
+        ChunkSizes { first: FIRST_CHUNK, factor: 4, max: 1 << 20 }
+    }
+
+    fn fast_begin(&mut self) -> Result<FastStart, SolveError> {
+        if let Some(fb) = &mut self.fast {
+            self.stream.memset_zeros(&mut fb.rec_r).map_err(dev_err("cannot clear the records"))?;
+        }
+        self.apply_cache()?;
+        let rec_base = self.iteration + 1;
+        let grid = self.persistent_grid(&self.fast_parts()?.0.run)?;
+        if self.lists_for != Some(rec_base) {
+            self.fast_setup(rec_base)?;
+        }
+        self.persistent = Some(PersistentRun { rec_base, grid, i_begin: rec_base, rec_f: Vec::new() });
+        Ok(FastStart { first: rec_base, settled: self.settled_count })
+    }
+
+    fn fast_chunk(&mut self, count: u32) -> Result<Chunk, SolveError> {
+        let mut p = self.persistent_run()?;
+        let ctl = self.persistent_chunk(p.grid, p.rec_base, p.i_begin, p.i_begin.saturating_add(count))?;
+        let last = ctl[CTL_ITER];
+        let done = ctl[CTL_DONE] != 0;
+        // Frontier sizes of this chunk give the settled count for progress.
+        let settled = self.read_frontier_sizes(&mut p.rec_f, (last + 1 - p.rec_base) as usize)?;
+        self.iteration = last;
+        self.lists_for = Some(last + 1);
+        self.host = None;
+        p.i_begin = last + 1;
+        self.persistent = Some(p);
+        if done {
+            self.unpack()?;
+        }
+        Ok(Chunk { settled, done })
+    }
+
+    /// δ and the stamps are consistent after the last iteration (for successors the relax of
+    /// the next iteration is already applied, which a later step re-runs harmlessly); stepping
+    /// goes on from there (`ensure_host` recounts from the stamps).
+    fn fast_cancel(&mut self) -> Result<(), SolveError> {
+        self.persistent = None;
+        self.unpack()
+    }
+
+    fn fast_log(&mut self) -> Result<Vec<Sizes>, SolveError> {
+        let p = self.persistent_run()?;
+        self.read_fast_log(p.rec_base, &p.rec_f)
+    }
+
+    fn fast_end(&mut self, settled: u64) {
+        self.settled_count = settled;
+        self.frontier_len = 0;
+        self.done = true;
     }
 }

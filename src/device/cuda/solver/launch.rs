@@ -9,11 +9,11 @@ use super::{
 };
 use super::{C_WARPS_MIXED, C_WORKING, CudaStepper, Dist, IterOut, RACY_SPIN_CYCLES, cfg};
 use crate::algo::{IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, Step, Threshold, Thresholds};
-use crate::device::driver::frontier::{self, Stepped};
-use crate::device::gpu::{self, Counters, HostState, Split};
+use crate::device::driver::RunIdent;
+use crate::device::driver::frontier::{self, Phase, PhaseRunner, StepOut, StepRunner};
+use crate::device::gpu::{self, Counters, FrontierRun, HostState, LaunchModel, Split};
 use cudarc::driver::{CudaEvent, PushKernelArg};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
 
 impl<D: Dist> CudaStepper<D> {
     /// Launches relax, minimum and update of iteration `i`, timing each with events, and reads
@@ -191,33 +191,12 @@ impl<D: Dist> CudaStepper<D> {
         if self.done {
             return Ok(None);
         }
-        self.apply_cache()?;
-        self.ensure_host()?;
-        let i = self.iteration + 1;
-        let out = self.launch_iteration(i, false)?;
-        let t = Instant::now();
-        let (dist, stamp) = self.copy_state()?;
-        let copy_ms = t.elapsed().as_secs_f64() * 1e3;
-        self.lists_for = None;
-
-        let Some(prev) = self.host.take() else {
-            return Err(SolveError::Device("internal: host state missing".into()));
-        };
-        let new = HostState { dist, stamp };
-        let th = self.thresholds(&out);
-        let counted = self.counting().then(|| self.counted_record(i, &out));
-        let stepped = Stepped { iteration: i, thresholds: &th, times: out.times, copy_ms, counted };
-        let (step, next) = frontier::book_step(&self.id, self.run, &mut self.model, stepped, &prev, &new);
-        self.iteration = i;
-        self.settled_count += next;
-        self.frontier_len = next;
-        self.done = th.finished();
-        self.host = Some(new);
-        Ok(Some(step))
+        frontier::step(self).map(Some)
     }
 
     /// `run_to_end` by vertex-parallel launches (instrumented runs, the non-atomic relax,
-    /// devices without cooperative launch): one Δ read-back per iteration, no state copies.
+    /// devices without cooperative launch): one Δ read-back per iteration, no state copies
+    /// (the loop is [`frontier::run_phases`]).
     pub(super) fn run_kernels(
         &mut self,
         cancel: &AtomicBool,
@@ -227,34 +206,9 @@ impl<D: Dist> CudaStepper<D> {
         if self.host.is_none() {
             self.ensure_host()?;
         }
-        let start = Instant::now();
-        let mut run = self.run_header();
-        while !self.done {
-            if run.records.len().is_multiple_of(256) {
-                if cancel.load(Ordering::Relaxed) {
-                    return Err(SolveError::Cancelled);
-                }
-                progress(self.settled_count);
-            }
-            let i = self.iteration + 1;
-            let out = self.launch_iteration(i, true)?;
-            self.host = None;
-            self.lists_for = None;
-            let mut rec = self.counted_record(i, &out);
-            if !self.counting() {
-                // Only the update counted: keep what was measured.
-                rec.threads = None;
-                rec.reached = 0;
-                rec.values = crate::algo::frontier_values(&self.thresholds(&out), out.ctr[C_NEXT_FRONTIER], None);
-            }
-            run.times.add(&rec.times);
-            self.iteration = i;
-            self.settled_count = rec.settled;
-            self.frontier_len = out.ctr[C_NEXT_FRONTIER];
-            self.done = self.thresholds(&out).finished();
-            run.records.push(rec);
-        }
-        run.total_ms = start.elapsed().as_secs_f64() * 1e3;
+        let header = self.run_header();
+        let settled = Some(self.settled_count);
+        let mut run = frontier::run_phases(self, header, settled, cancel, progress)?;
         run.iterations = self.iteration;
         run.reached = self.settled_count;
         Ok(run)
@@ -272,4 +226,64 @@ pub(super) fn out_words(m: u64, c: u64, threshold: Threshold) -> [u64; 3] {
         return [u64::MAX; 3]; // nothing reached is left: both policies stop
     }
     [m, c, if threshold == Threshold::Crauser { c.max(m) } else { m }]
+}
+
+impl<D: Dist> PhaseRunner for CudaStepper<D> {
+    /// One: the host reads Δ (and the counters) back after every iteration.
+    fn phase_batch_max(&self) -> u32 {
+        1
+    }
+
+    fn run_phases(&mut self, _count: u32) -> Result<Vec<Phase>, SolveError> {
+        let i = self.iteration + 1;
+        let out = self.launch_iteration(i, true)?;
+        self.host = None;
+        self.lists_for = None;
+        let mut record = self.counted_record(i, &out);
+        let th = self.thresholds(&out);
+        if !self.counting() {
+            // Only the update counted: keep what was measured.
+            record.threads = None;
+            record.reached = 0;
+            record.values = crate::algo::frontier_values(&th, out.ctr[C_NEXT_FRONTIER], None);
+        }
+        self.iteration = i;
+        self.settled_count = record.settled;
+        self.frontier_len = out.ctr[C_NEXT_FRONTIER];
+        self.done = th.finished();
+        Ok(vec![Phase { settled: Some(record.settled), done: self.done, record }])
+    }
+}
+
+impl<D: Dist> StepRunner for CudaStepper<D> {
+    fn take_host(&mut self) -> Result<HostState, SolveError> {
+        self.apply_cache()?;
+        self.ensure_host()?;
+        self.host.take().ok_or_else(|| SolveError::Device("internal: host state missing".into()))
+    }
+
+    fn step_launch(&mut self) -> Result<StepOut, SolveError> {
+        let i = self.iteration + 1;
+        let out = self.launch_iteration(i, false)?;
+        self.lists_for = None;
+        let counted = self.counting().then(|| self.counted_record(i, &out));
+        Ok(StepOut { iteration: i, thresholds: self.thresholds(&out), times: out.times, counted })
+    }
+
+    fn copy_state(&mut self) -> Result<HostState, SolveError> {
+        let (dist, stamp) = self.copy_state_words()?;
+        Ok(HostState { dist, stamp })
+    }
+
+    fn booking(&mut self) -> (&RunIdent, FrontierRun, &mut LaunchModel) {
+        (&self.id, self.run, &mut self.model)
+    }
+
+    fn step_booked(&mut self, out: &StepOut, _settled: u64, next: u64, new: HostState) {
+        self.iteration = out.iteration;
+        self.settled_count += next;
+        self.frontier_len = next;
+        self.done = out.thresholds.finished();
+        self.host = Some(new);
+    }
 }

@@ -118,6 +118,7 @@ impl WgpuStepper {
             settled: Some(1),
             model: gpu::LaunchModel::new(n),
             two_d: grids.two_d(),
+            fast_run: None,
             gpu,
         })
     }
