@@ -26,6 +26,8 @@ fn gpus() -> Vec<Option<DeviceId>> {
         Some(id) => out.push(Some(id)),
         None => eprintln!("no usable wgpu adapter: the GPU lanes run on the CPU only"),
     }
+    // CUDA where there is a usable device (the GPU machine): the lessons with CUDA-only lanes.
+    out.extend(sssp_lab::device::cuda::list().into_iter().find(|d| d.status.is_ok()).map(|d| Some(d.id)));
     out
 }
 
@@ -299,4 +301,54 @@ fn helper_threads_same_iterations_and_distances_and_the_helpers_work_is_counted(
         }
     }
     assert!(helped, "the helpers lowered some δ in 5 runs at most");
+}
+
+#[test]
+fn gpu_on_roads_the_worklist_needs_fewer_phases_with_more_work_each() {
+    let l = lesson("Why a GPU loses on roads");
+    for gpu in gpus() {
+        let mut c = open(l, gpu);
+        let g = graph(&c);
+        let truth = common::petgraph_distances(&g, c.source());
+        to_end(&mut c);
+        let on_cuda = matches!(c.lanes[1].spec.device, DeviceId::Cuda(_));
+        let (a, b) = (records(&c, 0), records(&c, 1));
+        let relax = |r: &[IterationRecord]| r.iter().map(|x| x.relax_attempted).sum::<u64>();
+        let frontier = a.iter().map(|r| r.frontier).sum::<u64>() as f64 / a.len() as f64;
+        let (per_a, per_b) = (relax(a) as f64 / a.len() as f64, relax(b) as f64 / b.len() as f64);
+        eprintln!(
+            "{gpu:?} (B on CUDA: {on_cuda}): phases {} / {}, mean |F| of A {frontier:.1}, relaxations {} / {}, per phase \
+             {per_a:.0} / {per_b:.0}",
+            a.len(),
+            b.len(),
+            relax(a),
+            relax(b)
+        );
+        for i in 0..2 {
+            assert_eq!(distances(&c, i), truth, "{gpu:?}: lane {i} is exact");
+        }
+        assert!(a.len() > 1000, "{gpu:?}: A needs thousands of phases ({})", a.len());
+        assert!(frontier < 100.0, "{gpu:?}: A's mean frontier is a few dozen ({frontier:.1})");
+        let dummies = a
+            .iter()
+            .filter_map(|r| r.threads)
+            .filter(|t| t.launched >= g.n() as u64)
+            .filter(|t| t.dummy_ratio() > 0.99);
+        assert!(dummies.count() * 10 > a.len() * 9, "{gpu:?}: A launches n threads a phase, nearly all dummies");
+        assert!(
+            a.len() >= 3 * b.len(),
+            "{gpu:?}: B needs at least three times fewer phases ({} / {})",
+            a.len(),
+            b.len()
+        );
+        assert!(
+            per_b >= 5.0 * per_a,
+            "{gpu:?}: B's phases hold several times more relaxations ({per_a:.0} / {per_b:.0})"
+        );
+        assert!(relax(b) > relax(a), "{gpu:?}: B relaxes more in total");
+        if on_cuda {
+            let solo = b.iter().filter_map(|r| r.threads).filter(|t| t.launched == 1024).count();
+            assert!(solo * 2 > b.len(), "{gpu:?}: most of B's phases run in one block of 1024 ({solo} of {})", b.len());
+        }
+    }
 }

@@ -28,6 +28,9 @@ pub enum On {
     GpuOnly,
     /// The multi-core solver on this many threads.
     CpuPar(u32),
+    /// The first usable GPU if it is a CUDA device, else the CPU (a CUDA-only mode whose CPU
+    /// model computes the same distances, e.g. `delta-stepping:worklist=near-far`).
+    CudaElseCpu,
 }
 
 /// One demonstration.
@@ -56,6 +59,7 @@ impl Lesson {
                     On::Gpu => gpu.unwrap_or(DeviceId::Cpu),
                     On::GpuOnly => gpu?,
                     On::CpuPar(t) => DeviceId::CpuParallel(t),
+                    On::CudaElseCpu => gpu.filter(|d| matches!(d, DeviceId::Cuda(_))).unwrap_or(DeviceId::Cpu),
                 };
                 Some(LaneSpec { algorithm: a.into(), device, block })
             })
@@ -187,7 +191,7 @@ impl CompareView {
 }
 
 /// Every lesson, in menu order.
-pub static LESSONS: [Lesson; 6] = [
+pub static LESSONS: [Lesson; 7] = [
     Lesson {
         title: "Martin vs Crauser on NY",
         text: "Both settle, in each iteration, every vertex whose tentative distance is at most a threshold. \
@@ -272,5 +276,21 @@ pub static LESSONS: [Lesson; 6] = [
         source: 0,
         lanes: &[("dijkstra", On::Cpu, 256), ("helper", On::CpuPar(4), 256)],
         lockstep: Lockstep::Level,
+    },
+    Lesson {
+        title: "Why a GPU loses on roads, and what wins",
+        text: "On a road network each phase of a frontier solver settles only a few dozen vertices: Crauser's \
+               (lane A) needs thousands of phases on NY with a mean frontier of a few dozen, yet launches one thread \
+               per vertex in every phase, so nearly all are dummy threads, and each phase pays a launch or a \
+               grid-wide barrier whatever its size. Lane B is a worklist solver (Δ-stepping with near-far piles: \
+               on a CUDA GPU the one persistent kernel of worklist=near-far, which runs a small phase in one block \
+               of 1024 threads and never goes back to the host inside a run; elsewhere the CPU's Δ-stepping, with \
+               the same buckets). It relaxes a whole bucket of width Δ per phase: at least three times fewer \
+               phases, each with several times more relaxations, and more relaxations in total. On a GPU a \
+               relaxation is cheap and a phase is not, so B wins (bench/results/gpu-peers-2026-11-26).",
+        graph: LessonGraph::BundledNy,
+        source: 1,
+        lanes: &[("crauser-succ", On::Gpu, 256), ("delta-stepping:worklist=near-far", On::CudaElseCpu, 1024)],
+        lockstep: Lockstep::Iteration,
     },
 ];

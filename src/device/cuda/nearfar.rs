@@ -12,7 +12,9 @@
 use super::kernels::{COMMON_SRC, Gpu};
 use super::stream::{cfg, check_memory, copy_back, elapsed_ms, event};
 use super::{dev_err, guarded};
-use crate::algo::{IterationRecord, PhaseTimes, RunRecord, SolveError, Step, Stepper, ThreadCounts, Values, dist_value};
+use crate::algo::{
+    IterationRecord, PhaseTimes, RunRecord, SolveError, Step, Stepper, ThreadCounts, Values, dist_value,
+};
 use crate::device::driver::RunIdent;
 use crate::device::gpu::{Build, DeltaRun, GpuRun};
 use crate::device::gpu_delta as book;
