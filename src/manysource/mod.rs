@@ -10,9 +10,9 @@
 //! workers. The run's checksum is the wrapping sum of the task checksums, so it does not depend
 //! on which worker ran what, and a task lost or done twice changes it.
 
+mod batched;
 #[cfg(feature = "mpi")]
 pub mod cluster;
-mod batched;
 pub mod rows;
 mod spec;
 

@@ -146,8 +146,7 @@ pub struct BatchOut<'a> {
     pub rows: Option<&'a [u32]>,
 }
 
-impl BatchSolver {
-}
+impl BatchSolver {}
 
 fn build(g: Arc<Gpu>, graph: &Graph, k: Option<usize>) -> Result<BatchSolver, SolveError> {
     let (n, m) = (graph.n(), graph.m());
@@ -247,7 +246,8 @@ fn compile(g: &Gpu) -> Result<(CudaFunction, CudaFunction), SolveError> {
         other => SolveError::Device(format!("NVRTC failed on kernels/batch.cu: {other:?}")),
     })?;
     let module = g.ctx.load_module(ptx).map_err(dev_err("cannot load the module of kernels/batch.cu"))?;
-    let load = |name: &str| module.load_function(name).map_err(dev_err(&format!("kernel {name} not in kernels/batch.cu")));
+    let load =
+        |name: &str| module.load_function(name).map_err(dev_err(&format!("kernel {name} not in kernels/batch.cu")));
     Ok((load("batch_bf")?, load("batch_summary")?))
 }
 
