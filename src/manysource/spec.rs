@@ -153,6 +153,7 @@ impl WorkerSpec {
 pub fn parse_workers(s: &str, algorithm: &AlgoChoice) -> Result<Vec<WorkerSpec>, String> {
     let mut out = Vec::new();
     for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        let whole = item;
         let (item, batch) = split_batch(item)?;
         let (device, copies) = match item.strip_prefix("cpu:") {
             Some(k) => {
@@ -170,7 +171,7 @@ pub fn parse_workers(s: &str, algorithm: &AlgoChoice) -> Result<Vec<WorkerSpec>,
             None => (item.parse::<DeviceId>().map_err(|e| format!("worker `{item}`: {e}"))?, 1),
         };
         if batch.is_some() && !matches!(device, DeviceId::Cuda(_)) {
-            return Err(format!("worker `{item}:batch…`: only CUDA workers solve sources in batches"));
+            return Err(format!("worker `{whole}`: only CUDA workers solve sources in batches"));
         }
         let algo = if device != DeviceId::Cpu && algorithm.algorithm == crate::algo::DIJKSTRA {
             AlgoChoice::from(crate::algo::CRAUSER_SUCC)

@@ -62,8 +62,8 @@ impl BatchSolver {
     /// `k` when given, else chosen (module docs); [`BatchSolver::why`] says which bound chose it.
     ///
     /// Errors ([`SolveError::Device`]): CUDA unavailable or no device `index`; a negative arc
-    /// weight; n · max weight ≥ 2³² − 1 (δ is u32 here); `k` = 0 or K rows beyond the free
-    /// device memory; NVRTC or driver failures.
+    /// weight; arc weights summing to 2³² − 1 or more (δ is u32 here); `k` = 0 or K rows
+    /// beyond the free device memory; NVRTC or driver failures.
     pub fn new(index: u32, graph: &Graph, k: Option<usize>) -> Result<BatchSolver, SolveError> {
         super::check_index(index)?;
         let g = gpu(index)?;
@@ -157,9 +157,13 @@ fn build(g: Arc<Gpu>, graph: &Graph, k: Option<usize>) -> Result<BatchSolver, So
     if succ.weights.iter().any(|&w| w < 0) {
         return Err(SolveError::Device("the batched CUDA worker needs non-negative arc weights".into()));
     }
-    if (n as u128) * (graph.max_weight().max(0) as u128) >= u128::from(u32::MAX) {
+    // With weights ≥ 0 every δ a block stores is the length of a simple path (a relax that
+    // would close a cycle cannot lower δ), so δ ≤ the sum of all weights and a relax forms at
+    // most that plus one weight: tighter than n · max weight (NY: 0.95 · 10⁹ against 9.8 · 10⁹).
+    let total: u128 = succ.weights.iter().map(|&w| w as u128).sum();
+    if total + graph.max_weight().max(0) as u128 >= u128::from(u32::MAX) {
         return Err(SolveError::Device(format!(
-            "graph `{}`: n · max weight ≥ 2³² − 1, and the batched worker keeps δ in 32 bits",
+            "graph `{}`: the arc weights sum to 2³² − 1 or more, and the batched worker keeps δ in 32 bits",
             graph.name
         )));
     }
