@@ -31,6 +31,7 @@ fn wgpu_worker() -> Option<WorkerSpec> {
         algorithm: sssp_lab::algo::CRAUSER_SUCC.into(),
         fail_after: None,
         fresh_solvers: false,
+        batch: None,
     })
 }
 
@@ -177,4 +178,100 @@ fn rows_stream_before_their_tasks_and_round_trip_through_a_rows_file() {
     assert_eq!(seen, sources);
     assert_eq!(out.tasks.len(), sources.len());
     let _ = std::fs::remove_file(&path);
+}
+
+/// True when a CUDA device can run solvers; otherwise prints why and returns false, or panics
+/// when `SSSP_LAB_REQUIRE_GPU` asks for CUDA.
+fn cuda_ready(test: &str) -> bool {
+    let list = sssp_lab::device::cuda::list();
+    let why = match list.iter().find(|d| d.status.is_ok()) {
+        Some(_) => return true,
+        None => list.first().and_then(|d| d.status.clone().err()).unwrap_or_else(|| "no CUDA entry".into()),
+    };
+    let required = std::env::var("SSSP_LAB_REQUIRE_GPU").map(|v| v.contains("cuda")).unwrap_or(false);
+    assert!(!required, "{test}: SSSP_LAB_REQUIRE_GPU asks for CUDA, but {why}");
+    eprintln!("{test}: skipped ({why})");
+    false
+}
+
+fn batched(spec: &str) -> Vec<WorkerSpec> {
+    parse_workers(spec, &DIJKSTRA.into()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn batch_specs_parse_and_are_refused_off_cuda() {
+    let w = batched("cuda:0:batch=8,cuda:1:batch,cuda:0,cpu:2");
+    let b: Vec<Option<usize>> = w.iter().map(|w| w.batch).collect();
+    assert_eq!(b, [Some(8), Some(0), None, None, None]);
+    assert_eq!(w[0].label(0), "cuda:0:batch");
+    assert_eq!(w[1].device, sssp_lab::device::DeviceId::Cuda(1));
+    for bad in ["cpu:2:batch=4", "cpu:batch", "wgpu:0:batch", "cuda:0:batch=0", "cuda:0:batch=x", "cuda:0:batchy"] {
+        let e = parse_workers(bad, &DIJKSTRA.into()).err();
+        assert!(e.as_deref().is_some_and(|e| e.contains(bad.split(',').next().unwrap_or(bad))), "{bad}: {e:?}");
+    }
+}
+
+/// Sources 0, step, 2·step, …: on R-MAT some have no out-arc or reach only a small part.
+fn spread(g: &Graph, count: usize) -> Vec<VertexId> {
+    (0..count).map(|i| (i * g.n() / count) as VertexId).collect()
+}
+
+#[test]
+fn batched_cuda_worker_equals_petgraph_on_ny_and_rmat_for_several_k() {
+    if !cuda_ready("batched_cuda_worker_equals_petgraph_on_ny_and_rmat_for_several_k") {
+        return;
+    }
+    let rmat = GeneratorSpec::Rmat { scale: 12, edge_factor: 8, a: 0.57, b: 0.19, c: 0.19, max_weight: 100, seed: 3 };
+    let rmat = Arc::new(rmat.generate().unwrap_or_else(|e| panic!("{e}")));
+    let sources = spread(&rmat, 50);
+    assert!(sources.iter().any(|&s| rmat.successors().degree(s) == 0), "a source reaching only itself");
+    for spec in ["cuda:0:batch=1", "cuda:0:batch=3", "cuda:0:batch=7", "cuda:0:batch=64", "cuda:0:batch"] {
+        let out = run(&rmat, &sources, &batched(spec), Policy::Equitable);
+        check(&rmat, &sources, &out);
+        assert_eq!(out.workers[0].algorithm, "batch-bf");
+    }
+    let ny = common::root().join("assets/USA-road-d.NY.gr.gz");
+    let ny = Arc::new(
+        sssp_lab::formats::load(&ny, &sssp_lab::formats::LoadOptions::default()).unwrap_or_else(|e| panic!("{e}")),
+    );
+    let sources = spread(&ny, 37);
+    for spec in ["cuda:0:batch=1", "cuda:0:batch=10", "cuda:0:batch"] {
+        let out = run(&ny, &sources, &batched(spec), Policy::Stealing { chunk: 4 });
+        check(&ny, &sources, &out);
+    }
+}
+
+#[test]
+fn a_failing_batched_worker_gives_its_batch_back_and_rows_stream() {
+    if !cuda_ready("a_failing_batched_worker_gives_its_batch_back_and_rows_stream") {
+        return;
+    }
+    let g = graph();
+    let sources: Vec<VertexId> = (0..60).collect();
+    let mut workers = batched("cuda:0:batch=8,cpu:2");
+    workers[0].fail_after = Some(8);
+    // Equitable: the batched worker's own slice holds 20 tasks, so its first batch is 8 of them.
+    let out = run(&g, &sources, &workers, Policy::Equitable);
+    check(&g, &sources, &out);
+    assert!(out.workers[0].failed.as_deref().is_some_and(|e| e.contains("injected")), "{:?}", out.workers[0]);
+    assert_eq!(out.workers[0].tasks, 8, "one batch of 8 before the fault");
+    let cancel = AtomicBool::new(false);
+    let mut rows = 0;
+    let out = manysource::run_with_rows(
+        &g,
+        &sources,
+        &batched("cuda:0:batch=16"),
+        Policy::Equitable,
+        &SolveOptions::default(),
+        true,
+        &cancel,
+        &mut |e: &Event| {
+            if let Event::Row { source, dist } = e {
+                assert_eq!(dist, &petgraph_distances(&g, *source), "row of source {source}");
+                rows += 1;
+            }
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((rows, out.tasks.len()), (sources.len(), sources.len()));
 }

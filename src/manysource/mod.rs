@@ -10,6 +10,7 @@
 //! workers. The run's checksum is the wrapping sum of the task checksums, so it does not depend
 //! on which worker ran what, and a task lost or done twice changes it.
 
+mod batched;
 #[cfg(feature = "mpi")]
 pub mod cluster;
 pub mod rows;
@@ -235,7 +236,7 @@ pub fn run_with_rows(
         workers: workers
             .iter()
             .enumerate()
-            .map(|(i, w)| WorkerSummary { label: w.label(i), algorithm: w.algorithm.to_string(), ..Default::default() })
+            .map(|(i, w)| WorkerSummary { label: w.label(i), algorithm: algorithm_name(w), ..Default::default() })
             .collect(),
         ..Default::default()
     };
@@ -278,6 +279,11 @@ pub fn run_with_rows(
     Ok(out)
 }
 
+/// What a worker runs, as the summary names it (the batched CUDA worker has its own kernel).
+fn algorithm_name(w: &WorkerSpec) -> String {
+    if w.batch.is_some() { batched::ALGORITHM.into() } else { w.algorithm.to_string() }
+}
+
 fn lock(m: &Mutex<Queue>) -> MutexGuard<'_, Queue> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
@@ -315,6 +321,9 @@ struct Ctx<'a> {
 
 /// One worker's loop: take a task, solve, report; on an error give the task back and stop.
 fn work(ctx: &Ctx, wi: usize, spec: &WorkerSpec, tx: &mpsc::SyncSender<Event>) {
+    if spec.batch.is_some() {
+        return batched::work(ctx, wi, spec, tx);
+    }
     let mut done = 0;
     let mut solver: Option<Box<dyn Stepper>> = None;
     while let Some(source) = take(ctx.queue, wi, ctx.cancel) {

@@ -124,6 +124,10 @@ pub struct WorkerSpec {
     /// Build a new solver for every task instead of restarting the worker's one (measures what
     /// [`crate::algo::Stepper::restart`] saves: on GPUs, the graph's upload per task).
     pub fresh_solvers: bool,
+    /// CUDA only (`cuda:I:batch[=K]`): solve K sources per launch with
+    /// [`crate::device::cuda::batch::BatchSolver`] instead of one at a time; `Some(0)` = K
+    /// chosen from the device (`cuda:I:batch`).
+    pub batch: Option<usize>,
 }
 
 impl WorkerSpec {
@@ -131,6 +135,7 @@ impl WorkerSpec {
     pub fn label(&self, index: usize) -> String {
         match self.device {
             DeviceId::Cpu => format!("cpu#{index}"),
+            d if self.batch.is_some() => format!("{d}:batch"),
             d => d.to_string(),
         }
     }
@@ -139,12 +144,17 @@ impl WorkerSpec {
 /// Parses `cuda:0,cuda:1,cpu:14,cpu-par:4,wgpu:0`: each item one worker, except `cpu:K`, which
 /// is K one-thread CPU workers (`cpu` alone is one). Every worker runs `algorithm` (GPU workers
 /// and `cpu-par` fall back to `crauser-succ` when it is `dijkstra`, which has no such solver).
+/// `cuda:I:batch=K` is a batched CUDA worker (K sources per launch, [`WorkerSpec::batch`]);
+/// `cuda:I:batch` chooses K itself.
 ///
 /// Errors: an unknown device, `cpu:0`, `cpu-par:0` (as `solve --threads 0`: `cpu-par` alone is
-/// every core), or no worker at all.
+/// every core), `batch` on a device other than CUDA, `batch=0` or a K that is not a number, or
+/// no worker at all.
 pub fn parse_workers(s: &str, algorithm: &AlgoChoice) -> Result<Vec<WorkerSpec>, String> {
     let mut out = Vec::new();
     for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        let whole = item;
+        let (item, batch) = split_batch(item)?;
         let (device, copies) = match item.strip_prefix("cpu:") {
             Some(k) => {
                 let k: usize = k.parse().map_err(|_| format!("worker `{item}`: cpu:K needs a count K ≥ 1"))?;
@@ -160,6 +170,9 @@ pub fn parse_workers(s: &str, algorithm: &AlgoChoice) -> Result<Vec<WorkerSpec>,
             }
             None => (item.parse::<DeviceId>().map_err(|e| format!("worker `{item}`: {e}"))?, 1),
         };
+        if batch.is_some() && !matches!(device, DeviceId::Cuda(_)) {
+            return Err(format!("worker `{whole}`: only CUDA workers solve sources in batches"));
+        }
         let algo = if device != DeviceId::Cpu && algorithm.algorithm == crate::algo::DIJKSTRA {
             AlgoChoice::from(crate::algo::CRAUSER_SUCC)
         } else {
@@ -170,12 +183,26 @@ pub fn parse_workers(s: &str, algorithm: &AlgoChoice) -> Result<Vec<WorkerSpec>,
             algorithm: algo.clone(),
             fail_after: None,
             fresh_solvers: false,
+            batch,
         }));
     }
     if out.is_empty() {
         return Err("no workers: give e.g. --workers cpu:4 or --workers cuda:0,cpu:14".into());
     }
     Ok(out)
+}
+
+/// Splits `cuda:0:batch=K` into `cuda:0` and `Some(K)` (`Some(0)` for `:batch` alone).
+fn split_batch(item: &str) -> Result<(&str, Option<usize>), String> {
+    let Some((device, tail)) = item.rsplit_once(":batch") else { return Ok((item, None)) };
+    match tail.strip_prefix('=') {
+        None if tail.is_empty() => Ok((device, Some(0))),
+        Some(k) => match k.trim().parse::<usize>() {
+            Ok(k) if k >= 1 => Ok((device, Some(k))),
+            _ => Err(format!("worker `{item}`: batch=K needs a whole number K ≥ 1 (or `:batch` to choose K)")),
+        },
+        None => Err(format!("worker `{item}`: expected `:batch` or `:batch=K`")),
+    }
 }
 
 /// Seed 003's name of a configuration: `G1` for one GPU alone, `E<n>` / `W<n>` for n workers

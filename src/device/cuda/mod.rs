@@ -26,6 +26,7 @@
 //! - δ is 32-bit when n · max weight < 2³² − 1, else 64-bit (also in the device string).
 //! - Every driver, NVRTC, launch or copy failure is a [`SolveError::Device`], never a panic.
 
+pub mod batch;
 mod bellman_ford;
 mod delta_stepping;
 mod kernels;
