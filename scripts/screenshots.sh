@@ -14,7 +14,7 @@
 #   screenshots/compare-martin-crauser-ny.png  README's first image: the NY lesson run on to settled
 #                                       level 300 000, both lanes mid-run (settled region, reached
 #                                       ring and frontier visible without zooming)
-#   screenshots/compare-*.png           compare mode: each of the six lessons of the Lessons menu
+#   screenshots/compare-*.png           compare mode: each of the seven lessons of the Lessons menu
 #   screenshots/auto-tune.png           the run panel's Auto-tune on NY for Δ-stepping on the wgpu adapter: predicted blocks, Δ and the rules
 #   screenshots/dense-matrix-options.png  a dense graph (seed 004 §5) with martin-pred's seed 004 options (relax, split, minimum, layout)
 #   screenshots/grid-16m-mid-run.png    a generated 4096 × 4096 grid (16.8 M vertices, 67 M arcs) part-way through Crauser from its centre: the GPU view's density tiles
@@ -113,6 +113,7 @@ shot compare-dummy-threads 2 SSSP_LAB_DEMO="lesson:2;compare-steps:6"
 shot compare-delta-width 2 SSSP_LAB_DEMO="lesson:3;compare-steps:30"
 shot compare-bellman-ford 2 SSSP_LAB_DEMO="lesson:4;compare-steps:8"
 shot compare-helper-threads 2 SSSP_LAB_DEMO="lesson:5;compare-steps:300"
+shot compare-gpu-roads 2 SSSP_LAB_DEMO="lesson:6;compare-steps:600"
 shot auto-tune 2 SSSP_LAB_DEMO="algo:delta-stepping;device:wgpu:0;tune"
 shot ny-wgpu-zero-copy 4 SSSP_LAB_DEMO="algo:crauser-succ;device:wgpu:0;steps:300"
 shot grid-16m-mid-run 3 SSSP_LAB_DEMO="gen:grid:4096:4096;source:8390656;algo:crauser-succ;steps:2400"
