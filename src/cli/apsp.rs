@@ -18,8 +18,9 @@ pub struct ApspArgs {
     /// `all`, `K:SEED` (K random sources with an out-arc) or `A..B` (file ids A to B).
     #[arg(long, default_value = "all")]
     sources: SourceSet,
-    /// Workers, comma-separated: `cuda:N`, `wgpu:N`, `cpu-par:T` (one parallel solver), `cpu:K`
-    /// (K one-thread solvers). Default: one `cpu` worker per core.
+    /// Workers, comma-separated: `cuda:N`, `cuda:N:batch[=K]` (K sources per launch; K chosen
+    /// when not given), `wgpu:N`, `cpu-par:T` (one parallel solver), `cpu:K` (K one-thread
+    /// solvers). Default: one `cpu` worker per core.
     #[arg(long)]
     workers: Option<String>,
     /// `equitable` (static even split), `stealing` or `stealing:CHUNK` (shared queue).
