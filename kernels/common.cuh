@@ -278,3 +278,31 @@ __device__ __forceinline__ void relax_succ_k(u32 n, const u32 *__restrict__ off,
 #define SSSP_PAIR(D, S, A, B, K, PARAMS, ARGS)                                                                    \
     extern "C" __global__ void A##_##S PARAMS { K<D, false> ARGS; }                                               \
     extern "C" __global__ void B##_##S PARAMS { K<D, true> ARGS; }
+
+// Grid-wide barrier for a cooperative launch (all blocks co-resident; `C` is the kernel's
+// control block, with u32 fields `bar_count` and `bar_gen`): one arrival atomic per
+// block; the last arrival runs `reset` (thread 0 of the releasing block, after every block has
+// finished the phase) and bumps the generation the others spin on. The fences give the other
+// blocks' writes before the barrier to every thread after it (as cooperative groups do).
+template <typename C, typename Reset>
+__device__ __forceinline__ void grid_sync_then(C *ctl, Reset reset) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        volatile u32 *gen = &ctl->bar_gen;
+        const u32 g = *gen;
+        __threadfence();
+        const u32 arrived = atomicAdd(&ctl->bar_count, 1u);
+        if (arrived == gridDim.x - 1) {
+            atomicExch(&ctl->bar_count, 0u);
+            reset();
+            __threadfence();
+            atomicAdd(&ctl->bar_gen, 1u);
+        } else {
+            while (*gen == g) {
+                __nanosleep(32);
+            }
+        }
+        __threadfence();
+    }
+    __syncthreads();
+}

@@ -53,33 +53,6 @@ static_assert(sizeof(Ctl) == 88 && 4 * (CTL_DONE + 2) == sizeof(Ctl) && CTL_ITER
                   sizeof(Ctl) <= 4 * CTL_WORDS,
               "Ctl layout must match CTL_* in src/device/layout.rs");
 
-// Grid-wide barrier for a cooperative launch (all blocks co-resident): one arrival atomic per
-// block; the last arrival runs `reset` (thread 0 of the releasing block, after every block has
-// finished the phase) and bumps the generation the others spin on. The fences give the other
-// blocks' writes before the barrier to every thread after it (as cooperative groups do).
-template <typename Reset>
-__device__ __forceinline__ void grid_sync_then(Ctl *ctl, Reset reset) {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        volatile u32 *gen = &ctl->bar_gen;
-        const u32 g = *gen;
-        __threadfence();
-        const u32 arrived = atomicAdd(&ctl->bar_count, 1u);
-        if (arrived == gridDim.x - 1) {
-            atomicExch(&ctl->bar_count, 0u);
-            reset();
-            __threadfence();
-            atomicAdd(&ctl->bar_gen, 1u);
-        } else {
-            while (*gen == g) {
-                __nanosleep(32);
-            }
-        }
-        __threadfence();
-    }
-    __syncthreads();
-}
-
 __device__ __forceinline__ void grid_sync(Ctl *ctl) {
     grid_sync_then(ctl, [] {});
 }

@@ -62,28 +62,6 @@ struct NfParams {
 
 __device__ __forceinline__ u32 nf_warp_min(u32 x) { return (u32)warp_min64((u64)x); }
 
-// Grid barrier of a cooperative launch (kernels/fast.cu's): the last block to arrive runs `reset`.
-template <typename Reset>
-__device__ __forceinline__ void nf_grid_sync_then(NfCtl *ctl, Reset reset) {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        volatile u32 *gen = &ctl->bar_gen;
-        const u32 g = *gen;
-        __threadfence();
-        const u32 arrived = atomicAdd(&ctl->bar_count, 1u);
-        if (arrived == gridDim.x - 1) {
-            atomicExch(&ctl->bar_count, 0u);
-            reset();
-            __threadfence();
-            atomicAdd(&ctl->bar_gen, 1u);
-        } else {
-            while (*gen == g) __nanosleep(32);
-        }
-        __threadfence();
-    }
-    __syncthreads();
-}
-
 // Appends one lane's outcome (every lane of the warp calls it): near list `out` (a hub as pieces of
 // NF_PIECE arcs) or far pile `fsel` as (u, nd) with its minimum into *fmin. `c` is the global
 // control block (grid phases) or block 0's shared copy (solo phases).
@@ -391,7 +369,7 @@ __device__ void nf_solve(const NfParams p) {
         } else {
             nf_run_phase<BAL>(p, p.ctl, s, blockIdx.x, gridDim.x);
         }
-        nf_grid_sync_then(p.ctl, [&] {
+        grid_sync_then(p.ctl, [&] {
             NfCtl l;
             const uint4 *g4 = reinterpret_cast<const uint4 *>(p.ctl);
             uint4 *l4 = reinterpret_cast<uint4 *>(&l);

@@ -8,7 +8,7 @@
 //! `SSSP_LAB_REQUIRE_GPU=cuda`.
 
 mod common;
-use common::{FRONTIER_ALGOS, SEED004_CHOICES, petgraph_distances, root};
+use common::{FRONTIER_ALGOS, SEED004_CHOICES, cuda_ready, petgraph_distances, root};
 
 use sssp_lab::algo::{
     AlgoChoice, Algorithm, BlockSizes, CachePreference, IterationRecord, Launch, PhaseTimes, SolveError, SolveOptions,
@@ -22,20 +22,6 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 const CUDA: DeviceId = DeviceId::Cuda(0);
-/// True when a CUDA device can run solvers; otherwise prints why and returns false, or panics
-/// when `SSSP_LAB_REQUIRE_GPU` asks for CUDA.
-fn cuda_ready(test: &str) -> bool {
-    let info = devices().iter().find(|d| matches!(d.id, DeviceId::Cuda(_)));
-    let why = match info {
-        Some(d) if d.status.is_ok() => return true,
-        Some(d) => d.status.clone().err().unwrap_or_default(),
-        None => "no CUDA entry in the device list".to_string(),
-    };
-    let required = std::env::var("SSSP_LAB_REQUIRE_GPU").map(|v| v.contains("cuda")).unwrap_or(false);
-    assert!(!required, "{test}: SSSP_LAB_REQUIRE_GPU asks for CUDA, but {why}");
-    eprintln!("{test}: skipped ({why})");
-    false
-}
 
 fn data(name: &str) -> Arc<Graph> {
     let path = root().join("tests/data").join(name);

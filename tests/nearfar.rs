@@ -8,10 +8,10 @@
 //! `../shared/graphs/USA-road-d.NY.gr.gz`; skipped when neither exists.
 
 mod common;
-use common::{petgraph_distances, root};
+use common::{cuda_ready, petgraph_distances, root};
 
 use sssp_lab::algo::{DELTA_STEPPING, DeltaSteppingParams, Params, SolveError, SolveOptions};
-use sssp_lab::device::{DeviceId, devices, make_stepper};
+use sssp_lab::device::{DeviceId, make_stepper};
 use sssp_lab::formats::{LoadOptions, load};
 use sssp_lab::generate;
 use sssp_lab::graph::{Distance, Graph, VertexId, WeightRule};
@@ -20,19 +20,6 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 const CUDA: DeviceId = DeviceId::Cuda(0);
-
-fn cuda_ready(test: &str) -> bool {
-    let info = devices().iter().find(|d| matches!(d.id, DeviceId::Cuda(_)));
-    let why = match info {
-        Some(d) if d.status.is_ok() => return true,
-        Some(d) => d.status.clone().err().unwrap_or_default(),
-        None => "no CUDA entry in the device list".to_string(),
-    };
-    let required = std::env::var("SSSP_LAB_REQUIRE_GPU").map(|v| v.contains("cuda")).unwrap_or(false);
-    assert!(!required, "{test}: SSSP_LAB_REQUIRE_GPU asks for CUDA, but {why}");
-    eprintln!("{test}: skipped ({why})");
-    false
-}
 
 fn near_far(extra: &[(&str, &str)]) -> SolveOptions {
     let mut params = Params::default().with("worklist", "near-far");

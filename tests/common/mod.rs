@@ -380,3 +380,18 @@ pub fn random_graph() -> impl proptest::prelude::Strategy<Value = (Graph, Vertex
         })
     })
 }
+
+/// True when a CUDA device can run solvers; otherwise prints why and returns false, or panics
+/// when `SSSP_LAB_REQUIRE_GPU` asks for CUDA.
+pub fn cuda_ready(test: &str) -> bool {
+    let info = sssp_lab::device::devices().iter().find(|d| matches!(d.id, sssp_lab::device::DeviceId::Cuda(_)));
+    let why = match info {
+        Some(d) if d.status.is_ok() => return true,
+        Some(d) => d.status.clone().err().unwrap_or_default(),
+        None => "no CUDA entry in the device list".to_string(),
+    };
+    let required = std::env::var("SSSP_LAB_REQUIRE_GPU").map(|v| v.contains("cuda")).unwrap_or(false);
+    assert!(!required, "{test}: SSSP_LAB_REQUIRE_GPU asks for CUDA, but {why}");
+    eprintln!("{test}: skipped ({why})");
+    false
+}
