@@ -46,7 +46,7 @@ if [[ $parts == *gapbs* ]]; then
     echo "# $(date -u +%FT%TZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
     echo "# GAP sssp ($d/sssp), OMP_NUM_THREADS=16; GAP picks a random source per trial"
     declare -A specs=([ny]="NY 16 12500 25000 50000" [kron21]="kron21 16 1 2 4" [urand21]="urand21 16 2 4 8" \
-                      [grid]="grid4096 8 1000 2000 4000 8000")
+                      [grid]="grid4096 8 100 200 400 1000 2000")
     for k in $graphs; do
       read -r f trials deltas <<< "${specs[$k]}"
       for dl in $deltas; do
