@@ -12,13 +12,12 @@
 //! a waiting source), capped by half the free device memory and by [`HOST_ROW_BYTES`] of rows on
 //! the host (rows are copied back only when asked for).
 
-use super::kernels::{COMMON_SRC, Gpu, gpu};
+use super::kernels::{Gpu, gpu};
 use super::stream::cfg;
 use super::{dev_err, guarded};
 use crate::algo::SolveError;
 use crate::graph::{Graph, VertexId};
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, PushKernelArg};
-use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
 use std::sync::Arc;
 
 /// The batch kernel.
@@ -235,24 +234,11 @@ fn choose(resident: usize, sms: u32, device_rows: u64, host_rows: u64) -> (usize
 }
 
 fn compile(g: &Gpu) -> Result<(CudaFunction, CudaFunction), SolveError> {
-    let (major, minor) = g.compute_capability;
-    let opts = CompileOptions {
-        arch: Some(Box::leak(format!("compute_{major}{minor}").into_boxed_str())),
-        name: Some("batch.cu".into()),
-        options: vec!["--std=c++17".into()],
-        ..Default::default()
-    };
-    let src = format!("{}{COMMON_SRC}\n{BATCH_SRC}", crate::device::layout::cuda_prelude());
-    let ptx = compile_ptx_with_opts(src, opts).map_err(|e| match e {
-        CompileError::CompileError { log, .. } => {
-            SolveError::Device(format!("NVRTC could not compile kernels/batch.cu:\n{}", log.to_string_lossy()))
-        }
-        other => SolveError::Device(format!("NVRTC failed on kernels/batch.cu: {other:?}")),
-    })?;
-    let module = g.ctx.load_module(ptx).map_err(dev_err("cannot load the module of kernels/batch.cu"))?;
-    let load =
-        |name: &str| module.load_function(name).map_err(dev_err(&format!("kernel {name} not in kernels/batch.cu")));
-    Ok((load("batch_bf")?, load("batch_summary")?))
+    let mut f = g.compile_file("batch.cu", BATCH_SRC, &["batch_bf", "batch_summary"])?.into_iter();
+    match (f.next(), f.next()) {
+        (Some(bf), Some(summary)) => Ok((bf, summary)),
+        _ => Err(SolveError::Device("kernels/batch.cu: an entry point is missing".into())),
+    }
 }
 
 #[cfg(test)]

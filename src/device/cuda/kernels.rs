@@ -114,6 +114,17 @@ pub(super) struct Gpu {
 }
 
 impl Gpu {
+    /// Compiles one more kernel file (`kernels/{file}`, with the layout prelude and common.cuh,
+    /// as the files compiled at start-up) for this device and loads `names`, in that order: for
+    /// solvers that compile their kernels on first use (near-far, the many-source batch).
+    ///
+    /// Errors: NVRTC's log, or the entry point missing, as a [`SolveError::Device`].
+    pub fn compile_file(&self, file: &str, src: &str, names: &[&str]) -> Result<Vec<CudaFunction>, SolveError> {
+        let (major, minor) = self.compute_capability;
+        let arch: &'static str = Box::leak(format!("compute_{major}{minor}").into_boxed_str());
+        Ok(load_plain(&self.ctx, arch, file, src, names)?.into_iter().map(|(_, f)| f).collect())
+    }
+
     /// The kernel `name` (e.g. `relax_succ_u32`).
     pub fn func(&self, name: &str) -> Result<CudaFunction, SolveError> {
         if let (Some(e), true) = (&self.delta_stepping_error, name.starts_with("ds_")) {

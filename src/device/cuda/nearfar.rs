@@ -9,7 +9,7 @@
 //! writes one log entry ([`LOG_WORDS`]: kind, solo, near items, hub pieces, far pile, T, arcs,
 //! decreases), read after the launch and turned into the bucketed family's records.
 
-use super::kernels::{COMMON_SRC, Gpu};
+use super::kernels::Gpu;
 use super::stream::{cfg, check_memory, copy_back, elapsed_ms, event};
 use super::{dev_err, guarded};
 use crate::algo::{
@@ -20,7 +20,6 @@ use crate::device::gpu::{Build, DeltaRun, GpuRun};
 use crate::device::gpu_delta as book;
 use crate::graph::{Distance, Graph, INF};
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, PushKernelArg};
-use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -97,24 +96,11 @@ fn kernels(gpu: &Gpu) -> Result<[CudaFunction; 3], SolveError> {
     if let Some((_, f)) = cache.iter().find(|(o, _)| *o == gpu.ordinal) {
         return Ok(f.clone());
     }
-    let (major, minor) = gpu.compute_capability;
-    let arch: &'static str = Box::leak(format!("compute_{major}{minor}").into_boxed_str());
-    let opts = CompileOptions {
-        arch: Some(arch),
-        name: Some("nearfar.cu".into()),
-        options: vec!["--std=c++17".into()],
-        ..Default::default()
-    };
-    let src = format!("{}{COMMON_SRC}\n{SRC}", crate::device::layout::cuda_prelude());
-    let ptx = compile_ptx_with_opts(src, opts).map_err(|e| match e {
-        CompileError::CompileError { log, .. } => {
-            SolveError::Device(format!("NVRTC could not compile kernels/nearfar.cu:\n{}", log.to_string_lossy()))
-        }
-        other => SolveError::Device(format!("NVRTC failed on kernels/nearfar.cu: {other:?}")),
-    })?;
-    let module = gpu.ctx.load_module(ptx).map_err(dev_err("cannot load the module of kernels/nearfar.cu"))?;
-    let load = |name: &str| module.load_function(name).map_err(dev_err("a kernel is missing from kernels/nearfar.cu"));
-    let f = [load("nf_solve_vertex")?, load("nf_solve_balanced")?, load("nf_resume")?];
+    let names = ["nf_solve_vertex", "nf_solve_balanced", "nf_resume"];
+    let f: [CudaFunction; 3] = gpu
+        .compile_file("nearfar.cu", SRC, &names)?
+        .try_into()
+        .map_err(|_| SolveError::Device("kernels/nearfar.cu: an entry point is missing".into()))?;
     cache.push((gpu.ordinal, f.clone()));
     Ok(f)
 }
