@@ -1,18 +1,17 @@
-//! The CUDA frontier stepper: device buffers, the three vertex-parallel kernels per step, the
-//! instrumented counters, the host diff for records and deltas, and the persistent fast path.
-//! See the module docs of [`super`] for what each mode measures.
+//! The CUDA backend of the frontier driver ([`crate::device::driver::frontier::Frontier`]):
+//! device buffers, the three vertex-parallel kernels per iteration, the instrumented counters,
+//! the hybrids and the persistent fast path. See the module docs of [`super`] for what each mode
+//! measures.
 
 use super::kernels::Gpu;
 use super::stream::cfg;
 use super::{dev_err, guarded};
-use crate::algo::{Algorithm, PhaseTimes, RelaxVariant, RunRecord, SolveError, SolveOptions, Step, Stepper};
-use crate::device::driver::{RunIdent, frontier, ident_getters};
-use crate::device::gpu::LaunchModel;
-use crate::device::gpu::{Build, FrontierRun, HostState, UNSET};
+use crate::algo::{Algorithm, PhaseTimes, RelaxVariant, SolveError, SolveOptions, Stepper};
+use crate::device::driver::frontier::{At, FrontierBackend, Phase, StepOut};
+use crate::device::gpu::{Build, FrontierRun, HostState};
 use crate::graph::{Distance, Graph, INF, VertexId};
 use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaStream, DeviceRepr, PushKernelArg, ValidAsZeroBits};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 mod build;
 mod fast;
@@ -97,12 +96,13 @@ pub fn device_bytes(graph: &Graph, algo: Algorithm, opts: &SolveOptions) -> u64 
     b
 }
 
-/// Creates the stepper with the distance width the graph allows.
+/// Creates the stepper (the frontier driver over this backend) with the distance width the
+/// graph allows.
 pub(super) fn new_stepper(gpu: Arc<Gpu>, run: FrontierRun, b: &Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
     if narrow_ok(&b.graph) {
-        Ok(Box::new(CudaStepper::<u32>::new(gpu, run, b)?))
+        Ok(Box::new(CudaFrontier::<u32>::stepper(gpu, run, b)?))
     } else {
-        Ok(Box::new(CudaStepper::<u64>::new(gpu, run, b)?))
+        Ok(Box::new(CudaFrontier::<u64>::stepper(gpu, run, b)?))
     }
 }
 
@@ -168,12 +168,12 @@ pub(super) struct StateBufs<D: Dist> {
     ctr: CudaSlice<u64>,
 }
 
-/// The CUDA frontier stepper (fields shared by `launch.rs` and `fast.rs`).
-pub(super) struct CudaStepper<D: Dist> {
+/// The CUDA backend of the frontier driver (fields shared by `launch.rs` and `fast.rs`).
+pub(super) struct CudaFrontier<D: Dist> {
     gpu: Arc<Gpu>,
     stream: Arc<CudaStream>,
-    /// Graph, algorithm, options, source and device string (the Stepper getters).
-    id: RunIdent,
+    graph: Arc<Graph>,
+    opts: SolveOptions,
     run: FrontierRun,
     n: u32,
     k: Kernels,
@@ -182,14 +182,6 @@ pub(super) struct CudaStepper<D: Dist> {
     /// The run's state on the device.
     st: StateBufs<D>,
     fast: Option<FastBufs>,
-    // host side
-    iteration: u32,
-    done: bool,
-    settled_count: u64,
-    /// |F| of the next iteration.
-    frontier_len: u64,
-    host: Option<HostState>,
-    model: LaunchModel,
     /// Iteration the fast lists were built for (they stay valid across persistent chunks).
     lists_for: Option<u32>,
     /// The hybrids' host copies of δ and the stamps, reused across iterations (`solver/hybrid.rs`).
@@ -198,43 +190,14 @@ pub(super) struct CudaStepper<D: Dist> {
     persistent: Option<fast::PersistentRun>,
 }
 
-impl<D: Dist> CudaStepper<D> {
-    /// Puts the run back at its start from `source`: δ = ∞ except δ(s) = 0, stamp(s) = 1
-    /// (F₁ = {s}), the fast path's marks cleared (they hold iteration numbers, which start again
-    /// at 1) and the host-side counters and copy reset. The graph arrays stay where they are.
-    fn init_state(&mut self, source: VertexId) -> Result<(), SolveError> {
-        let n = self.n as usize;
-        self.id.source = source;
-        if let Some(fb) = &mut self.fast {
-            self.stream.memset_zeros(&mut fb.mark).map_err(dev_err("cannot clear the fast path's marks"))?;
-        }
-        let b = self.id.opts.block.relax;
-        let mut l = self.stream.launch_builder(&self.k.init);
-        l.arg(&self.n).arg(&self.st.dist).arg(&self.st.stamp).arg(&source);
-        // SAFETY: arguments match `sssp_init_*` in kernels/frontier.cu; n threads guarded.
-        unsafe { l.launch(cfg(self.n.div_ceil(b), b)) }.map_err(dev_err("initialise kernel launch failed"))?;
-        self.stream.synchronize().map_err(dev_err("initialisation on the GPU failed"))?;
-        let mut dist = vec![INF; n];
-        dist[source as usize] = 0;
-        let mut stamp = vec![UNSET; n];
-        stamp[source as usize] = 1;
-        self.host = Some(HostState { dist, stamp });
-        self.iteration = 0;
-        self.done = false;
-        self.settled_count = 1;
-        self.frontier_len = 1;
-        self.model = LaunchModel::new(n);
-        self.lists_for = None;
-        Ok(())
-    }
-
-    /// Applies the cache preference to every kernel this stepper launches.
+impl<D: Dist> CudaFrontier<D> {
+    /// Applies the cache preference to every kernel this backend launches.
     fn apply_cache(&self) -> Result<(), SolveError> {
         let mut fs = vec![&self.k.relax, &self.k.min1, &self.k.min2, &self.k.update, &self.k.update_counting];
         if let Some(f) = &self.k.fast {
             fs.extend([&f.setup, &f.run]);
         }
-        super::stream::apply_cache(&fs, self.id.opts.cache)
+        super::stream::apply_cache(&fs, self.opts.cache)
     }
 
     fn event(&self) -> Result<CudaEvent, SolveError> {
@@ -244,9 +207,41 @@ impl<D: Dist> CudaStepper<D> {
     fn sync(&self, what: &str) -> Result<(), SolveError> {
         self.stream.synchronize().map_err(dev_err(what))
     }
+}
 
-    /// Copies δ and the stamps to the host.
-    fn copy_state_words(&self) -> Result<(Vec<Distance>, Vec<u32>), SolveError> {
+impl<D: Dist> FrontierBackend for CudaFrontier<D> {
+    const RESTARTS: bool = true;
+
+    fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, SolveError> {
+        guarded(f)
+    }
+
+    /// δ = ∞ except δ(s) = 0, stamp(s) = 1 (F₁ = {s}), the fast path's marks cleared (they hold
+    /// iteration numbers, which start again at 1) and its lists dropped. The graph arrays stay
+    /// where they are.
+    fn reset(&mut self, source: VertexId) -> Result<(), SolveError> {
+        if let Some(fb) = &mut self.fast {
+            self.stream.memset_zeros(&mut fb.mark).map_err(dev_err("cannot clear the fast path's marks"))?;
+        }
+        let b = self.opts.block.relax;
+        let mut l = self.stream.launch_builder(&self.k.init);
+        l.arg(&self.n).arg(&self.st.dist).arg(&self.st.stamp).arg(&source);
+        // SAFETY: arguments match `sssp_init_*` in kernels/frontier.cu; n threads guarded.
+        unsafe { l.launch(cfg(self.n.div_ceil(b), b)) }.map_err(dev_err("initialise kernel launch failed"))?;
+        self.stream.synchronize().map_err(dev_err("initialisation on the GPU failed"))?;
+        self.lists_for = None;
+        self.persistent = None;
+        Ok(())
+    }
+
+    fn read_dist(&mut self) -> Result<Vec<Distance>, SolveError> {
+        let mut d = vec![D::INF; self.n as usize];
+        self.stream.memcpy_dtoh(&self.st.dist, &mut d[..]).map_err(dev_err("cannot copy δ from the GPU"))?;
+        self.sync("copying δ from the GPU failed")?;
+        Ok(d.into_iter().map(Dist::to_host).collect())
+    }
+
+    fn read_state(&mut self) -> Result<HostState, SolveError> {
         let n = self.n as usize;
         let mut d = vec![D::INF; n];
         let mut s = vec![0u32; n];
@@ -255,69 +250,24 @@ impl<D: Dist> CudaStepper<D> {
             .memcpy_dtoh(&self.st.stamp, &mut s[..])
             .map_err(dev_err("cannot copy the settled flags from the GPU"))?;
         self.sync("copying the state from the GPU failed")?;
-        Ok((d.into_iter().map(Dist::to_host).collect(), s))
+        Ok(HostState { dist: d.into_iter().map(Dist::to_host).collect(), stamp: s })
     }
 
-    /// Makes sure the host copy of the state is current (after a fast run was cancelled).
-    fn ensure_host(&mut self) -> Result<(), SolveError> {
-        if self.host.is_some() {
-            return Ok(());
-        }
-        let (dist, stamp) = self.copy_state_words()?;
-        let next = self.iteration + 1;
-        let state = HostState { dist, stamp };
-        self.settled_count = frontier::settled_in(&state);
-        self.frontier_len = state.stamp.iter().filter(|&&s| s == next).count() as u64;
-        self.host = Some(state);
-        Ok(())
-    }
-}
-
-impl<D: Dist> Stepper for CudaStepper<D> {
-    ident_getters!();
-
-    fn is_done(&self) -> bool {
-        self.done
+    fn prepare(&mut self) -> Result<(), SolveError> {
+        self.apply_cache()
     }
 
-    fn step(&mut self) -> Result<Option<Step>, SolveError> {
-        guarded(|| self.step_inner())?
+    fn step_launch(&mut self, at: At) -> Result<StepOut, SolveError> {
+        self.step_iteration(at)
     }
 
-    fn distances(&mut self) -> Result<Vec<Distance>, SolveError> {
-        if let Some(h) = &self.host {
-            return Ok(h.dist.clone());
-        }
-        guarded(|| {
-            let mut d = vec![D::INF; self.n as usize];
-            self.stream.memcpy_dtoh(&self.st.dist, &mut d[..]).map_err(dev_err("cannot copy δ from the GPU"))?;
-            self.sync("copying δ from the GPU failed")?;
-            Ok(d.into_iter().map(Dist::to_host).collect())
-        })?
+    /// One: the host reads Δ (and the counters) back after every iteration.
+    fn phase_batch_max(&self) -> u32 {
+        1
     }
 
-    fn restart(&mut self, source: VertexId) -> Result<bool, SolveError> {
-        crate::algo::check_source(&self.id.graph, source)?;
-        guarded(|| self.init_state(source))??;
-        Ok(true)
-    }
-
-    fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
-        if self.done {
-            return Ok(frontier::finished_run(&self.id, self.iteration, self.settled_count));
-        }
-        let persistent = self.k.fast.is_some()
-            && !self.id.opts.instrument
-            && self.gpu.cooperative
-            && self.id.opts.launch == crate::algo::Launch::Fast;
-        guarded(|| {
-            if persistent {
-                let (header, n) = (self.run_header(), self.n as u64);
-                frontier::run_fast(self, header, n, cancel, progress)
-            } else {
-                self.run_kernels(cancel, progress)
-            }
-        })?
+    fn run_phases(&mut self, at: At, _count: u32) -> Result<Vec<Phase>, SolveError> {
+        Ok(vec![self.phase_iteration(at)?])
     }
 }
 

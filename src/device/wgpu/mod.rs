@@ -123,7 +123,7 @@ fn frontier(
     super::gpu::cuda_only_options("wgpu", algo, &opts.params).map_err(SolveError::Device)?;
     let gpu = gpu(index)?;
     let b = Build { index, graph, algo, run: super::gpu::GpuRun::Frontier(run), source, opts };
-    WgpuStepper::new(gpu, run, &b, tuning)
+    stepper::WgpuFrontier::stepper(gpu, run, &b, tuning)
 }
 
 /// One adapter in the list.

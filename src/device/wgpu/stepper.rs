@@ -29,17 +29,15 @@
 use super::kernels::{self, ArcLayout, Compiled, FastShape, Kernel, PipelineKey, bind};
 use super::{DISTANCE_RANGE, Gpu, WgpuTuning};
 use crate::algo::{
-    IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, Step, Stepper, Threshold, Thresholds,
+    DeviceVertexState, IterationRecord, PhaseTimes, RelaxVariant, SolveError, SolveOptions, Threshold, Thresholds,
     frontier_values,
 };
 use crate::device::driver::frontier::{
-    self, Chunk, ChunkSizes, FastRunner, FastStart, Phase, PhaseRunner, Sizes, StepOut, StepRunner,
+    At, Chunk, ChunkSizes, FastPath, Frontier, FrontierBackend, Phase, Sizes, StepOut,
 };
-use crate::device::driver::{RunIdent, ident_getters};
-use crate::device::gpu::{self, Build, Counters, FrontierRun, HostState, UNSET};
-use crate::graph::{Csr, Distance, INF};
+use crate::device::gpu::{self, Build, Counters, FrontierRun, HostState};
+use crate::graph::{Csr, Distance, Graph, INF, VertexId};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use wgpu::util::DeviceExt;
 
@@ -140,11 +138,16 @@ struct BatchOut {
     done: bool,
 }
 
-/// A frontier solver on a wgpu adapter (see the module docs).
-pub struct WgpuStepper {
+/// A frontier solver on a wgpu adapter (see the module docs): the frontier driver over this
+/// adapter's backend.
+pub type WgpuStepper = Frontier<WgpuFrontier>;
+
+/// The wgpu backend of the frontier driver: buffers, pipelines and the fast run in flight.
+pub struct WgpuFrontier {
     gpu: Arc<Gpu>,
-    /// Graph, algorithm, options, source and device string (the Stepper getters).
-    id: RunIdent,
+    graph: Arc<Graph>,
+    opts: SolveOptions,
+    source: VertexId,
     run: FrontierRun,
     tuning: WgpuTuning,
     n: u32,
@@ -155,16 +158,6 @@ pub struct WgpuStepper {
     minimum2: Pass,
     update: Pass,
     fast: Option<Fast>,
-    iteration: u32,
-    done: bool,
-    /// Host copy of δ and status, current after `step` (None after a fast run).
-    host: Option<HostState>,
-    /// Whether `b.dist` / `b.status` hold the state after the last `step` (false once a
-    /// `run_to_end` began: its batches run ahead of what the caller has seen).
-    stepped: bool,
-    /// Vertices settled so far (None when unknown: after a cancelled fast run).
-    settled: Option<u64>,
-    model: gpu::LaunchModel,
     two_d: bool,
     /// The fast run in progress (`stepper/run.rs`).
     fast_run: Option<run::FastRun>,
@@ -214,69 +207,62 @@ fn bind_group(
 impl WgpuStepper {
     /// Bindings each arc array (targets, weights) is split into.
     pub fn arc_chunks(&self) -> u32 {
-        self.arcs.chunks
+        self.backend().arcs.chunks
     }
 
     /// Whether some kernel needs a 2-D dispatch (more workgroups than one dimension holds).
     pub fn uses_2d_dispatch(&self) -> bool {
-        self.two_d
+        self.backend().two_d
     }
 
     /// Whether kernel times come from GPU timestamps (else host wall clock).
     pub fn gpu_timestamps(&self) -> bool {
-        self.gpu.timestamps
-    }
-
-    /// Whether `run_to_end` uses the fast path (lists, teams, fused minimum).
-    pub fn uses_fast_path(&self) -> bool {
-        !self.id.opts.instrument
-            && !self.run.racy
-            && self.gpu.indirect
-            && self.id.opts.launch == crate::algo::Launch::Fast
+        self.backend().gpu.timestamps
     }
 }
 
-impl Stepper for WgpuStepper {
-    ident_getters!();
-
-    fn is_done(&self) -> bool {
-        self.done
+impl FrontierBackend for WgpuFrontier {
+    fn read_dist(&mut self) -> Result<Vec<Distance>, SolveError> {
+        Ok(self.read_state()?.dist)
     }
 
-    fn step(&mut self) -> Result<Option<Step>, SolveError> {
-        if self.done {
-            return Ok(None);
-        }
-        frontier::step(self).map(Some)
+    fn read_state(&mut self) -> Result<HostState, SolveError> {
+        self.copy_state()
     }
 
-    fn distances(&mut self) -> Result<Vec<Distance>, SolveError> {
-        if self.host.is_none() {
-            let s = self.read_state()?;
-            self.host = Some(s);
-        }
-        Ok(self.host.as_ref().map(|h| h.dist.clone()).unwrap_or_default())
+    fn step_launch(&mut self, at: At) -> Result<StepOut, SolveError> {
+        let i = at.iteration + 1;
+        let out = self.run_batch(i, 1, false)?;
+        let (Some(l), Some(&times)) = (out.logs.first(), out.times.first()) else {
+            return Err(dev(format!("{}: the iteration did not run", self.gpu.name)));
+        };
+        let counted = self.opts.instrument.then(|| self.record_from_log(i, l, times));
+        Ok(StepOut { thresholds: self.thresholds(l), times, counted, done: out.done })
     }
 
-    fn run_to_end(&mut self, cancel: &AtomicBool, progress: &mut dyn FnMut(u64)) -> Result<RunRecord, SolveError> {
-        if self.done {
-            let reached = self.settled_now()?;
-            return Ok(frontier::finished_run(&self.id, self.iteration, reached));
-        }
-        if self.uses_fast_path() {
-            let (header, n) = (self.run_header(), self.n as u64);
-            frontier::run_fast(self, header, n, cancel, progress)
-        } else {
-            self.run_kernels(cancel, progress)
-        }
+    /// A submission holds up to [`BATCH_MAX`] iterations; their log is read back once.
+    fn phase_batch_max(&self) -> u32 {
+        BATCH_MAX
     }
 
-    fn device_state(&self) -> Option<crate::algo::DeviceVertexState> {
-        self.stepped.then(|| crate::algo::DeviceVertexState {
+    fn run_phases(&mut self, at: At, count: u32) -> Result<Vec<Phase>, SolveError> {
+        let out = self.run_batch(at.iteration + 1, count, false)?;
+        let last = out.logs.len();
+        let mut phases = Vec::with_capacity(last);
+        for (k, (l, &t)) in out.logs.iter().zip(&out.times).enumerate() {
+            let record = self.record_from_log(at.iteration + 1 + k as u32, l, t);
+            let settled = self.opts.instrument.then_some((record.settled, l[L_NEXT_FRONTIER] as u64));
+            phases.push(Phase { settled, done: out.done && k + 1 == last, record });
+        }
+        Ok(phases)
+    }
+
+    fn device_state(&self, iterations: u32) -> Option<DeviceVertexState> {
+        Some(DeviceVertexState {
             device: self.gpu.device.clone(),
             dist: self.b.dist.clone(),
             stamp: self.b.status.clone(),
-            iterations: self.iteration,
+            iterations,
         })
     }
 }

@@ -4,20 +4,21 @@
 
 use super::super::dev_err;
 use super::{
-    C_COUNT, CTL_WORDS, CudaStepper, Dist, FastBufs, FastKernels, GraphBufs, Kernels, StateBufs, dense_weights,
+    C_COUNT, CTL_WORDS, CudaFrontier, Dist, FastBufs, FastKernels, GraphBufs, Kernels, StateBufs, dense_weights,
     device_bytes,
 };
 use crate::algo::{CachePreference, RelaxVariant, SolveError, SolveOptions, Threshold};
 use crate::device::cuda::kernels::Gpu;
-use crate::device::gpu::{Build, FrontierRun, LaunchModel};
+use crate::device::driver::frontier::{Frontier, FrontierBackend};
+use crate::device::gpu::{Build, FrontierRun};
 use crate::graph::Graph;
 use cudarc::driver::{CudaFunction, CudaStream};
 use std::sync::Arc;
 
-impl<D: Dist> CudaStepper<D> {
-    /// Checks, uploads, allocates and loads everything the run needs, then initialises the
-    /// state from the source. Errors: [`SolveError::Device`].
-    pub(super) fn new(gpu: Arc<Gpu>, run: FrontierRun, b: &Build<'_>) -> Result<Self, SolveError> {
+impl<D: Dist> CudaFrontier<D> {
+    /// The frontier stepper on this device: checks, uploads, allocates and loads everything
+    /// the run needs, then initialises the state from the source. Errors: [`SolveError::Device`].
+    pub(super) fn stepper(gpu: Arc<Gpu>, run: FrontierRun, b: &Build<'_>) -> Result<Frontier<Self>, SolveError> {
         check_fits(&gpu, b)?;
         let (graph, opts) = (&b.graph, b.opts);
         let n = graph.n();
@@ -27,28 +28,23 @@ impl<D: Dist> CudaStepper<D> {
         let st = alloc_state::<D>(&stream, graph, counting)?;
         let (k, fast) = load_kernels::<D>(&gpu, &stream, run, n, counting)?;
         let device = device_string(&gpu, opts, D::SUFFIX == "u32");
-        let mut stepper = CudaStepper {
+        let mut backend = CudaFrontier {
             stream,
-            id: b.ident(device),
+            graph: Arc::clone(graph),
+            opts: opts.clone(),
             run,
             n: n as u32,
             k,
             g,
             st,
             fast,
-            iteration: 0,
-            done: false,
-            settled_count: 1,
-            frontier_len: 1,
-            host: None,
-            model: LaunchModel::new(n),
             lists_for: None,
             persistent: None,
             hybrid_host: (Vec::new(), Vec::new()),
             gpu,
         };
-        stepper.init_state(b.source)?;
-        Ok(stepper)
+        backend.reset(b.source)?;
+        Ok(Frontier::new(backend, run, b.ident(device)))
     }
 }
 

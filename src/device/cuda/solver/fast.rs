@@ -1,20 +1,19 @@
 //! The persistent kernel of `kernels/fast.cu` (cooperative launch) as the fast path the
-//! frontier driver runs ([`crate::device::driver::frontier::run_fast`]): the whole solve stays on the GPU in chunks of
+//! frontier driver runs ([`FastPath`]): the whole solve stays on the GPU in chunks of
 //! iterations; records hold thresholds and set sizes only.
 
 use super::super::dev_err;
-use super::{CTL_DONE, CTL_ITER, CTL_WORDS, CudaStepper, Dist, FIRST_CHUNK, FastBufs, FastKernels, cfg};
+use super::{CTL_DONE, CTL_ITER, CTL_WORDS, CudaFrontier, Dist, FIRST_CHUNK, FastBufs, FastKernels, cfg};
 use crate::algo::{RelaxVariant, SolveError};
-use crate::device::driver::frontier::Sizes;
-use crate::device::driver::frontier::{Chunk, ChunkSizes, FastRunner, FastStart};
+use crate::device::driver::frontier::{Chunk, ChunkSizes, FastPath, Sizes};
 use crate::device::gpu;
 use cudarc::driver::{CudaFunction, PushKernelArg};
 
-impl<D: Dist> CudaStepper<D> {
+impl<D: Dist> CudaFrontier<D> {
     /// Blocks of the persistent kernel: as many as can be co-resident (cooperative launch),
     /// optionally capped per multiprocessor, never more than the vertices need.
     fn persistent_grid(&self, f: &CudaFunction) -> Result<u32, SolveError> {
-        let block = self.id.opts.block.relax;
+        let block = self.opts.block.relax;
         let occ = f
             .occupancy_max_active_blocks_per_multiprocessor(block, 0, None)
             .map_err(dev_err("cannot compute the occupancy of the fast kernel"))?;
@@ -25,7 +24,7 @@ impl<D: Dist> CudaStepper<D> {
         // the grid barrier cheaper, too few starve R-MAT of loads in flight); predecessors pull
         // over all of U and want every thread the GPU can hold.
         let default = if self.run.variant == RelaxVariant::Successors { (1024 / block).clamp(1, occ) } else { occ };
-        let per_sm = self.id.opts.blocks_per_sm.filter(|&p| p > 0).map_or(default, |p| p.clamp(1, occ));
+        let per_sm = self.opts.blocks_per_sm.filter(|&p| p > 0).map_or(default, |p| p.clamp(1, occ));
         Ok((self.gpu.multiprocessors * per_sm).min(self.n.div_ceil(block)).max(1))
     }
 
@@ -41,7 +40,7 @@ impl<D: Dist> CudaStepper<D> {
     /// starting at iteration `start_iter`.
     fn fast_setup(&self, start_iter: u32) -> Result<(), SolveError> {
         let (fk, fb) = self.fast_parts()?;
-        let (s, n, block) = (&self.stream, self.n, self.id.opts.block.relax);
+        let (s, n, block) = (&self.stream, self.n, self.opts.block.relax);
         let mut l = s.launch_builder(&fk.reset);
         l.arg(&fb.ctl).arg(&start_iter);
         // SAFETY: matches fast_reset(Ctl*, u32); ctl has 32 words ≥ sizeof(Ctl).
@@ -65,9 +64,9 @@ impl<D: Dist> CudaStepper<D> {
         i_end: u32,
     ) -> Result<[u32; CTL_WORDS], SolveError> {
         let (fk, fb) = self.fast_parts()?;
-        let (s, n, block) = (&self.stream, self.n, self.id.opts.block.relax);
-        let avg_deg: u64 = (self.id.graph.m() as u64).div_ceil(n.max(1) as u64);
-        let solo: u64 = self.id.opts.solo_work.unwrap_or(4 * block as u64);
+        let (s, n, block) = (&self.stream, self.n, self.opts.block.relax);
+        let avg_deg: u64 = (self.graph.m() as u64).div_ceil(n.max(1) as u64);
+        let solo: u64 = self.opts.solo_work.unwrap_or(4 * block as u64);
         let mut l = s.launch_builder(&fk.run);
         l.arg(&n);
         match (&self.g.pred, self.run.variant) {
@@ -129,11 +128,12 @@ impl<D: Dist> CudaStepper<D> {
         Ok(())
     }
 
-    /// The per-iteration thresholds and sizes of a finished run from the device's records.
-    fn read_fast_log(&self, rec_base: u32, rec_f: &[u32]) -> Result<Vec<Sizes>, SolveError> {
+    /// The per-iteration thresholds and sizes of a finished run from the device's records
+    /// (iterations `rec_base .. end`).
+    fn read_fast_log(&self, rec_base: u32, end: u32, rec_f: &[u32]) -> Result<Vec<Sizes>, SolveError> {
         let (_, fb) = self.fast_parts()?;
         let s = &self.stream;
-        let iters = (self.iteration + 1 - rec_base) as usize;
+        let iters = (end - rec_base) as usize;
         let mut rec_m = vec![0u64; iters];
         let mut rec_c = vec![0u64; iters];
         let mut rec_r = vec![0u32; iters];
@@ -161,30 +161,34 @@ pub(super) struct PersistentRun {
     rec_f: Vec<u32>,
 }
 
-impl<D: Dist> CudaStepper<D> {
+impl<D: Dist> CudaFrontier<D> {
     fn persistent_run(&mut self) -> Result<PersistentRun, SolveError> {
         self.persistent.take().ok_or_else(|| SolveError::Device("internal: no persistent run".into()))
     }
 }
 
-impl<D: Dist> FastRunner for CudaStepper<D> {
+impl<D: Dist> FastPath for CudaFrontier<D> {
+    /// The persistent kernel needs cooperative launch; the racy relax and seed 004's variants
+    /// have none.
+    fn offers_fast(&self) -> bool {
+        self.k.fast.is_some() && self.gpu.cooperative
+    }
+
     /// `FIRST_CHUNK` iterations per cooperative launch, then ×4.
     fn fast_chunks(&self) -> ChunkSizes {
         ChunkSizes { first: FIRST_CHUNK, factor: 4, max: 1 << 20 }
     }
 
-    fn fast_begin(&mut self) -> Result<FastStart, SolveError> {
+    fn fast_begin(&mut self, rec_base: u32) -> Result<(), SolveError> {
         if let Some(fb) = &mut self.fast {
             self.stream.memset_zeros(&mut fb.rec_r).map_err(dev_err("cannot clear the records"))?;
         }
-        self.apply_cache()?;
-        let rec_base = self.iteration + 1;
         let grid = self.persistent_grid(&self.fast_parts()?.0.run)?;
         if self.lists_for != Some(rec_base) {
             self.fast_setup(rec_base)?;
         }
         self.persistent = Some(PersistentRun { rec_base, grid, i_begin: rec_base, rec_f: Vec::new() });
-        Ok(FastStart { first: rec_base, settled: self.settled_count })
+        Ok(())
     }
 
     fn fast_chunk(&mut self, count: u32) -> Result<Chunk, SolveError> {
@@ -194,33 +198,26 @@ impl<D: Dist> FastRunner for CudaStepper<D> {
         let done = ctl[CTL_DONE] != 0;
         // Frontier sizes of this chunk give the settled count for progress.
         let settled = self.read_frontier_sizes(&mut p.rec_f, (last + 1 - p.rec_base) as usize)?;
-        self.iteration = last;
         self.lists_for = Some(last + 1);
-        self.host = None;
         p.i_begin = last + 1;
         self.persistent = Some(p);
         if done {
             self.unpack()?;
         }
-        Ok(Chunk { settled, done })
+        Ok(Chunk { settled, iteration: last, done })
     }
 
     /// δ and the stamps are consistent after the last iteration (for successors the relax of
     /// the next iteration is already applied, which a later step re-runs harmlessly); stepping
-    /// goes on from there (`ensure_host` recounts from the stamps).
-    fn fast_cancel(&mut self) -> Result<(), SolveError> {
-        self.persistent = None;
-        self.unpack()
+    /// goes on from there (the driver recounts from the stamps).
+    fn fast_cancel(&mut self) -> Result<(u32, bool), SolveError> {
+        let p = self.persistent_run()?;
+        self.unpack()?;
+        Ok((p.i_begin - 1, false))
     }
 
     fn fast_log(&mut self) -> Result<Vec<Sizes>, SolveError> {
         let p = self.persistent_run()?;
-        self.read_fast_log(p.rec_base, &p.rec_f)
-    }
-
-    fn fast_end(&mut self, settled: u64) {
-        self.settled_count = settled;
-        self.frontier_len = 0;
-        self.done = true;
+        self.read_fast_log(p.rec_base, p.i_begin, &p.rec_f)
     }
 }

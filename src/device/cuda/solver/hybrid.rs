@@ -15,13 +15,13 @@
 
 use super::super::dev_err;
 use super::launch::out_words;
-use super::{C_COUNT, C_NEXT_FRONTIER, CudaStepper, Dist, IterOut};
+use super::{C_COUNT, C_NEXT_FRONTIER, CudaFrontier, Dist, IterOut};
 use crate::algo::{PhaseTimes, SolveError, Threshold};
 use crate::device::gpu::UNSET;
 use crate::graph::{Distance, INF};
 use std::time::Instant;
 
-impl<D: Dist> CudaStepper<D> {
+impl<D: Dist> CudaFrontier<D> {
     /// One iteration of a hybrid (see the module docs); `count_update` also counts the next
     /// frontier when the update runs on the GPU (on the CPU it is always counted).
     pub(super) fn hybrid_iteration(&mut self, i: u32, count_update: bool) -> Result<IterOut, SolveError> {
@@ -53,11 +53,11 @@ impl<D: Dist> CudaStepper<D> {
 
         if !split.relax_on_gpu() {
             let t = clock();
-            relax_pred_host(self.id.graph.predecessors(), &mut dist, &stamp, i);
+            relax_pred_host(self.graph.predecessors(), &mut dist, &stamp, i);
             times.relax_ms = ms(t);
         }
         let t = clock();
-        let deltas = host_minimum(&dist, &stamp, self.id.graph.omega(), self.run.threshold);
+        let deltas = host_minimum(&dist, &stamp, self.graph.omega(), self.run.threshold);
         times.minimum_ms = ms(t);
 
         let t = clock();

@@ -1,21 +1,19 @@
 //! One vertex-parallel iteration on CUDA (relax, two-pass minimum, update of
-//! `kernels/frontier.cu` / `racy.cu`), stepping with state copies, and running to the end by
-//! such launches. Records come from [`crate::device::gpu`].
+//! `kernels/frontier.cu` / `racy.cu`) as the frontier driver steps it or runs it to the end.
+//! Records come from [`crate::device::gpu`].
 
 use super::super::dev_err;
 use super::{
     C_ARC_ITERS, C_ATTEMPTED, C_COUNT, C_IMPROVED, C_NEXT_FRONTIER, C_REACHED, C_SCANNED, C_WARP_ITERS, C_WARPS_DUMMY,
     C_WARPS_FULL,
 };
-use super::{C_WARPS_MIXED, C_WORKING, CudaStepper, Dist, IterOut, RACY_SPIN_CYCLES, cfg};
-use crate::algo::{IterationRecord, PhaseTimes, RelaxVariant, RunRecord, SolveError, Step, Threshold, Thresholds};
-use crate::device::driver::RunIdent;
-use crate::device::driver::frontier::{self, Phase, PhaseRunner, StepOut, StepRunner};
-use crate::device::gpu::{self, Counters, FrontierRun, HostState, LaunchModel, Split};
+use super::{C_WARPS_MIXED, C_WORKING, CudaFrontier, Dist, IterOut, RACY_SPIN_CYCLES, cfg};
+use crate::algo::{IterationRecord, PhaseTimes, RelaxVariant, SolveError, Threshold, Thresholds};
+use crate::device::driver::frontier::{At, Phase, StepOut};
+use crate::device::gpu::{self, Counters, Split};
 use cudarc::driver::{CudaEvent, PushKernelArg};
-use std::sync::atomic::AtomicBool;
 
-impl<D: Dist> CudaStepper<D> {
+impl<D: Dist> CudaFrontier<D> {
     /// Launches relax, minimum and update of iteration `i`, timing each with events, and reads
     /// back the thresholds (and counters when instrumented or `count_update`). The hybrids
     /// (`split=uh1/uh2/uh3`) go through [`Self::hybrid_iteration`] instead.
@@ -62,13 +60,13 @@ impl<D: Dist> CudaStepper<D> {
     /// Whether this run's kernels count (instrumented mode; seed 004's variants have no
     /// counting kernels, their records come from the host diff or the update's count).
     pub(super) fn counting(&self) -> bool {
-        self.id.opts.instrument && !self.run.seed004_variant()
+        self.opts.instrument && !self.run.seed004_variant()
     }
 
     /// Enqueues the relax of iteration `i` (lists or matrix, whichever the stepper holds).
     pub(super) fn launch_relax(&self, i: u32) -> Result<(), SolveError> {
         let n = self.n;
-        let b = self.id.opts.block.relax;
+        let b = self.opts.block.relax;
         let mut l = self.stream.launch_builder(&self.k.relax);
         l.arg(&n);
         if let Some(w) = &self.g.matrix {
@@ -99,13 +97,13 @@ impl<D: Dist> CudaStepper<D> {
 
     /// Number of per-block minima minimum1 writes (`minimum1` reduces 2 × block vertices).
     fn min_parts(&self) -> u32 {
-        self.n.div_ceil(2 * self.id.opts.block.minimum)
+        self.n.div_ceil(2 * self.opts.block.minimum)
     }
 
     /// Enqueues minimum1: per-block min δ and min δ + ω over U into `part_m`, `part_c`.
     fn launch_min1(&self) -> Result<(), SolveError> {
         let n = self.n;
-        let b = self.id.opts.block.minimum;
+        let b = self.opts.block.minimum;
         let prev = self.st.prev.as_ref().unwrap_or(&self.st.dist);
         let mut l = self.stream.launch_builder(&self.k.min1);
         l.arg(&n).arg(&self.st.dist).arg(prev).arg(&self.st.stamp).arg(&self.st.omega);
@@ -123,7 +121,7 @@ impl<D: Dist> CudaStepper<D> {
         let mut l = self.stream.launch_builder(&self.k.min2);
         l.arg(&parts).arg(&self.st.part_m).arg(&self.st.part_c).arg(&crauser).arg(&self.st.out);
         // SAFETY: matches sssp_min2; one block.
-        unsafe { l.launch(cfg(1, self.id.opts.block.minimum)) }
+        unsafe { l.launch(cfg(1, self.opts.block.minimum)) }
             .map(|_| ())
             .map_err(dev_err("minimum (second pass) kernel launch failed"))
     }
@@ -145,7 +143,7 @@ impl<D: Dist> CudaStepper<D> {
     /// Enqueues the update of iteration `i` (Δ from `out[2]`); `count` counts the next frontier.
     pub(super) fn launch_update(&self, i: u32, count: bool) -> Result<(), SolveError> {
         let n = self.n;
-        let b = self.id.opts.block.update;
+        let b = self.opts.block.update;
         let f = if count { &self.k.update_counting } else { &self.k.update };
         let mut l = self.stream.launch_builder(f);
         l.arg(&n).arg(&self.st.dist).arg(&self.st.stamp).arg(&i).arg(&self.st.out).arg(&self.st.ctr);
@@ -158,12 +156,13 @@ impl<D: Dist> CudaStepper<D> {
         gpu::thresholds(self.run, gpu::widen_u64(out.deltas[0]), gpu::widen_u64(out.deltas[1]))
     }
 
-    /// Record of an instrumented iteration, from the kernels' counters.
-    fn counted_record(&self, i: u32, out: &IterOut) -> IterationRecord {
+    /// Record of an instrumented iteration `i`, from the kernels' counters and the sizes before
+    /// it (`at`).
+    fn counted_record(&self, i: u32, out: &IterOut, at: At) -> IterationRecord {
         let c = &out.ctr;
         let counters = Counters {
-            frontier: self.frontier_len,
-            unsettled: self.n as u64 - self.settled_count,
+            frontier: at.next,
+            unsettled: self.n as u64 - at.settled,
             reached: c[C_REACHED],
             next_frontier: c[C_NEXT_FRONTIER],
             scanned: c[C_SCANNED],
@@ -180,42 +179,40 @@ impl<D: Dist> CudaStepper<D> {
             i,
             self.run,
             self.n as u64,
-            self.id.opts.block.relax,
+            self.opts.block.relax,
             &self.thresholds(out),
             &counters,
             out.times,
         )
     }
 
-    pub(super) fn step_inner(&mut self) -> Result<Option<Step>, SolveError> {
-        if self.done {
-            return Ok(None);
-        }
-        frontier::step(self).map(Some)
+    /// A step's iteration (`at.iteration + 1`): the kernels, and their own record when they
+    /// count; the driver copies the state back and diffs it.
+    pub(super) fn step_iteration(&mut self, at: At) -> Result<StepOut, SolveError> {
+        let i = at.iteration + 1;
+        let out = self.launch_iteration(i, false)?;
+        self.lists_for = None;
+        let counted = self.counting().then(|| self.counted_record(i, &out, at));
+        let thresholds = self.thresholds(&out);
+        Ok(StepOut { done: thresholds.finished(), thresholds, times: out.times, counted })
     }
 
-    /// `run_to_end` by vertex-parallel launches (instrumented runs, the non-atomic relax,
-    /// devices without cooperative launch): one Δ read-back per iteration, no state copies
-    /// (the loop is [`frontier::run_phases`]).
-    pub(super) fn run_kernels(
-        &mut self,
-        cancel: &AtomicBool,
-        progress: &mut dyn FnMut(u64),
-    ) -> Result<RunRecord, SolveError> {
-        self.apply_cache()?;
-        if self.host.is_none() {
-            self.ensure_host()?;
+    /// A per-phase iteration of `run_to_end` (`at.iteration + 1`): no state copy, the update
+    /// counts |Fᵢ₊₁| even when nothing else is counted.
+    pub(super) fn phase_iteration(&mut self, at: At) -> Result<Phase, SolveError> {
+        let i = at.iteration + 1;
+        let out = self.launch_iteration(i, true)?;
+        self.lists_for = None;
+        let mut record = self.counted_record(i, &out, at);
+        let th = self.thresholds(&out);
+        if !self.counting() {
+            // Only the update counted: keep what was measured.
+            record.threads = None;
+            record.reached = 0;
+            record.values = crate::algo::frontier_values(&th, out.ctr[C_NEXT_FRONTIER], None);
         }
-        let header = self.run_header();
-        let settled = Some(self.settled_count);
-        let mut run = frontier::run_phases(self, header, settled, cancel, progress)?;
-        run.iterations = self.iteration;
-        run.reached = self.settled_count;
-        Ok(run)
-    }
-
-    pub(super) fn run_header(&self) -> RunRecord {
-        self.id.header()
+        let settled = Some((record.settled, out.ctr[C_NEXT_FRONTIER]));
+        Ok(Phase { settled, done: th.finished(), record })
     }
 }
 
@@ -226,64 +223,4 @@ pub(super) fn out_words(m: u64, c: u64, threshold: Threshold) -> [u64; 3] {
         return [u64::MAX; 3]; // nothing reached is left: both policies stop
     }
     [m, c, if threshold == Threshold::Crauser { c.max(m) } else { m }]
-}
-
-impl<D: Dist> PhaseRunner for CudaStepper<D> {
-    /// One: the host reads Δ (and the counters) back after every iteration.
-    fn phase_batch_max(&self) -> u32 {
-        1
-    }
-
-    fn run_phases(&mut self, _count: u32) -> Result<Vec<Phase>, SolveError> {
-        let i = self.iteration + 1;
-        let out = self.launch_iteration(i, true)?;
-        self.host = None;
-        self.lists_for = None;
-        let mut record = self.counted_record(i, &out);
-        let th = self.thresholds(&out);
-        if !self.counting() {
-            // Only the update counted: keep what was measured.
-            record.threads = None;
-            record.reached = 0;
-            record.values = crate::algo::frontier_values(&th, out.ctr[C_NEXT_FRONTIER], None);
-        }
-        self.iteration = i;
-        self.settled_count = record.settled;
-        self.frontier_len = out.ctr[C_NEXT_FRONTIER];
-        self.done = th.finished();
-        Ok(vec![Phase { settled: Some(record.settled), done: self.done, record }])
-    }
-}
-
-impl<D: Dist> StepRunner for CudaStepper<D> {
-    fn take_host(&mut self) -> Result<HostState, SolveError> {
-        self.apply_cache()?;
-        self.ensure_host()?;
-        self.host.take().ok_or_else(|| SolveError::Device("internal: host state missing".into()))
-    }
-
-    fn step_launch(&mut self) -> Result<StepOut, SolveError> {
-        let i = self.iteration + 1;
-        let out = self.launch_iteration(i, false)?;
-        self.lists_for = None;
-        let counted = self.counting().then(|| self.counted_record(i, &out));
-        Ok(StepOut { iteration: i, thresholds: self.thresholds(&out), times: out.times, counted })
-    }
-
-    fn copy_state(&mut self) -> Result<HostState, SolveError> {
-        let (dist, stamp) = self.copy_state_words()?;
-        Ok(HostState { dist, stamp })
-    }
-
-    fn booking(&mut self) -> (&RunIdent, FrontierRun, &mut LaunchModel) {
-        (&self.id, self.run, &mut self.model)
-    }
-
-    fn step_booked(&mut self, out: &StepOut, _settled: u64, next: u64, new: HostState) {
-        self.iteration = out.iteration;
-        self.settled_count += next;
-        self.frontier_len = next;
-        self.done = out.thresholds.finished();
-        self.host = Some(new);
-    }
 }

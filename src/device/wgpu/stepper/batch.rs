@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl WgpuStepper {
+impl WgpuFrontier {
     pub(super) fn dispatch(&self, pass: &mut wgpu::ComputePass<'_>, p: &Pass, indirect: Option<(&wgpu::Buffer, u64)>) {
         pass.set_pipeline(&p.compiled.pipeline);
         pass.set_bind_group(0, &p.group, &[]);
@@ -55,10 +55,9 @@ impl WgpuStepper {
         super::super::dispatch::read(&self.gpu, buffer, size, index, what)
     }
 
-    /// Runs up to `k` iterations (fewer if the solve ends) on the vertex-parallel or the fast
-    /// path and reads back their log.
-    pub(super) fn run_batch(&mut self, k: u32, fast: bool) -> Result<BatchOut, SolveError> {
-        let base = self.iteration + 1;
+    /// Runs up to `k` iterations from `base` (fewer if the solve ends) on the vertex-parallel or
+    /// the fast path and reads back their log.
+    pub(super) fn run_batch(&mut self, base: u32, k: u32, fast: bool) -> Result<BatchOut, SolveError> {
         if self.b.queries.is_some() {
             let k = k.clamp(1, BATCH_MAX);
             let index = self.submit_batch(fast, base, k, 0, false)?;
@@ -252,7 +251,7 @@ impl WgpuStepper {
     }
 
     /// Copies δ and status back to the host.
-    pub(super) fn read_state(&mut self) -> Result<HostState, SolveError> {
+    pub(super) fn copy_state(&mut self) -> Result<HostState, SolveError> {
         let n = self.n as u64;
         let gpu = Arc::clone(&self.gpu);
         if self.b.state_readback.is_none() {

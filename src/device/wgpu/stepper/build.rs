@@ -31,7 +31,7 @@ impl Grids {
     }
 }
 
-/// What the fast path's kernels are shaped by and work on (see `WgpuStepper::fast_items`).
+/// What the fast path's kernels are shaped by and work on (see `WgpuFrontier::fast_items`).
 struct FastItems {
     shape: FastShape,
     vinfo: Vec<[u32; 2]>,
@@ -50,11 +50,12 @@ struct Pipelines {
     update: Arc<Compiled>,
 }
 
-impl WgpuStepper {
-    /// Checks the graph and block sizes against the adapter, uploads the graph, compiles the
-    /// vertex-parallel kernels and initialises the state from the source. Errors
-    /// ([`SolveError::Device`]) name the adapter limit a request exceeds.
-    pub(in crate::device::wgpu) fn new(
+impl WgpuFrontier {
+    /// The frontier stepper on this adapter: checks the graph and block sizes against the
+    /// adapter, uploads the graph, compiles the vertex-parallel kernels and initialises the
+    /// state from the source. Errors ([`SolveError::Device`]) name the adapter limit a request
+    /// exceeds.
+    pub(in crate::device::wgpu) fn stepper(
         gpu: Arc<Gpu>,
         run: FrontierRun,
         req: &Build<'_>,
@@ -95,32 +96,25 @@ impl WgpuStepper {
         let [g_relax, g_min1, g_min2, g_update] = groups;
         gpu.wait(index, "initialising")?;
 
-        let mut dist = vec![INF; n];
-        let mut stamp = vec![UNSET; n];
-        dist[source as usize] = 0;
-        stamp[source as usize] = 1;
-        Ok(WgpuStepper {
+        let backend = WgpuFrontier {
             relax: Pass { compiled: p.relax, group: g_relax, grid: grids.relax },
             minimum1: Pass { compiled: p.min1, group: g_min1, grid: grids.min1 },
             minimum2: Pass { compiled: p.min2, group: g_min2, grid: (1, 1) },
             update: Pass { compiled: p.update, group: g_update, grid: grids.update },
             fast: None,
-            id: req.ident(device_name(&gpu)),
+            graph: Arc::clone(graph),
+            opts: opts.clone(),
+            source,
             run,
             tuning,
             n: n as u32,
             arcs,
             b,
-            iteration: 0,
-            done: false,
-            host: Some(HostState { dist, stamp }),
-            stepped: true,
-            settled: Some(1),
-            model: gpu::LaunchModel::new(n),
             two_d: grids.two_d(),
             fast_run: None,
-            gpu,
-        })
+            gpu: Arc::clone(&gpu),
+        };
+        Ok(Frontier::new(backend, run, req.ident(device_name(&gpu))))
     }
 
     /// Builds the fast path's pipelines and buffers.
@@ -141,14 +135,14 @@ impl WgpuStepper {
             bounds_checks: self.tuning.bounds_checks,
         };
         let relax_kernel = if pred { Kernel::FastRelaxPred } else { Kernel::FastRelaxSucc };
-        let c_setup = kernels::get(&gpu, key(Kernel::FastSetup, self.id.opts.block.update))?;
+        let c_setup = kernels::get(&gpu, key(Kernel::FastSetup, self.opts.block.update))?;
         let c_relax = kernels::get(&gpu, key(relax_kernel, shape.relax_wg))?;
-        let c_update = kernels::get(&gpu, key(Kernel::FastUpdate, self.id.opts.block.update))?;
+        let c_update = kernels::get(&gpu, key(Kernel::FastUpdate, self.opts.block.update))?;
         let d = &gpu.device;
         let b = &self.b;
         let fast = gpu.guarded("creating the fast path", || {
             let FastBuffers { params, vinfo, flist, fctl, args } =
-                fast_buffers(d, [n, self.id.source, capacity as u32, pred_items], &vinfo, &list, pred);
+                fast_buffers(d, [n, self.source, capacity as u32, pred_items], &vinfo, &list, pred);
             let extra = [
                 (bind::PARAMS, &params),
                 (bind::OMEGA, &vinfo),
@@ -158,7 +152,7 @@ impl WgpuStepper {
                 (bind::ARGS_B, &args[1]),
             ];
             // update strides over the vertices with a fixed grid (see fast_update).
-            let update_grid = (n.div_ceil(4 * self.id.opts.block.update).clamp(1, FAST_UPDATE_CAP.min(max_dim)), 1);
+            let update_grid = (n.div_ceil(4 * self.opts.block.update).clamp(1, FAST_UPDATE_CAP.min(max_dim)), 1);
             Fast {
                 setup: Pass {
                     group: bind_group(d, Kernel::FastSetup, &c_setup, b, &extra),
@@ -190,8 +184,8 @@ impl WgpuStepper {
     /// the fixed item list over every vertex's in-arcs, the frontier lists' capacity, and the
     /// relax grid (at most `FAST_RELAX_CAP` workgroups, whose teams loop over longer lists).
     fn fast_items(&self, max_dim: u32) -> FastItems {
-        let (graph, n) = (&self.id.graph, self.n);
-        let relax_wg = self.id.opts.block.relax;
+        let (graph, n) = (&self.graph, self.n);
+        let relax_wg = self.opts.block.relax;
         let mean_degree = graph.m().div_ceil(graph.n().max(1)) as u32;
         let team = mean_degree.max(1).next_power_of_two().min(32).min(1 << relax_wg.trailing_zeros());
         let chunk = 64 * team;

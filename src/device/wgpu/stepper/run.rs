@@ -1,10 +1,9 @@
-//! Records from the per-iteration log ([`crate::device::gpu`]), and the two ways to the end the
-//! frontier driver runs: batches of the vertex-parallel kernels ([`PhaseRunner`]) or of the
-//! fast path ([`FastRunner`], two batches in flight).
+//! Records from the per-iteration log ([`crate::device::gpu`]), and the fast path as the
+//! frontier driver runs it ([`FastPath`]: batches of the fast kernels, two in flight).
 
 use super::*;
 
-impl WgpuStepper {
+impl WgpuFrontier {
     pub(super) fn thresholds(&self, l: &[u32; LOG_WORDS]) -> Thresholds {
         gpu::thresholds(self.run, to_distance(l[L_DELTA_MARTIN]), to_distance(l[L_DELTA_CRAUSER]))
     }
@@ -13,7 +12,7 @@ impl WgpuStepper {
     /// else the thresholds and times only.
     pub(super) fn record_from_log(&self, iteration: u32, l: &[u32; LOG_WORDS], times: PhaseTimes) -> IterationRecord {
         let t = self.thresholds(l);
-        if !self.id.opts.instrument {
+        if !self.opts.instrument {
             return IterationRecord { iteration, times, values: frontier_values(&t, 0, None), ..Default::default() };
         }
         let c = Counters {
@@ -31,51 +30,7 @@ impl WgpuStepper {
             arc_iters: l[L_EDGES] as u64,
             warp_iters: l[L_WARP_ITERS] as u64,
         };
-        gpu::counted_record(iteration, self.run, self.n as u64, self.id.opts.block.relax, &t, &c, times)
-    }
-
-    pub(super) fn run_header(&self) -> RunRecord {
-        self.id.header()
-    }
-
-    /// Vertices settled so far (reads the state back when unknown).
-    pub(super) fn settled_now(&mut self) -> Result<u64, SolveError> {
-        if let Some(s) = self.settled {
-            return Ok(s);
-        }
-        let st = self.read_state()?;
-        let s = frontier::settled_in(&st);
-        self.host = Some(st);
-        self.settled = Some(s);
-        Ok(s)
-    }
-
-    /// Batches of the vertex-parallel kernels to the end (instrumented or racy runs; the loop
-    /// is [`frontier::run_phases`]).
-    pub(super) fn run_kernels(
-        &mut self,
-        cancel: &AtomicBool,
-        progress: &mut dyn FnMut(u64),
-    ) -> Result<RunRecord, SolveError> {
-        self.host = None;
-        self.stepped = false;
-        let header = self.run_header();
-        let settled = self.settled;
-        let mut run = frontier::run_phases(self, header, settled, cancel, progress).inspect_err(|_| {
-            // The state is consistent at the last iteration read; the settled count is recounted from it.
-            self.settled = None;
-        })?;
-        let settled = self.settled_now()?;
-        if !self.id.opts.instrument {
-            // The kernels counted nothing: the stamps give the sets' sizes (as CUDA's records).
-            if let Some(h) = &self.host {
-                frontier::sizes_from_stamps(&mut run.records, &h.stamp);
-            }
-        }
-        progress(settled);
-        run.iterations = self.iteration;
-        run.reached = settled;
-        Ok(run)
+        gpu::counted_record(iteration, self.run, self.n as u64, self.opts.block.relax, &t, &c, times)
     }
 
     /// Control words of a fast run from iteration `i0`: no threshold yet, the relax and
@@ -99,38 +54,20 @@ impl WgpuStepper {
     }
 }
 
-impl PhaseRunner for WgpuStepper {
-    /// A submission holds up to [`BATCH_MAX`] iterations; their log is read back once.
-    fn phase_batch_max(&self) -> u32 {
-        BATCH_MAX
-    }
-
-    fn run_phases(&mut self, count: u32) -> Result<Vec<Phase>, SolveError> {
-        let out = self.run_batch(count, false)?;
-        let last = out.logs.len();
-        let mut phases = Vec::with_capacity(last);
-        for (k, (l, &t)) in out.logs.iter().zip(&out.times).enumerate() {
-            self.iteration += 1;
-            let record = self.record_from_log(self.iteration, l, t);
-            self.settled = self.id.opts.instrument.then_some(record.settled);
-            phases.push(Phase { settled: self.settled, done: out.done && k + 1 == last, record });
-        }
-        self.done = out.done;
-        Ok(phases)
-    }
-}
-
 /// A fast run in progress: batches in flight (first iteration, size, log half, submission), the
-/// next batch's first iteration and log half, and the log read so far.
+/// next batch's first iteration and log half, the log read so far, the last iteration read and
+/// whether the solve ended in it.
 pub(super) struct FastRun {
     i0: u32,
     in_flight: std::collections::VecDeque<(u32, u32, u32, wgpu::SubmissionIndex)>,
     next_base: u32,
     half: u32,
     logs: Vec<([u32; LOG_WORDS], PhaseTimes)>,
+    last: u32,
+    done: bool,
 }
 
-impl WgpuStepper {
+impl WgpuFrontier {
     fn take_fast_run(&mut self) -> Result<FastRun, SolveError> {
         self.fast_run.take().ok_or_else(|| dev("internal: no fast run"))
     }
@@ -141,36 +78,39 @@ impl WgpuStepper {
             return Ok(Vec::new());
         };
         let out = self.read_batch(true, base, k, half, index, None)?;
-        self.iteration += out.logs.len() as u32;
-        self.done = out.done;
-        if out.logs.is_empty() && !self.done {
+        r.last += out.logs.len() as u32;
+        r.done = out.done;
+        if out.logs.is_empty() && !r.done {
             return Err(dev(format!("{}: a batch of iterations made no progress", self.gpu.name)));
         }
         Ok(out.logs.into_iter().zip(out.times).collect())
     }
 }
 
-impl FastRunner for WgpuStepper {
+impl FastPath for WgpuFrontier {
+    /// Lists and teams need indirect dispatch; the racy relax has no fast path.
+    fn offers_fast(&self) -> bool {
+        !self.run.racy && self.gpu.indirect
+    }
+
     /// 4 iterations per submission, then ×2 up to [`BATCH_MAX`].
     fn fast_chunks(&self) -> ChunkSizes {
         ChunkSizes { first: FAST_FIRST_BATCH, factor: 2, max: BATCH_MAX }
     }
 
     /// The setup from the current state (the fast path is built on the first fast run).
-    fn fast_begin(&mut self) -> Result<FastStart, SolveError> {
-        let settled = self.settled_now()?;
+    fn fast_begin(&mut self, i0: u32) -> Result<(), SolveError> {
         if self.fast.is_none() {
             self.build_fast()?;
         }
         let Some(f) = &self.fast else {
             return Err(dev("internal: fast path missing"));
         };
-        let i0 = self.iteration + 1;
         self.start_fast(f, i0)?;
-        self.host = None;
-        self.stepped = false;
-        self.fast_run = Some(FastRun { i0, in_flight: Default::default(), next_base: i0, half: 0, logs: Vec::new() });
-        Ok(FastStart { first: i0, settled })
+        let in_flight = Default::default();
+        self.fast_run =
+            Some(FastRun { i0, in_flight, next_base: i0, half: 0, logs: Vec::new(), last: i0 - 1, done: false });
+        Ok(())
     }
 
     /// Submits a batch of `count`; with two in flight, reads the older one, so that recording
@@ -186,18 +126,18 @@ impl FastRunner for WgpuStepper {
         let skip = usize::from(r.logs.is_empty());
         let settled = logs.iter().skip(skip).map(|(l, _)| l[L_FRONTIER] as u64).sum();
         r.logs.extend(logs);
+        let chunk = Chunk { settled, iteration: r.last, done: r.done };
         self.fast_run = Some(r);
-        Ok(Chunk { settled, done: self.done })
+        Ok(chunk)
     }
 
     /// Reads the batches still in flight: the state is consistent at the last iteration read.
-    fn fast_cancel(&mut self) -> Result<(), SolveError> {
-        self.settled = None;
+    fn fast_cancel(&mut self) -> Result<(u32, bool), SolveError> {
         let mut r = self.take_fast_run()?;
         while !r.in_flight.is_empty() {
             self.read_oldest(&mut r)?;
         }
-        Ok(())
+        Ok((r.last, r.done))
     }
 
     /// A batch submitted after the last one is all no-ops; it finishes before the log is read.
@@ -215,43 +155,5 @@ impl FastRunner for WgpuStepper {
                 times: *times,
             })
             .collect())
-    }
-
-    fn fast_end(&mut self, settled: u64) {
-        self.settled = Some(settled);
-    }
-}
-
-impl StepRunner for WgpuStepper {
-    fn take_host(&mut self) -> Result<HostState, SolveError> {
-        match self.host.take() {
-            Some(h) => Ok(h),
-            None => self.read_state(),
-        }
-    }
-
-    fn step_launch(&mut self) -> Result<StepOut, SolveError> {
-        let out = self.run_batch(1, false)?;
-        let (Some(l), Some(&times)) = (out.logs.first(), out.times.first()) else {
-            return Err(dev(format!("{}: the iteration did not run", self.gpu.name)));
-        };
-        let i = self.iteration + 1;
-        self.iteration = i;
-        self.done = out.done;
-        let counted = self.id.opts.instrument.then(|| self.record_from_log(i, l, times));
-        Ok(StepOut { iteration: i, thresholds: self.thresholds(l), times, counted })
-    }
-
-    fn copy_state(&mut self) -> Result<HostState, SolveError> {
-        self.read_state()
-    }
-
-    fn booking(&mut self) -> (&RunIdent, FrontierRun, &mut gpu::LaunchModel) {
-        (&self.id, self.run, &mut self.model)
-    }
-
-    fn step_booked(&mut self, _out: &StepOut, settled: u64, _next: u64, new: HostState) {
-        self.settled = Some(settled);
-        self.host = Some(new);
     }
 }
