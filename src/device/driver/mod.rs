@@ -1,11 +1,13 @@
-//! Device-neutral host drivers of the GPU families whose iterations run as batches on the
-//! device: edge-parallel Bellman-Ford ([`EdgeParallel`], [seed002]) and bucketed Δ-stepping
-//! ([`Bucketed`], [meyer-sanders]). A driver keeps everything that is not a device call —
-//! records, step deltas, cancel and progress, the batch sizes of the fast path (1, 2, 4 … a
-//! family's maximum), the host resync after a fast run and negative-cycle handling — once; the
-//! device is a [`Backend`] (`src/device/{cuda,wgpu}/{bellman_ford,delta_stepping}.rs`) that
-//! uploads the graph when built, runs a batch and returns its log, reads words back and times
-//! its kernels where it can.
+//! Device-neutral host drivers of the GPU families, one [`Stepper`] per family over a backend
+//! trait: edge-parallel Bellman-Ford ([`EdgeParallel`], [seed002]) and bucketed Δ-stepping
+//! ([`Bucketed`], [meyer-sanders]), whose iterations run as batches on the device, over a
+//! [`Backend`], and the frontier family ([`frontier::Frontier`], [seed000], [seed004]) over a
+//! [`frontier::FrontierBackend`]. A driver keeps everything that is not a device call — records,
+//! step deltas, cancel and progress, the batch sizes of the fast path (1, 2, 4 … a family's
+//! maximum), the host resync after a fast run and negative-cycle handling — once; a batched
+//! family's device is a [`Backend`] (`src/device/{cuda,wgpu}/{bellman_ford,delta_stepping}.rs`)
+//! that uploads the graph when built, runs a batch and returns its log, reads words back and
+//! times its kernels where it can.
 
 pub mod bucketed;
 pub mod edge_parallel;
