@@ -15,6 +15,8 @@
 
 mod records;
 mod run;
+#[cfg(test)]
+mod tests;
 
 pub use records::{Sizes, Stepped, book_step, fast_records, finished_run, settled_in, sizes_from_stamps};
 
