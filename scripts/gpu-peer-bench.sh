@@ -5,7 +5,8 @@
 # Usage: scripts/gpu-peer-bench.sh DIR OUT_DIR [PART...]
 #   DIR holds sssp-lab, nearfar-test (the tests/nearfar.rs binary), sssp and converter (GAP's)
 #   and the experiment files gpu-peers-*.json. PART: test, sanitize, graphs, gapbs, ours; GRAPHS
-#   picks the graphs (default "ny kron21 urand21 grid").
+#   picks the graphs (default "ny kron21 urand21 grid"; "lux", the second road network, needs
+#   lux.gr.gz in DIR: scripts/lux-road.py's output, gzipped).
 set -uo pipefail
 d=${1:?tool folder}; out=${2:?output folder}; shift 2
 parts=${*:-test sanitize graphs gapbs ours}
@@ -19,6 +20,9 @@ if [[ $parts == *graphs* ]]; then
   log graphs
   gunzip -c assets/USA-road-d.NY.gr.gz > "$g/NY.gr"
   "$d/converter" -f "$g/NY.gr" -w -b "$g/NY.wsg" > "$out/conv-NY.log" 2>&1
+  if [[ $graphs == *lux* ]]; then
+    gunzip -c "$d/lux.gr.gz" > "$g/lux.gr" && "$d/converter" -f "$g/lux.gr" -w -b "$g/lux.wsg" > "$out/conv-lux.log" 2>&1
+  fi
   for spec in "kron21 -g" "urand21 -u"; do
     read -r f flag <<< "$spec"
     [[ $graphs == *$f* ]] || continue
@@ -45,7 +49,7 @@ if [[ $parts == *gapbs* ]]; then
   {
     echo "# $(date -u +%FT%TZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
     echo "# GAP sssp ($d/sssp), OMP_NUM_THREADS=16; GAP picks a random source per trial"
-    declare -A specs=([ny]="NY 16 12500 25000 50000" [kron21]="kron21 16 1 2 4" [urand21]="urand21 16 2 4 8" \
+    declare -A specs=([ny]="NY 16 12500 25000 50000" [lux]="lux 16 1000 2000 4000 8000" [kron21]="kron21 16 1 2 4" [urand21]="urand21 16 2 4 8" \
                       [grid]="grid4096 8 100 200 400 1000 2000")
     for k in $graphs; do
       read -r f trials deltas <<< "${specs[$k]}"

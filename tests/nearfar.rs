@@ -143,14 +143,15 @@ fn parameter_parses_and_defaults_to_marks() {
 fn gpu_rule_for_delta() {
     let grid = generate::grid(50, 50, 1000, 1).expect("grid");
     let rmat = generate::rmat(12, 16, [0.57, 0.19, 0.19], 255, 1).expect("rmat");
+    let uniform = generate::fanout(4096, 48, 255, 1).expect("fan-out");
     let mean = |g: &Graph| {
         let w = &g.successors().weights;
         w.iter().map(|&x| x as f64).sum::<f64>() / w.len() as f64
     };
-    let dg = sssp_lab::device::gpu_delta::nearfar_delta(&grid) as f64;
-    let dr = sssp_lab::device::gpu_delta::nearfar_delta(&rmat) as f64;
-    assert!((dg / mean(&grid) - 16.0).abs() < 0.1, "roads and grids: 16 mean weights, got {dg}");
-    assert!((dr / mean(&rmat) - 0.5).abs() < 0.1, "skewed graphs: half a mean weight, got {dr}");
+    let rule = |g: &Graph| sssp_lab::device::gpu_delta::nearfar_delta(g) as f64 / mean(g);
+    assert!((rule(&grid) - 16.0).abs() < 0.1, "roads and grids: 16 mean weights, got {}", rule(&grid));
+    assert!((rule(&rmat) - 8.0).abs() < 0.1, "hubs: 8 mean weights, got {}", rule(&rmat));
+    assert!((rule(&uniform) - 0.5).abs() < 0.1, "no hubs: half a mean weight, got {}", rule(&uniform));
 }
 
 #[test]

@@ -215,6 +215,45 @@ fn the_rules_follow_the_measurements_they_cite() {
     assert_eq!(predict(&small, &cpu, &choice("crauser-succ"), Launch::PerPhase).block, Default::default());
 }
 
+/// D4 / N2: `worklist=near-far` on a GPU gets the near-far kernel's own Δ rule (16, 8 or ½ mean
+/// weights: roads, hubs, uniform), equal to what the device takes with `delta=0`, and the
+/// reasons say its block sizes are not read; the CPU keeps D0.
+#[test]
+fn near_far_predicts_the_kernels_own_delta() {
+    let h100 = DeviceShape { units: Some(132), ..DeviceShape::of(DeviceId::Cuda(0)) };
+    let nf: AlgoChoice = "delta-stepping:worklist=near-far".parse().expect("choice");
+    let mut roads = shaped(264_346, 733_846, 0.35, 1173, 679, 36_946, 1293.3);
+    roads.max_degree = 8;
+    let mut kron = shaped(1 << 21, 63_500_000, 6.0, 900_000, 8, 255, 128.0);
+    kron.max_degree = 102_440;
+    let mut uniform = shaped(1 << 21, 67_000_000, 0.2, 1_500_000, 10, 255, 128.0);
+    uniform.max_degree = 70;
+    for (s, k) in [(&roads, 16.0), (&kron, 8.0), (&uniform, 0.5)] {
+        let p = predict(s, &h100, &nf, Launch::Fast);
+        assert_eq!(p.delta, Some((k * s.mean_weight).ceil() as i64), "{k} mean weights");
+        let reasons = p.reasons.join("\n");
+        assert!(reasons.contains("D4") && reasons.contains("N2"), "{reasons}");
+    }
+    // The device's own auto rule agrees with the prediction on real graphs.
+    for g in [
+        sssp_lab::generate::grid(40, 40, 100, 3).expect("grid"),
+        sssp_lab::generate::rmat(12, 16, [0.57, 0.19, 0.19], 255, 1).expect("rmat"),
+        sssp_lab::generate::fanout(4096, 48, 100, 2).expect("fanout"),
+    ] {
+        let s = stats(&g, 0);
+        let p = predict(&s, &h100, &nf, Launch::Fast);
+        let device = sssp_lab::device::gpu_delta::nearfar_delta(&g) as i64;
+        assert!(
+            p.delta.is_some_and(|d| (d - device).abs() <= 1),
+            "{}: predicted {:?}, device {device}",
+            s.name,
+            p.delta
+        );
+    }
+    let cpu = DeviceShape::of(DeviceId::CpuParallel(0));
+    assert!(!predict(&roads, &cpu, &nf, Launch::Fast).reasons.join("\n").contains("D4"));
+}
+
 /// The rules predict (and name) only the kernels a family launches: no minimum kernel for
 /// Bellman-Ford and Δ-stepping, whose unread minimum block follows relax.
 #[test]

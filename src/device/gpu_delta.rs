@@ -107,28 +107,63 @@ pub fn check_delta_stepping(
     Ok(DeltaRun { delta: delta.clamp(1, u32::MAX as Distance) as u32, balanced })
 }
 
-/// Δ of `worklist=near-far` when the parameter is 0 (auto): 16 mean weights when the maximum
-/// out-degree is ≤ 32, else half a mean weight (at least 1).
+/// Δ of `worklist=near-far` when the parameter is 0 (auto), in the graph's weight units:
+/// - **16 mean weights** when the maximum out-degree is ≤ 32 (roads, grids, meshes);
+/// - **8 mean weights** when the degrees are skewed, the maximum out-degree ≥ 64 × the mean
+///   (Kronecker, R-MAT, social networks);
+/// - else **half a mean weight** (uniform random graphs);
+///
+/// at least 1.
 ///
 /// Fitted on the prototype's sweep (`bench/results/gpu30-prototype/`, H100, Δ from ½ to 64 mean
-/// weights): roads and grids (degree ≤ 4) want buckets spanning many hops, because each phase
-/// costs a fixed ~4 µs in one block and extra relaxations are cheap there (NY 16 w̄: 1 738 phases,
-/// 1.7 arcs scanned per arc; grid 16–32 w̄); on Kronecker and uniform random graphs a bucket of
-/// one mean weight already holds a large share of the vertices, and more Δ only rescans arcs
-/// (uniform 21: 2 w̄ scans 4.2 m arcs and takes 1.8× longer than ½ w̄). The same rule on all four
-/// graphs cost NY 1 %, the grid 1 % and Kronecker 21 30 % against the best Δ per graph; the
-/// CPU's [`crate::algo::auto_delta`] gives Δ ≈ 1–2 on Kronecker/uniform (too small for one
-/// kernel per phase) and so is not reused.
+/// weights): roads and grids want buckets spanning many hops, because each phase costs a fixed
+/// ~4 µs in one block and extra relaxations are cheap there (NY 16 w̄: 1 738 phases, 1.7 arcs
+/// scanned per arc; grid 16–32 w̄). On power-law graphs a few hubs reach most vertices within a
+/// couple of hops, so wide buckets mean few, full grid phases (Kronecker 21: 4.66 ms at 8 w̄
+/// against 6.64 ms at ½ w̄, 12 phases). On uniform random graphs a bucket of one mean weight
+/// already holds a large share of the vertices and more Δ only rescans arcs (uniform 21: 2 w̄
+/// scans 4.2 m arcs and takes 1.8× longer than ½ w̄). The maximum degree alone does not separate
+/// the last two (both exceed 32); its ratio to the mean does (Kronecker 21 ≈ 3 400, uniform 21
+/// < 4). The CPU's [`crate::algo::auto_delta`] gives Δ ≈ 1–2 on Kronecker/uniform (too small for
+/// one kernel per phase) and so is not reused. `tune::rules` (D4) predicts the same value.
 pub fn nearfar_delta(graph: &Graph) -> Distance {
     let succ = graph.successors();
     let m = succ.weights.len() as u128;
     if m == 0 {
         return 1;
     }
+    let n = (succ.offsets.len().max(2) - 1) as u128;
     let sum: u128 = succ.weights.iter().map(|&w| w.max(0) as u128).sum();
-    let max_degree = succ.offsets.windows(2).map(|w| w[1].saturating_sub(w[0])).max().unwrap_or(0);
-    let delta = if max_degree <= 32 { (16 * sum).div_ceil(m) } else { sum.div_ceil(2 * m) };
+    let max_degree = succ.offsets.windows(2).map(|w| w[1].saturating_sub(w[0])).max().unwrap_or(0) as u128;
+    let delta = match nearfar_width(max_degree, n, m) {
+        NearFarWidth::Hops => (16 * sum).div_ceil(m),
+        NearFarWidth::Hubs => (8 * sum).div_ceil(m),
+        NearFarWidth::Narrow => sum.div_ceil(2 * m),
+    };
     delta.clamp(1, u32::MAX as u128) as Distance
+}
+
+/// Which of [`nearfar_delta`]'s three widths a graph of `n` vertices, `m` arcs and largest
+/// out-degree `max_degree` gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NearFarWidth {
+    /// Maximum degree ≤ 32: 16 mean weights.
+    Hops,
+    /// Maximum degree ≥ 64 × the mean: 8 mean weights.
+    Hubs,
+    /// Otherwise: half a mean weight.
+    Narrow,
+}
+
+/// The width class of [`nearfar_delta`] (shared with the tuner's rule D4).
+pub fn nearfar_width(max_degree: u128, n: u128, m: u128) -> NearFarWidth {
+    if max_degree <= 32 {
+        NearFarWidth::Hops
+    } else if max_degree * n >= 64 * m {
+        NearFarWidth::Hubs
+    } else {
+        NearFarWidth::Narrow
+    }
 }
 
 /// Initial device state for `source`: δ (= δ_prev), fr, rr, pend, and the control words.

@@ -52,7 +52,13 @@
 //!   w_max × diameter, one bucket for the whole run (phases ≈ hops; balanced lanes make the big
 //!   frontiers cheap: Kronecker 21, 12.9 ms at 100 000 vs 25.1 ms at Δ₀). **D3** GPU otherwise:
 //!   Δ₀ (with `relax=vertex` a wide Δ fills phases with hubs that stall their warps: Kronecker
-//!   21, 88.8 ms at Δ₀ vs 164.8 ms at 100 000; uniform 21, 16.5 vs 29.7 ms).
+//!   21, 88.8 ms at Δ₀ vs 164.8 ms at 100 000; uniform 21, 16.5 vs 29.7 ms). **D4** GPU with
+//!   `worklist=near-far`: the near-far kernel's own auto rule ([`crate::device::gpu_delta::nearfar_delta`]):
+//!   16 mean weights when no vertex has more than 32 arcs, 8 when the maximum degree is ≥ 64 ×
+//!   the mean (hubs), else half a mean weight (`bench/results/gpu30-prototype/`: NY 16 w̄, grid
+//!   16–32 w̄, Kronecker 21 8 w̄, uniform 21 ½ w̄ the best of ½..64 w̄). **N2** the near-far kernel
+//!   fixes its own block (1024 threads, one persistent grid of resident blocks): the block fields
+//!   are not read, and the reasons say so.
 
 use super::stats::GraphStats;
 use crate::algo::{
@@ -181,6 +187,11 @@ fn lanes_balanced(choice: &AlgoChoice) -> bool {
 
 /// G1/G2: 256, or the largest power of two ≥ 32 that still gives every multiprocessor two
 /// blocks over `items` threads.
+/// Whether `choice` asks for the near-far worklist kernel (`worklist=near-far`).
+fn near_far(choice: &AlgoChoice) -> bool {
+    DeltaSteppingParams::decode(&choice.params).is_ok_and(|p| p.near_far)
+}
+
 fn fit_block(items: usize, units: u32) -> u32 {
     let want = 2 * units as usize;
     [256, 128, 64, 32].into_iter().find(|&b| items.div_ceil(b as usize) >= want).unwrap_or(32)
@@ -244,6 +255,13 @@ pub fn predict(stats: &GraphStats, device: &DeviceShape, choice: &AlgoChoice, la
     let block = family.normalize(block);
     if gpu {
         not_modelled(choice, &mut reasons);
+    }
+    if gpu && near_far(choice) {
+        reasons.push(
+            "N2 worklist=near-far: its persistent kernel fixes its own block (1024 threads, a grid of the \
+             resident blocks); the block sizes above are not read"
+                .into(),
+        );
     }
     let delta = (family == Family::Bucketed).then(|| predict_delta(stats, device, choice, &mut reasons));
     Prediction { algorithm: choice.clone(), device: device.id, launch, block, delta, reasons }
@@ -401,6 +419,9 @@ fn predict_delta(stats: &GraphStats, device: &DeviceShape, choice: &AlgoChoice, 
     let balanced = lanes_balanced(choice);
     let long = stats.mean_degree <= 5.0 && stats.diameter_hops >= 32;
     let hops = |k: f64| (k * stats.mean_weight).ceil().max(1.0) as i64;
+    if device.kind != DeviceKind::Cpu && near_far(choice) {
+        return nearfar_prediction(stats, reasons);
+    }
     let d = match (device.kind, long) {
         // One thread has no parallel slack to feed: half the width re-relaxes less.
         (DeviceKind::Cpu, true) => {
@@ -467,6 +488,33 @@ fn predict_delta(stats: &GraphStats, device: &DeviceShape, choice: &AlgoChoice, 
         reasons.push("delta clamped to 2^32 - 1: the GPU kernels keep it in 32 bits".into());
         return i64::from(u32::MAX);
     }
+    d
+}
+
+/// D4: the near-far kernel's auto Δ ([`crate::device::gpu_delta::nearfar_delta`]) from the
+/// statistics, with the reason.
+fn nearfar_prediction(stats: &GraphStats, reasons: &mut Vec<String>) -> i64 {
+    use crate::device::gpu_delta::{NearFarWidth, nearfar_width};
+    let class = nearfar_width(stats.max_degree as u128, stats.n as u128, stats.m as u128);
+    let (k, why) = match class {
+        NearFarWidth::Hops => (
+            16.0,
+            "no vertex has more than 32 arcs (roads, grids): a phase costs a fixed few µs in one block, so buckets span many hops",
+        ),
+        NearFarWidth::Hubs => (
+            8.0,
+            "hubs (maximum degree >= 64 x the mean): a few full grid phases reach most vertices (Kronecker 21: 4.66 ms at 8 w vs 6.64 ms at w / 2)",
+        ),
+        NearFarWidth::Narrow => (
+            0.5,
+            "many arcs per vertex but no hubs (uniform random): a mean weight already holds much of the graph, and more only rescans arcs (uniform 21: 2 w takes 1.8x longer than w / 2)",
+        ),
+    };
+    let d = ((k * stats.mean_weight).ceil() as i64).clamp(1, i64::from(u32::MAX));
+    reasons.push(format!(
+        "D4 delta {d} = {k} x mean weight {:.1} (worklist=near-far): {why}; maximum degree {}, mean {:.2}",
+        stats.mean_weight, stats.max_degree, stats.mean_degree
+    ));
     d
 }
 
