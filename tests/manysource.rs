@@ -32,6 +32,7 @@ fn wgpu_worker() -> Option<WorkerSpec> {
         fail_after: None,
         fresh_solvers: false,
         batch: None,
+        batch_delta: None,
     })
 }
 
@@ -200,12 +201,26 @@ fn batched(spec: &str) -> Vec<WorkerSpec> {
 
 #[test]
 fn batch_specs_parse_and_are_refused_off_cuda() {
-    let w = batched("cuda:0:batch=8,cuda:1:batch,cuda:0,cpu:2");
-    let b: Vec<Option<usize>> = w.iter().map(|w| w.batch).collect();
-    assert_eq!(b, [Some(8), Some(0), None, None, None]);
+    let w = batched("cuda:0:batch=8,cuda:1:batch,cuda:0,cpu:2,cuda:0:batch=4@300,cuda:0:batch@bf");
+    let b: Vec<(Option<usize>, Option<u32>)> = w.iter().map(|w| (w.batch, w.batch_delta)).collect();
+    let none = (None, None);
+    assert_eq!(
+        b,
+        [(Some(8), None), (Some(0), None), none, none, none, (Some(4), Some(300)), (Some(0), Some(u32::MAX))]
+    );
     assert_eq!(w[0].label(0), "cuda:0:batch");
     assert_eq!(w[1].device, sssp_lab::device::DeviceId::Cuda(1));
-    for bad in ["cpu:2:batch=4", "cpu:batch", "wgpu:0:batch", "cuda:0:batch=0", "cuda:0:batch=x", "cuda:0:batchy"] {
+    for bad in [
+        "cpu:2:batch=4",
+        "cpu:batch",
+        "wgpu:0:batch",
+        "cuda:0:batch=0",
+        "cuda:0:batch=x",
+        "cuda:0:batchy",
+        "cuda:0:batch@0",
+        "cuda:0:batch=4@x",
+        "cuda:0@5",
+    ] {
         let e = parse_workers(bad, &DIJKSTRA.into()).err();
         assert!(e.as_deref().is_some_and(|e| e.contains(bad.split(',').next().unwrap_or(bad))), "{bad}: {e:?}");
     }
@@ -225,7 +240,10 @@ fn batched_cuda_worker_equals_petgraph_on_ny_and_rmat_for_several_k() {
     let rmat = Arc::new(rmat.generate().unwrap_or_else(|e| panic!("{e}")));
     let sources = spread(&rmat, 50);
     assert!(sources.iter().any(|&s| rmat.successors().degree(s) == 0), "a source reaching only itself");
-    for spec in ["cuda:0:batch=1", "cuda:0:batch=3", "cuda:0:batch=7", "cuda:0:batch=64", "cuda:0:batch"] {
+    // Near-far with the chosen Δ, a Δ of 1 (a split of the far pile per distance), a middling
+    // one, and none at all (`@bf`).
+    let specs = ["cuda:0:batch=1", "cuda:0:batch=3", "cuda:0:batch=7@1", "cuda:0:batch=64@bf", "cuda:0:batch@40"];
+    for spec in specs.into_iter().chain(["cuda:0:batch"]) {
         let out = run(&rmat, &sources, &batched(spec), Policy::Equitable);
         check(&rmat, &sources, &out);
         assert_eq!(out.workers[0].algorithm, "batch-bf");
@@ -235,7 +253,7 @@ fn batched_cuda_worker_equals_petgraph_on_ny_and_rmat_for_several_k() {
         sssp_lab::formats::load(&ny, &sssp_lab::formats::LoadOptions::default()).unwrap_or_else(|e| panic!("{e}")),
     );
     let sources = spread(&ny, 37);
-    for spec in ["cuda:0:batch=1", "cuda:0:batch=10", "cuda:0:batch"] {
+    for spec in ["cuda:0:batch=1", "cuda:0:batch=10@300", "cuda:0:batch=10@bf", "cuda:0:batch@100000", "cuda:0:batch"] {
         let out = run(&ny, &sources, &batched(spec), Policy::Stealing { chunk: 4 });
         check(&ny, &sources, &out);
     }

@@ -128,6 +128,10 @@ pub struct WorkerSpec {
     /// [`crate::device::cuda::batch::BatchSolver`] instead of one at a time; `Some(0)` = K
     /// chosen from the device (`cuda:I:batch`).
     pub batch: Option<usize>,
+    /// Batched workers only (`cuda:I:batch[=K]@Δ`): the near-far step Δ of every block;
+    /// `Some(u32::MAX)` (`@bf`) = none (frontier Bellman-Ford), `None` = chosen
+    /// ([`crate::device::cuda::batch::auto_delta`]).
+    pub batch_delta: Option<u32>,
 }
 
 impl WorkerSpec {
@@ -145,7 +149,7 @@ impl WorkerSpec {
 /// is K one-thread CPU workers (`cpu` alone is one). Every worker runs `algorithm` (GPU workers
 /// and `cpu-par` fall back to `crauser-succ` when it is `dijkstra`, which has no such solver).
 /// `cuda:I:batch=K` is a batched CUDA worker (K sources per launch, [`WorkerSpec::batch`]);
-/// `cuda:I:batch` chooses K itself.
+/// `cuda:I:batch` chooses K itself; a suffix `@Δ` sets the blocks' near-far step (`@bf`: none).
 ///
 /// Errors: an unknown device, `cpu:0`, `cpu-par:0` (as `solve --threads 0`: `cpu-par` alone is
 /// every core), `batch` on a device other than CUDA, `batch=0` or a K that is not a number, or
@@ -154,7 +158,7 @@ pub fn parse_workers(s: &str, algorithm: &AlgoChoice) -> Result<Vec<WorkerSpec>,
     let mut out = Vec::new();
     for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
         let whole = item;
-        let (item, batch) = split_batch(item)?;
+        let (item, batch, batch_delta) = split_batch(item)?;
         let (device, copies) = match item.strip_prefix("cpu:") {
             Some(k) => {
                 let k: usize = k.parse().map_err(|_| format!("worker `{item}`: cpu:K needs a count K ≥ 1"))?;
@@ -184,6 +188,7 @@ pub fn parse_workers(s: &str, algorithm: &AlgoChoice) -> Result<Vec<WorkerSpec>,
             fail_after: None,
             fresh_solvers: false,
             batch,
+            batch_delta,
         }));
     }
     if out.is_empty() {
@@ -192,16 +197,28 @@ pub fn parse_workers(s: &str, algorithm: &AlgoChoice) -> Result<Vec<WorkerSpec>,
     Ok(out)
 }
 
-/// Splits `cuda:0:batch=K` into `cuda:0` and `Some(K)` (`Some(0)` for `:batch` alone).
-fn split_batch(item: &str) -> Result<(&str, Option<usize>), String> {
-    let Some((device, tail)) = item.rsplit_once(":batch") else { return Ok((item, None)) };
+/// A batch spec's parts: the device, K (`Some(0)` = chosen) and Δ (`Some(u32::MAX)` = none).
+type BatchParts<'a> = (&'a str, Option<usize>, Option<u32>);
+
+/// Splits `cuda:0:batch=K@Δ` into `cuda:0`, `Some(K)` (`Some(0)` for `:batch` alone) and
+/// `Some(Δ)` (`@bf`: `Some(u32::MAX)`; no `@`: `None`).
+fn split_batch(item: &str) -> Result<BatchParts<'_>, String> {
+    let Some((device, tail)) = item.rsplit_once(":batch") else { return Ok((item, None, None)) };
+    let (tail, delta) = match tail.split_once('@') {
+        None => (tail, None),
+        Some((t, "bf")) => (t, Some(u32::MAX)),
+        Some((t, d)) => match d.trim().parse::<u32>() {
+            Ok(d) if (1..u32::MAX).contains(&d) => (t, Some(d)),
+            _ => return Err(format!("worker `{item}`: @Δ needs a whole number 1 ≤ Δ < 2³² − 1 (or `@bf`)")),
+        },
+    };
     match tail.strip_prefix('=') {
-        None if tail.is_empty() => Ok((device, Some(0))),
+        None if tail.is_empty() => Ok((device, Some(0), delta)),
         Some(k) => match k.trim().parse::<usize>() {
-            Ok(k) if k >= 1 => Ok((device, Some(k))),
+            Ok(k) if k >= 1 => Ok((device, Some(k), delta)),
             _ => Err(format!("worker `{item}`: batch=K needs a whole number K ≥ 1 (or `:batch` to choose K)")),
         },
-        None => Err(format!("worker `{item}`: expected `:batch` or `:batch=K`")),
+        None => Err(format!("worker `{item}`: expected `:batch`, `:batch=K` or either with `@Δ`")),
     }
 }
 

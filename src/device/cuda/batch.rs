@@ -1,11 +1,14 @@
 //! Many sources at once on one CUDA device (seed 003's many-source run; issue 30 item 7; design
 //! in `docs/gpu-worklist.md` §6): a [`BatchSolver`] uploads the graph once and solves K sources
 //! per launch of `kernels/batch.cu`, one block per source, each with its own u32 δ row (K × n),
-//! mark row and two frontier lists. A block relaxes its frontier round after round with only
-//! `__syncthreads` between rounds, so a whole batch is one launch. A second launch summarises
-//! every row on the device (`batch_summary`: reached, eccentricity, sum, checksum, as
-//! [`crate::manysource::TaskResult::summarize`]), so only 32 bytes per source come back unless
-//! the caller asks for the rows.
+//! mark row, far flags and three vertex lists. A block runs near-far (Davidson et al., IPDPS
+//! 2014) on its own source: it relaxes its near frontier (δ below a threshold T) round after
+//! round with only `__syncthreads` between rounds, parks lowered vertices at or above T on a far
+//! pile, and raises T by Δ when the near frontier empties; so a whole batch is one launch.
+//! Δ = [`BF`] keeps T at ∞ (plain frontier Bellman-Ford, the first version of this worker).
+//! A second launch summarises every row on the device (`batch_summary`: reached, eccentricity,
+//! sum, checksum, as [`crate::manysource::TaskResult::summarize`]), so only 40 bytes per source
+//! come back (with the count of relaxed arcs) unless the caller asks for the rows.
 //!
 //! K (the batch size) is given (`cuda:0:batch=K`) or chosen ([`BatchSolver::new`] with `None`):
 //! twice the blocks the device holds at once (so a block that ends early is replaced at once by
@@ -30,10 +33,28 @@ pub const BLOCK: u32 = 128;
 /// Most bytes of u32 rows a batch copies back to the host at once.
 pub const HOST_ROW_BYTES: u64 = 8 << 30;
 
-/// Device bytes per source: δ, mark and two frontier lists of n u32 each.
+/// Δ that turns near-far off (T stays ∞): frontier Bellman-Ford.
+pub const BF: u32 = u32::MAX;
+
+/// Device bytes per source: δ, mark, far flags and three vertex lists of n u32 each.
 pub fn bytes_per_source(graph: &Graph) -> u64 {
-    16 * graph.n() as u64
+    24 * graph.n() as u64
 }
+
+/// The near-far step Δ a batch uses unless given: [`DELTA_MEANS`] times the mean arc weight
+/// (at least 1), so that a block's near frontier spans a few arcs of the wave front: on a road
+/// graph that is a few hundred vertices, enough for a block of [`BLOCK`] threads.
+pub fn auto_delta(graph: &Graph) -> u32 {
+    let w = &graph.successors().weights;
+    if w.is_empty() {
+        return 1;
+    }
+    let mean = w.iter().map(|&x| x.max(0) as u128).sum::<u128>() as f64 / w.len() as f64;
+    (DELTA_MEANS * mean).clamp(1.0, f64::from(BF - 1)) as u32
+}
+
+/// Mean arc weights per near-far step in [`auto_delta`].
+pub const DELTA_MEANS: f64 = 4.0;
 
 /// K sources solved per launch on one device; the graph stays uploaded between batches.
 pub struct BatchSolver {
@@ -49,24 +70,27 @@ pub struct BatchSolver {
     sources: CudaSlice<u32>,
     dist: CudaSlice<u32>,
     mark: CudaSlice<u32>,
+    farflag: CudaSlice<u32>,
     lists: CudaSlice<u32>,
     out: CudaSlice<u64>,
     host: Vec<u32>,
     k: usize,
+    delta: u32,
     why: String,
 }
 
 impl BatchSolver {
     /// Uploads `graph` to CUDA device `index`, compiles `kernels/batch.cu` and allocates K rows:
-    /// `k` when given, else chosen (module docs); [`BatchSolver::why`] says which bound chose it.
+    /// `k` when given, else chosen (module docs); [`BatchSolver::why`] says which bound chose it
+    /// and which Δ runs: `delta` when given ([`BF`]: none), else [`auto_delta`].
     ///
     /// Errors ([`SolveError::Device`]): CUDA unavailable or no device `index`; a negative arc
-    /// weight; arc weights summing to 2³² − 1 or more (δ is u32 here); `k` = 0 or K rows
+    /// weight; arc weights summing to 2³² − 1 or more (δ is u32 here); `k` = 0, Δ = 0 or K rows
     /// beyond the free device memory; NVRTC or driver failures.
-    pub fn new(index: u32, graph: &Graph, k: Option<usize>) -> Result<BatchSolver, SolveError> {
+    pub fn new(index: u32, graph: &Graph, k: Option<usize>, delta: Option<u32>) -> Result<BatchSolver, SolveError> {
         super::check_index(index)?;
         let g = gpu(index)?;
-        guarded(|| build(g, graph, k))?
+        guarded(|| build(g, graph, k, delta))?
     }
 
     /// Sources per launch (K).
@@ -74,9 +98,15 @@ impl BatchSolver {
         self.k
     }
 
-    /// Why K is what it is, e.g. `K = 4224: 2 × 2112 resident blocks (132 SMs × 16)`.
+    /// Why K and Δ are what they are, e.g. `K = 4224: 2 × 2112 resident blocks (132 SMs × 16);
+    /// Δ = 5160: 4 × the mean arc weight`.
     pub fn why(&self) -> &str {
         &self.why
+    }
+
+    /// The near-far step Δ ([`BF`] = none).
+    pub fn delta(&self) -> u32 {
+        self.delta
     }
 
     /// Solves from every source of `sources` (at most K, each a vertex) and returns, per
@@ -95,14 +125,16 @@ impl BatchSolver {
             return Err(SolveError::Device(format!("source {s} is not a vertex (n = {})", self.n)));
         }
         if count == 0 {
-            return Ok(BatchOut { summaries: Vec::new(), rows: None });
+            return Ok(BatchOut { summaries: Vec::new(), relaxed: Vec::new(), rows: None });
         }
-        let summaries = guarded(|| self.launch(sources, rows))??;
+        let flat = guarded(|| self.launch(sources, rows))??;
         let rows = rows.then(|| &self.host[..count * self.n as usize]);
-        Ok(BatchOut { summaries, rows })
+        let summaries = flat.chunks_exact(5).map(|c| [c[0], c[1], c[2], c[3]]).collect();
+        let relaxed = flat.chunks_exact(5).map(|c| c[4]).collect();
+        Ok(BatchOut { summaries, relaxed, rows })
     }
 
-    fn launch(&mut self, sources: &[VertexId], rows: bool) -> Result<Vec<[u64; 4]>, SolveError> {
+    fn launch(&mut self, sources: &[VertexId], rows: bool) -> Result<Vec<u64>, SolveError> {
         let count = sources.len();
         let words = count * self.n as usize;
         self.stream
@@ -111,18 +143,20 @@ impl BatchSolver {
         let count32 = count as u32;
         let mut l = self.stream.launch_builder(&self.kernel);
         l.arg(&self.n).arg(&self.offsets).arg(&self.targets).arg(&self.weights).arg(&self.sources);
-        l.arg(&count32).arg(&self.dist).arg(&self.mark).arg(&self.lists);
-        // SAFETY: matches batch_bf(n, offsets, targets, weights, sources, count, dist, mark,
-        // lists); dist and mark hold ≥ count × n words, lists ≥ 2 × count × n; every source < n.
+        l.arg(&count32).arg(&self.delta).arg(&self.dist).arg(&self.mark).arg(&self.farflag).arg(&self.lists);
+        l.arg(&self.out);
+        // SAFETY: matches batch_bf(n, offsets, targets, weights, sources, count, delta, dist,
+        // mark, farflag, lists, out); dist, mark and farflag hold ≥ count × n words, lists ≥
+        // 3 × count × n, out ≥ 5 × count; every source < n.
         unsafe { l.launch(cfg(count32, BLOCK)) }.map_err(dev_err("batch kernel launch failed"))?;
         let mut l = self.stream.launch_builder(&self.summary);
         l.arg(&self.n).arg(&self.sources).arg(&count32).arg(&self.dist).arg(&self.out);
-        // SAFETY: matches batch_summary(n, sources, count, dist, out); out holds ≥ 4 × count
+        // SAFETY: matches batch_summary(n, sources, count, dist, out); out holds ≥ 5 × count
         // words; threads past count return.
         unsafe { l.launch(cfg(count32.div_ceil(64), 64)) }.map_err(dev_err("batch summary launch failed"))?;
-        let mut flat = vec![0u64; 4 * count];
+        let mut flat = vec![0u64; 5 * count];
         self.stream
-            .memcpy_dtoh(&self.out.slice(..4 * count), &mut flat[..])
+            .memcpy_dtoh(&self.out.slice(..5 * count), &mut flat[..])
             .map_err(dev_err("cannot copy the batch's summaries back"))?;
         if rows {
             if self.host.len() < words {
@@ -133,7 +167,7 @@ impl BatchSolver {
                 .map_err(dev_err("cannot copy the batch's rows back"))?;
         }
         self.stream.synchronize().map_err(dev_err("the batch kernels failed"))?;
-        Ok(flat.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect())
+        Ok(flat)
     }
 }
 
@@ -141,13 +175,13 @@ impl BatchSolver {
 pub struct BatchOut<'a> {
     /// Per source: reached, eccentricity, sum (saturating at `i64::MAX`), checksum.
     pub summaries: Vec<[u64; 4]>,
+    /// Per source: the arcs its block relaxed (scanned), re-relaxations included.
+    pub relaxed: Vec<u64>,
     /// The δ rows, row-major, when asked for.
     pub rows: Option<&'a [u32]>,
 }
 
-impl BatchSolver {}
-
-fn build(g: Arc<Gpu>, graph: &Graph, k: Option<usize>) -> Result<BatchSolver, SolveError> {
+fn build(g: Arc<Gpu>, graph: &Graph, k: Option<usize>, delta: Option<u32>) -> Result<BatchSolver, SolveError> {
     let (n, m) = (graph.n(), graph.m());
     if n == 0 || n >= u32::MAX as usize - 1 || m >= u32::MAX as usize {
         return Err(SolveError::Device(format!("{n} vertices, {m} arcs: the batch kernel indexes both with u32")));
@@ -166,13 +200,22 @@ fn build(g: Arc<Gpu>, graph: &Graph, k: Option<usize>) -> Result<BatchSolver, So
             graph.name
         )));
     }
+    let (delta, delta_why) = match delta {
+        Some(0) => return Err(SolveError::Device("a near-far step Δ of 0".into())),
+        Some(BF) => (BF, "no near-far (frontier Bellman-Ford)".to_string()),
+        Some(d) => (d, format!("Δ = {d}: given")),
+        None => {
+            let d = auto_delta(graph);
+            (d, format!("Δ = {d}: {DELTA_MEANS} × the mean arc weight"))
+        }
+    };
     g.ctx.bind_to_thread().map_err(dev_err("cannot bind the CUDA context"))?;
     let (free, _) = g.ctx.mem_get_info().map_err(dev_err("cannot read free device memory"))?;
     let per = bytes_per_source(graph);
     let graph_bytes = 4 * (n as u64 + 1) + 8 * m as u64;
     let budget = (free as u64).saturating_sub(graph_bytes + (64 << 20)) / 2;
     let resident = g.multiprocessors as usize * (2048 / BLOCK as usize);
-    let (k, why) = match k {
+    let (k, k_why) = match k {
         Some(0) => return Err(SolveError::Device("a batch of 0 sources".into())),
         Some(k) if k as u64 * per > budget => {
             return Err(SolveError::Device(format!(
@@ -195,8 +238,9 @@ fn build(g: Arc<Gpu>, graph: &Graph, k: Option<usize>) -> Result<BatchSolver, So
     let sources = alloc(k)?;
     let dist = alloc(k * n)?;
     let mark = alloc(k * n)?;
-    let lists = alloc(2 * k * n)?;
-    let out = stream.alloc_zeros::<u64>(4 * k).map_err(dev_err("cannot allocate the batch's summaries"))?;
+    let farflag = alloc(k * n)?;
+    let lists = alloc(3 * k * n)?;
+    let out = stream.alloc_zeros::<u64>(5 * k).map_err(dev_err("cannot allocate the batch's summaries"))?;
     let (kernel, summary) = compile(&g)?;
     Ok(BatchSolver {
         _gpu: g,
@@ -210,11 +254,13 @@ fn build(g: Arc<Gpu>, graph: &Graph, k: Option<usize>) -> Result<BatchSolver, So
         sources,
         dist,
         mark,
+        farflag,
         lists,
         out,
         host: Vec::new(),
         k,
-        why,
+        delta,
+        why: format!("{k_why}; {delta_why}"),
     })
 }
 
