@@ -107,3 +107,83 @@ fn the_tuner_does_not_import_the_lab() {
     let bad = offending("tune", &["crate::lab"]);
     assert!(bad.is_empty(), "src/tune imports the lab:\n{}", bad.join("\n"));
 }
+
+/// The layers inside `src/device/` as `docs/architecture.md` draws them, top first (`mod.rs`,
+/// which builds steppers from all of them, is above every row). A module may import the rows
+/// below it, never one above, and not the others of its row (CUDA and wgpu stay apart).
+const DEVICE_LAYERS: [&[&str]; 6] =
+    [&["family", "roofline"], &["cuda", "wgpu"], &["layout"], &["driver"], &["gpu_delta"], &["gpu"]];
+
+/// The `device` module (`src/device/<m>.rs` or `src/device/<m>/`) a path in `file`'s code names,
+/// with `super::` chains resolved against the file's place; None for paths leaving `device`.
+fn device_module_named(file: &Path, code: &str) -> Vec<String> {
+    let device = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/device");
+    let rel = file.strip_prefix(&device).expect("a file under src/device");
+    // The file's module path below `device` (`cuda/solver/fast.rs` → [cuda, solver, fast]).
+    let mut here: Vec<String> = rel.with_extension("").iter().map(|c| c.to_string_lossy().into_owned()).collect();
+    if here.last().is_some_and(|l| l == "mod") {
+        here.pop();
+    }
+    let mut found = Vec::new();
+    for (at, _) in code.match_indices("crate::device::") {
+        let rest = &code[at + "crate::device::".len()..];
+        found.push(rest.split(|c: char| !c.is_alphanumeric() && c != '_').next().unwrap_or("").to_string());
+    }
+    let mut i = 0;
+    while let Some(at) = code[i..].find("super::") {
+        let start = i + at;
+        // Count the chain `super::super::…` and resolve it from the file's module.
+        let mut ups = 0;
+        let mut rest = &code[start..];
+        while let Some(r) = rest.strip_prefix("super::") {
+            ups += 1;
+            rest = r;
+        }
+        let preceded = code[..start].ends_with("super::");
+        if !preceded && ups <= here.len() {
+            let base = &here[..here.len() - ups];
+            let next = rest.split(|c: char| !c.is_alphanumeric() && c != '_').next().unwrap_or("");
+            found.push(base.first().cloned().unwrap_or_else(|| next.to_string()));
+        }
+        i = start + "super::".len() * ups.max(1);
+    }
+    found.retain(|m| !m.is_empty());
+    found
+}
+
+#[test]
+fn the_device_layers_only_import_downwards() {
+    let device = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/device");
+    let mut bad = Vec::new();
+    for (i, row) in DEVICE_LAYERS.iter().enumerate() {
+        for m in row.iter() {
+            let forbidden: Vec<&str> =
+                DEVICE_LAYERS[..=i].iter().flat_map(|r| r.iter().copied()).filter(|x| x != m).collect();
+            let mut files = Vec::new();
+            if device.join(m).is_dir() {
+                rust_files(&device.join(m), &mut files);
+            }
+            if device.join(format!("{m}.rs")).is_file() {
+                files.push(device.join(format!("{m}.rs")));
+            }
+            assert!(!files.is_empty(), "src/device/{m}: listed in DEVICE_LAYERS but missing");
+            for f in files {
+                let text = std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+                for (n, line) in text.lines().enumerate() {
+                    let code = line.split("//").next().unwrap_or("");
+                    for named in device_module_named(&f, code) {
+                        if forbidden.contains(&named.as_str()) {
+                            bad.push(format!(
+                                "{}:{}: {} (src/device/{m} imports {named})",
+                                f.display(),
+                                n + 1,
+                                line.trim()
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "imports that point up the layers of src/device:\n{}", bad.join("\n"));
+}

@@ -62,14 +62,33 @@ impl Build<'_> {
     }
 
     /// What the built stepper knows of its run, with its `device` string.
-    pub fn ident(&self, device: String) -> super::driver::RunIdent {
-        super::driver::RunIdent {
+    pub fn ident(&self, device: String) -> RunIdent {
+        RunIdent {
             graph: Arc::clone(&self.graph),
             algo: self.algo,
             opts: self.opts.clone(),
             source: self.source,
             device,
         }
+    }
+}
+
+/// What every GPU stepper knows of its run: the Stepper getters and the run header come from
+/// here (the drivers of `driver/` hold one; it lives in this leaf so that `Build::ident` makes it
+/// without importing upwards).
+pub struct RunIdent {
+    pub graph: Arc<Graph>,
+    pub algo: Algorithm,
+    pub opts: SolveOptions,
+    pub source: VertexId,
+    /// The device string of every record, e.g. `CUDA: NVIDIA H100 (cuda:0; blocks …)`.
+    pub device: String,
+}
+
+impl RunIdent {
+    /// An empty record of this run (label, device, graph, source).
+    pub fn header(&self) -> RunRecord {
+        run_header(self.algo, &self.opts, &self.device, &self.graph, self.source)
     }
 }
 

@@ -16,9 +16,8 @@ pub mod frontier;
 pub use bucketed::Bucketed;
 pub use edge_parallel::EdgeParallel;
 
-use crate::algo::{Algorithm, RunRecord, SolveError, SolveOptions, Stepper};
-use crate::graph::{Graph, VertexId};
-use std::sync::Arc;
+use crate::algo::{RunRecord, SolveError, Stepper};
+use crate::graph::Graph;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A batch's log as the device wrote it.
@@ -57,22 +56,7 @@ pub trait Backend: Send {
     }
 }
 
-/// What every driver knows of its run: the Stepper getters and the run header come from here.
-pub struct RunIdent {
-    pub graph: Arc<Graph>,
-    pub algo: Algorithm,
-    pub opts: SolveOptions,
-    pub source: VertexId,
-    /// The device string of every record, e.g. `CUDA: NVIDIA H100 (cuda:0; blocks …)`.
-    pub device: String,
-}
-
-impl RunIdent {
-    /// An empty record of this run (label, device, graph, source).
-    pub fn header(&self) -> RunRecord {
-        super::gpu::run_header(self.algo, &self.opts, &self.device, &self.graph, self.source)
-    }
-}
+pub use super::gpu::RunIdent;
 
 /// The [`Stepper`] getters of a driver whose run is in its field `id` ([`RunIdent`]):
 /// `algorithm`, `params` (and through it the default `label`), `device`, `source`.
