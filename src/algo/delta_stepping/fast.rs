@@ -281,11 +281,8 @@ fn drive<C: Cells + ?Sized>(
     let splits: Vec<[AtomicU64; 2]> = (0..threads).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect();
     let work = |t: usize| {
         let start = Instant::now();
-        let (r, waited) = if knobs().two_barriers {
-            worker(&shared, t, cancel)
-        } else {
-            super::fast1::worker(&shared, t, cancel)
-        };
+        let (r, waited) =
+            if knobs().two_barriers { worker(&shared, t, cancel) } else { super::fast1::worker(&shared, t, cancel) };
         let all = start.elapsed();
         splits[t][0].store(all.saturating_sub(waited).as_nanos() as u64, Relaxed);
         splits[t][1].store(waited.as_nanos() as u64, Relaxed);
