@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GAP's sssp and sssp-lab's CPU Δ-stepping interleaved in one call (issue 31, lease 6): per graph,
-# ROUNDS rounds of  GAP(Δa) · ours · GAP(Δb) · ours with SSSP_DS_BARRIERS=2 (the A/B switch; on
+# ROUNDS rounds of  GAP(Δa) · ours ("new") · GAP(Δb) · ours with AB_ENV ("old", the A/B switch; on
 # Kronecker only every other round, for time), each a fresh process on the same files, all on
 # THREADS threads, so that drift of the host between calls (GAP itself 3.85 vs 4.74 ms on NY in
 # leases 4 and 5) hits both sides alike. Raw output only; scripts/cpu-ab-stats.py makes the
@@ -9,6 +9,8 @@
 #   PEERS: folder with gapbs/{sssp,converter} (default ../shared/peers). LUX_GZ: a prebuilt
 #   lux.gr.gz (scripts/lux-road.py). ROUNDS (roads, default 20), KRON_ROUNDS (default 15),
 #   THREADS (default nproc), DEADLINE_S: no round starts after this many seconds (default 430).
+#   AB_ENV: the switch of the "old" side (default SSSP_DS_BARRIERS=1; lease 6 ran a build whose
+#   default was one barrier per round with AB_ENV=SSSP_DS_BARRIERS=2, GAP's two).
 set -uo pipefail
 bin=$1
 out=$2
@@ -70,7 +72,7 @@ for f in $graphs; do
     gap "$wsg" "$da" "$trials" "$r" >> "$out/gap-$f.txt" 2>&1
     ours "new-$f" "$e" "$r"
     gap "$wsg" "$db" "$trials" "$r" >> "$out/gap-$f.txt" 2>&1
-    if [[ $f != kron21 ]] || (( r % 2 == 1 )); then ours "old-$f" "$e" "$r" SSSP_DS_BARRIERS=2; fi
+    if [[ $f != kron21 ]] || (( r % 2 == 1 )); then ours "old-$f" "$e" "$r" ${AB_ENV:-SSSP_DS_BARRIERS=1}; fi
   done
   log "$f done"
 done

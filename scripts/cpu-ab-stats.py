@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Medians, spreads and bootstrap intervals of scripts/cpu-ab-interleave.sh's output (issue 31).
 
-Usage: cpu-ab-stats.py DIR  -> DIR/tables.md and DIR/summary.json
+Usage: [NEW_LABEL=… OLD_LABEL=…] cpu-ab-stats.py DIR  -> DIR/tables.md and DIR/summary.json
 
 Per graph and round: GAP's median trial time at each of its two Δ (5 trials, one process each),
-our median of 5 repetitions (one process) for the default build ("new") and SSSP_DS_BARRIERS=2
-("old"). GAP's Δ is the one with the lower median over all its trials. The ratio of a round is
+our median of 5 repetitions (one process) for the binary's default ("new") and the A/B switch
+("old", AB_ENV of the interleave script). GAP's Δ is the one with the lower median over all its trials. The ratio of a round is
 GAP's round median / ours; the interval is a bootstrap over rounds (10 000 resamples, fixed seed)
 of the ratio of the medians over rounds, 5th to 95th percentile. "≥ GAP" counts as met with
 confidence only when the interval's lower end is ≥ 1.
@@ -89,7 +89,7 @@ for gf in sorted(glob.glob(f"{d}/gap-*.txt")):
         res["ours"][tag] = {"median_ms": st.median(allt), "q1": q(allt, .25), "q3": q(allt, .75), "runs": rows,
                             "rounds_of_processes": len(per), "incorrect": bad, "ds_rounds_median": st.median(rn),
                             "barrier_share_median": st.median(bs) if bs else None}
-        label = "ours, one barrier per round (default)" if tag == "new" else "ours, SSSP_DS_BARRIERS=2 (GAP's two)"
+        label = "ours, " + (os.environ.get("NEW_LABEL", "the binary's default") if tag == "new" else os.environ.get("OLD_LABEL", "with AB_ENV"))
         md.append(f"| {g} | {label} | {len(per)} | {st.median(allt):.2f} | {q(allt, .25):.2f}–{q(allt, .75):.2f} | {rows} ({bad} wrong; Δ-rounds {st.median(rn):.0f}, barrier {100 * st.median(bs) if bs else float('nan'):.0f} %) |")
     for tag, om in omed.items():
         common = [r for r in om if r in gmed]
@@ -105,7 +105,7 @@ for gf in sorted(glob.glob(f"{d}/gap-*.txt")):
         lo, hi = boot({r: omed["old"][r] for r in common}, {r: omed["new"][r] for r in common})
         ratio = st.median(omed["old"][r] for r in common) / st.median(omed["new"][r] for r in common)
         res["old_over_new"] = {"ratio_of_medians": ratio, "boot90": [lo, hi], "rounds": len(common)}
-        ratios.append(f"| {g} | A/B: old / new (> 1 = one barrier faster) | {len(common)} | {ratio:.3f}× | {lo:.3f}–{hi:.3f} | – | {'faster' if lo > 1 else 'slower' if hi < 1 else 'undecided'} |")
+        ratios.append(f"| {g} | A/B: old / new (> 1 = new faster) | {len(common)} | {ratio:.3f}× | {lo:.3f}–{hi:.3f} | – | {'faster' if lo > 1 else 'slower' if hi < 1 else 'undecided'} |")
     res["gap_best_delta"] = best
     out[g] = res
 

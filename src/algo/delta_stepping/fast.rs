@@ -30,6 +30,13 @@
 //! relaxations GAP's floor test lets through (9 % fewer on NY on one thread) but doubles the
 //! bins' bytes and leaves each lowered vertex to the one thread that binned it last: NY 5.06
 //! against 4.54 ms, luxembourg 2.73 against 2.38 ms at 16 threads in the same call.
+//!
+//! Tried and not faster (lease 6, interleaved A/B in one call, 16 rounds of fresh processes):
+//! one barrier per round instead of two ([`super::fast1`], `SSSP_DS_BARRIERS=1`). NY 4.68
+//! against 4.49 ms, luxembourg 2.69 against 2.75, Kronecker 21 92.1 against 85.6 (medians;
+//! bootstrap 90 % intervals of old / new 0.82–1.30, 0.75–1.29, 0.82–1.27: no difference
+//! resolvable). The barrier share stayed 30 % (NY), 44 % (lux): what the threads wait for is
+//! the imbalance of the fused work, not the second barrier's latency.
 
 use super::barrier::{FutexBarrier, Padded};
 use crate::algo::SolveError;
@@ -72,9 +79,9 @@ pub(super) struct Knobs {
     pub(super) share: Option<usize>,
     /// `SSSP_DS_FUSE=k`: fuse bins below k vertices (unset = GAP's [`FUSE_BELOW`]).
     pub(super) fuse: usize,
-    /// `SSSP_DS_BARRIERS=2`: GAP's two barriers per round ([`worker`]); unset or 1: one
-    /// ([`super::fast1::worker`]).
-    pub(super) two_barriers: bool,
+    /// `SSSP_DS_BARRIERS=1`: one barrier per round ([`super::fast1::worker`]); unset or 2:
+    /// GAP's two ([`worker`]).
+    pub(super) one_barrier: bool,
 }
 
 pub(super) fn knobs() -> Knobs {
@@ -85,7 +92,7 @@ pub(super) fn knobs() -> Knobs {
             chunk: var("SSSP_DS_CHUNK").unwrap_or(0),
             share: var("SSSP_DS_SHARE"),
             fuse: var("SSSP_DS_FUSE").unwrap_or(FUSE_BELOW),
-            two_barriers: var("SSSP_DS_BARRIERS") == Some(2),
+            one_barrier: var("SSSP_DS_BARRIERS") == Some(1),
         }
     })
 }
@@ -282,7 +289,7 @@ fn drive<C: Cells + ?Sized>(
     let work = |t: usize| {
         let start = Instant::now();
         let (r, waited) =
-            if knobs().two_barriers { worker(&shared, t, cancel) } else { super::fast1::worker(&shared, t, cancel) };
+            if knobs().one_barrier { super::fast1::worker(&shared, t, cancel) } else { worker(&shared, t, cancel) };
         let all = start.elapsed();
         splits[t][0].store(all.saturating_sub(waited).as_nanos() as u64, Relaxed);
         splits[t][1].store(waited.as_nanos() as u64, Relaxed);

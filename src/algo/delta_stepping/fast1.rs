@@ -1,14 +1,17 @@
-//! Δ-stepping's fast rounds with **one barrier per round** instead of GAP's two (the default;
-//! `SSSP_DS_BARRIERS=2` runs [`super::fast::worker`], GAP's). GAP's first barrier only makes
-//! every thread's part of the next frontier visible before anyone reads it, because a thread
-//! learns the next bin only after the second. Here each thread moves its lowest non-empty bin
-//! into its part of the *next* frontier before the barrier and publishes that bin's index with
-//! it; after the barrier a part counts only if its index is the agreed one (an owner whose bin
-//! lost puts it back, unread). The parts, the chunk counter and the agreed index alternate
-//! between rounds so that a thread already in round r + 1 never overwrites what a slower one
-//! still reads of round r. Same relaxations and bins as [`super::fast`]; on roads (80–160
-//! rounds of a few µs of work per thread at 16 threads) the second barrier's latency is a
-//! share of every round.
+//! Δ-stepping's fast rounds with **one barrier per round** instead of GAP's two, behind
+//! `SSSP_DS_BARRIERS=1` (the default is [`super::fast::worker`], GAP's two). GAP's first
+//! barrier only makes every thread's part of the next frontier visible before anyone reads it,
+//! because a thread learns the next bin only after the second. Here each thread moves its
+//! lowest non-empty bin into its part of the *next* frontier before the barrier and publishes
+//! that bin's index with it; after the barrier a part counts only if its index is the agreed
+//! one (an owner whose bin lost puts it back, unread). The parts, the chunk counter and the
+//! agreed index alternate between rounds so that a thread already in round r + 1 never
+//! overwrites what a slower one still reads of round r. Same relaxations and bins as
+//! [`super::fast`]. Measured not faster on 16 cores (lease 6 of
+//! `bench/results/cpu-peers-2026-11-26/`: NY 4.68 against 4.49 ms, luxembourg 2.69 against
+//! 2.75, Kronecker 21 92.1 against 85.6, medians of interleaved processes, differences within
+//! the bootstrap intervals): the round's wait is the fused work's imbalance, not the second
+//! barrier. Kept as a switch for that A/B.
 
 use super::barrier::Padded;
 use super::fast::{CHUNK, CHUNKS_PER_THREAD, Cells, NO_BIN, Parts, SHARE_BELOW_THREADS, SPARE, Shared, knobs, relax};
