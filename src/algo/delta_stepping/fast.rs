@@ -239,7 +239,7 @@ pub fn run(
 ) -> Result<FastRun, SolveError> {
     let threads = threads.max(1);
     if !crate::algo::dijkstra::fits_u32(graph) {
-        return drive(graph, dist, None, false, source, delta, threads, cancel);
+        return drive(graph, dist, None, false, source, delta, threads, cancel, knobs().one_barrier);
     }
     let n = graph.n();
     // Another run holding the kept array (two solves at once) gets one of its own.
@@ -249,7 +249,7 @@ pub fn run(
         // Once per size; the workers set the values.
         narrow = (0..n).map(|_| AtomicU32::new(0)).collect();
     }
-    let result = drive(graph, &narrow[..n], Some(dist), true, source, delta, threads, cancel);
+    let result = drive(graph, &narrow[..n], Some(dist), true, source, delta, threads, cancel, knobs().one_barrier);
     if let Some(k) = kept.as_mut()
         && narrow.len() <= KEEP_CELLS
     {
@@ -268,6 +268,7 @@ fn drive<C: Cells + ?Sized>(
     delta: Distance,
     threads: usize,
     cancel: &AtomicBool,
+    one_barrier: bool,
 ) -> Result<FastRun, SolveError> {
     let shared = Shared {
         succ: graph.successors(),
@@ -289,7 +290,7 @@ fn drive<C: Cells + ?Sized>(
     let work = |t: usize| {
         let start = Instant::now();
         let (r, waited) =
-            if knobs().one_barrier { super::fast1::worker(&shared, t, cancel) } else { worker(&shared, t, cancel) };
+            if one_barrier { super::fast1::worker(&shared, t, cancel) } else { worker(&shared, t, cancel) };
         let all = start.elapsed();
         splits[t][0].store(all.saturating_sub(waited).as_nanos() as u64, Relaxed);
         splits[t][1].store(waited.as_nanos() as u64, Relaxed);
@@ -468,6 +469,48 @@ pub(super) fn relax<C: Cells + ?Sized>(
                 bins.push(spare.pop().unwrap_or_default());
             }
             bins[b].push(v);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{GraphBuilder, VertexLabels, WeightRule};
+
+    /// The rounds with one barrier ([`super::super::fast1`], only behind `SSSP_DS_BARRIERS=1`
+    /// in the binary) and with GAP's two give Dijkstra's distances on a random graph with zero
+    /// weights and unreachable vertices, for several Δ and thread counts (more than cores).
+    #[test]
+    fn one_barrier_and_two_barrier_rounds_equal_dijkstra() {
+        let n = 600u32;
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |k: u32| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            ((x >> 33) % u64::from(k)) as u32
+        };
+        let mut b = GraphBuilder::new(n as usize, WeightRule::File);
+        for _ in 0..n * 3 {
+            let (u, v) = (next(n - 20), next(n - 20));
+            let w = if next(5) == 0 { 0 } else { next(100) };
+            b.push(u, v, Some(w as i32));
+        }
+        let g = b.build(String::from("random"), None, VertexLabels::Offset(0)).expect("n >= 1");
+        for source in [0, 7] {
+            let want = crate::algo::dijkstra_distances(&g, source);
+            for delta in [1, 30, 1 << 20] {
+                for threads in [1, 3, 8] {
+                    for one in [false, true] {
+                        let dist: Vec<AtomicI64> = (0..g.n()).map(|_| AtomicI64::new(0)).collect();
+                        let cells: Vec<AtomicU32> = (0..g.n()).map(|_| AtomicU32::new(0)).collect();
+                        let cancel = AtomicBool::new(false);
+                        drive(&g, &cells[..], Some(&dist), true, source, delta, threads, &cancel, one)
+                            .expect("not cancelled");
+                        let got: Vec<Distance> = dist.iter().map(|d| d.load(Relaxed)).collect();
+                        assert_eq!(got, want, "source {source}, Δ {delta}, {threads} threads, one barrier {one}");
+                    }
+                }
+            }
         }
     }
 }
