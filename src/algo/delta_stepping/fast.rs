@@ -30,6 +30,13 @@
 //! relaxations GAP's floor test lets through (9 % fewer on NY on one thread) but doubles the
 //! bins' bytes and leaves each lowered vertex to the one thread that binned it last: NY 5.06
 //! against 4.54 ms, luxembourg 2.73 against 2.38 ms at 16 threads in the same call.
+//!
+//! Tried and not faster (lease 6, interleaved A/B in one call, 16 rounds of fresh processes):
+//! one barrier per round instead of two ([`super::fast1`], `SSSP_DS_BARRIERS=1`). NY 4.68
+//! against 4.49 ms, luxembourg 2.69 against 2.75, Kronecker 21 92.1 against 85.6 (medians;
+//! bootstrap 90 % intervals of old / new 0.82–1.30, 0.75–1.29, 0.82–1.27: no difference
+//! resolvable). The barrier share stayed 30 % (NY), 44 % (lux): what the threads wait for is
+//! the imbalance of the fused work, not the second barrier's latency.
 
 use super::barrier::{FutexBarrier, Padded};
 use crate::algo::SolveError;
@@ -48,14 +55,14 @@ const FUSE_BELOW: usize = 1000;
 /// round's two barriers cost more than the tail they balance (NY 4.1 / 4.2 ms without against
 /// 4.3 / 5.1 ms with, luxembourg 1.9 / 2.2 against 2.1 / 2.7 ms, in two leases); at 8 threads
 /// NY is even and luxembourg 1.9 against 2.4 ms.
-const SHARE_BELOW_THREADS: usize = 8;
+pub(super) const SHARE_BELOW_THREADS: usize = 8;
 /// Vertices of the frontier a thread takes at a time at most (GAP's `schedule(dynamic, 64)`).
-const CHUNK: usize = 64;
+pub(super) const CHUNK: usize = 64;
 /// Chunks per thread a round's frontier is cut into at least: a road frontier of a few hundred
 /// vertices in chunks of 64 kept all but a few threads idle, and each vertex taken seeds the
 /// taker's fused bin, so the chunk shrinks (to 1) until every thread gets some.
-const CHUNKS_PER_THREAD: usize = 4;
-const NO_BIN: u64 = u64::MAX;
+pub(super) const CHUNKS_PER_THREAD: usize = 4;
+pub(super) const NO_BIN: u64 = u64::MAX;
 /// Vertex ids a thread keeps allocated in its spare bins between runs (16 MiB).
 const KEEP_IDS: usize = 4 << 20;
 /// The 32-bit δ array is kept between runs up to this many vertices (64 MiB).
@@ -63,18 +70,21 @@ const KEEP_CELLS: usize = 16 << 20;
 
 /// Switches for benchmarks that measure each departure from GAP in one process (read once).
 #[derive(Clone, Copy)]
-struct Knobs {
+pub(super) struct Knobs {
     /// `SSSP_DS_CHUNK=k` (k ≥ 1) fixes the chunk at k vertices (GAP: 64; unset = adaptive).
-    chunk: usize,
+    pub(super) chunk: usize,
     /// `SSSP_DS_SHARE=0` lets a thread fuse its bin while the others wait (GAP's rule);
     /// `SSSP_DS_SHARE=k` (k ≥ 1) leaves a straggler's bin to a shared round only once it holds
     /// k vertices per thread. Unset: 1 below [`SHARE_BELOW_THREADS`] threads, else 0.
-    share: Option<usize>,
+    pub(super) share: Option<usize>,
     /// `SSSP_DS_FUSE=k`: fuse bins below k vertices (unset = GAP's [`FUSE_BELOW`]).
-    fuse: usize,
+    pub(super) fuse: usize,
+    /// `SSSP_DS_BARRIERS=1`: one barrier per round ([`super::fast1::worker`]); unset or 2:
+    /// GAP's two ([`worker`]).
+    pub(super) one_barrier: bool,
 }
 
-fn knobs() -> Knobs {
+pub(super) fn knobs() -> Knobs {
     static KNOBS: std::sync::OnceLock<Knobs> = std::sync::OnceLock::new();
     *KNOBS.get_or_init(|| {
         let var = |k| std::env::var(k).ok().and_then(|v| v.parse::<usize>().ok());
@@ -82,6 +92,7 @@ fn knobs() -> Knobs {
             chunk: var("SSSP_DS_CHUNK").unwrap_or(0),
             share: var("SSSP_DS_SHARE"),
             fuse: var("SSSP_DS_FUSE").unwrap_or(FUSE_BELOW),
+            one_barrier: var("SSSP_DS_BARRIERS") == Some(1),
         }
     })
 }
@@ -91,7 +102,7 @@ static NARROW: Mutex<Vec<AtomicU32>> = Mutex::new(Vec::new());
 
 thread_local! {
     /// This thread's emptied bins from earlier runs, reused before anything is allocated.
-    static SPARE: RefCell<Vec<Vec<VertexId>>> = const { RefCell::new(Vec::new()) };
+    pub(super) static SPARE: RefCell<Vec<Vec<VertexId>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// What a fast run did.
@@ -120,7 +131,7 @@ impl ThreadSplit {
 }
 
 /// δ cells: read and lower with an atomic minimum.
-trait Cells: Sync {
+pub(super) trait Cells: Sync {
     fn len(&self) -> usize;
     fn get(&self, v: usize) -> Distance;
     /// Lowers δ(v) to `d` if that is lower; true when this call lowered it.
@@ -173,7 +184,7 @@ impl Cells for [AtomicU32] {
 /// and barrier (A) of the next round, read by every thread only between (A) and (B): the
 /// barriers order every access, so no lock is taken per round (a lock per part cost every
 /// thread T atomic read-modify-writes on shared lines per round).
-struct Parts(Vec<UnsafeCell<Vec<VertexId>>>);
+pub(super) struct Parts(pub(super) Vec<UnsafeCell<Vec<VertexId>>>);
 
 // SAFETY: see the type's docs; the barrier's Release/Acquire pairs make the owner's writes
 // visible to the readers and the readers' reads finish before the owner writes again.
@@ -181,35 +192,37 @@ unsafe impl Sync for Parts {}
 
 impl Parts {
     /// SAFETY: only between (A) and (B) of a round.
-    unsafe fn read(&self, t: usize) -> &[VertexId] {
+    pub(super) unsafe fn read(&self, t: usize) -> &[VertexId] {
         unsafe { &*self.0[t].get() }
     }
 
     /// SAFETY: only thread `t`, only between (B) and the next (A).
     #[allow(clippy::mut_from_ref)]
-    unsafe fn write(&self, t: usize) -> &mut Vec<VertexId> {
+    pub(super) unsafe fn write(&self, t: usize) -> &mut Vec<VertexId> {
         unsafe { &mut *self.0[t].get() }
     }
 }
 
 /// Shared state of one run.
-struct Shared<'a, C: Cells + ?Sized> {
-    succ: &'a Csr,
-    dist: &'a C,
+pub(super) struct Shared<'a, C: Cells + ?Sized> {
+    pub(super) succ: &'a Csr,
+    pub(super) dist: &'a C,
     /// Where δ goes at the end when `dist` is not that array already.
-    out: Option<&'a [AtomicI64]>,
-    source: VertexId,
-    delta: Distance,
-    threads: usize,
-    parts: Parts,
+    pub(super) out: Option<&'a [AtomicI64]>,
+    pub(super) source: VertexId,
+    pub(super) delta: Distance,
+    pub(super) threads: usize,
+    pub(super) parts: Parts,
     /// Next chunk of the frontier to hand out (every thread bumps it: a line of its own).
-    next_chunk: Padded<AtomicUsize>,
+    pub(super) next_chunk: Padded<AtomicUsize>,
     /// The lowest non-empty bin over all threads, per round parity (GAP's `shared_indexes`).
-    next_bin: Padded<[AtomicU64; 2]>,
-    stop: Padded<AtomicBool>,
+    pub(super) next_bin: Padded<[AtomicU64; 2]>,
+    pub(super) stop: Padded<AtomicBool>,
     /// Set δ to ∞ (the source to 0) first, each thread its slice: the array is reused.
-    init: bool,
-    barrier: FutexBarrier,
+    pub(super) init: bool,
+    pub(super) barrier: FutexBarrier,
+    /// The one-barrier rounds' state ([`super::fast1`]).
+    pub(super) one: super::fast1::OneBarrier,
 }
 
 /// Runs Δ-stepping from the δ already in `dist` (the source at 0, everything else ∞) on
@@ -226,7 +239,7 @@ pub fn run(
 ) -> Result<FastRun, SolveError> {
     let threads = threads.max(1);
     if !crate::algo::dijkstra::fits_u32(graph) {
-        return drive(graph, dist, None, false, source, delta, threads, cancel);
+        return drive(graph, dist, None, false, source, delta, threads, cancel, knobs().one_barrier);
     }
     let n = graph.n();
     // Another run holding the kept array (two solves at once) gets one of its own.
@@ -236,7 +249,7 @@ pub fn run(
         // Once per size; the workers set the values.
         narrow = (0..n).map(|_| AtomicU32::new(0)).collect();
     }
-    let result = drive(graph, &narrow[..n], Some(dist), true, source, delta, threads, cancel);
+    let result = drive(graph, &narrow[..n], Some(dist), true, source, delta, threads, cancel, knobs().one_barrier);
     if let Some(k) = kept.as_mut()
         && narrow.len() <= KEEP_CELLS
     {
@@ -255,6 +268,7 @@ fn drive<C: Cells + ?Sized>(
     delta: Distance,
     threads: usize,
     cancel: &AtomicBool,
+    one_barrier: bool,
 ) -> Result<FastRun, SolveError> {
     let shared = Shared {
         succ: graph.successors(),
@@ -269,12 +283,14 @@ fn drive<C: Cells + ?Sized>(
         stop: Padded(AtomicBool::new(false)),
         init,
         barrier: FutexBarrier::new(threads),
+        one: super::fast1::OneBarrier::new(threads),
     };
     let rounds = AtomicU64::new(0);
     let splits: Vec<[AtomicU64; 2]> = (0..threads).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect();
     let work = |t: usize| {
         let start = Instant::now();
-        let (r, waited) = worker(&shared, t, cancel);
+        let (r, waited) =
+            if one_barrier { super::fast1::worker(&shared, t, cancel) } else { worker(&shared, t, cancel) };
         let all = start.elapsed();
         splits[t][0].store(all.saturating_sub(waited).as_nanos() as u64, Relaxed);
         splits[t][1].store(waited.as_nanos() as u64, Relaxed);
@@ -295,7 +311,7 @@ fn drive<C: Cells + ?Sized>(
 }
 
 /// Thread `t`'s slice of the n vertices (for copying δ out).
-fn slice(n: usize, threads: usize, t: usize) -> std::ops::Range<usize> {
+pub(super) fn slice(n: usize, threads: usize, t: usize) -> std::ops::Range<usize> {
     n * t / threads..n * (t + 1) / threads
 }
 
@@ -420,7 +436,7 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
 }
 
 /// Keeps this thread's emptied bins for its next run, the largest first, up to [`KEEP_IDS`].
-fn keep(mut spare: Vec<Vec<VertexId>>) {
+pub(super) fn keep(mut spare: Vec<Vec<VertexId>>) {
     spare.retain(|b| b.capacity() > 0);
     spare.sort_unstable_by_key(|b| std::cmp::Reverse(b.capacity()));
     let mut ids = 0;
@@ -436,7 +452,7 @@ fn keep(mut spare: Vec<Vec<VertexId>>) {
 /// Relaxes every arc of `u` against δ(u) now; each lowered head goes into this thread's bin of
 /// its new δ.
 #[inline]
-fn relax<C: Cells + ?Sized>(
+pub(super) fn relax<C: Cells + ?Sized>(
     s: &Shared<C>,
     succ: &Csr,
     u: VertexId,
@@ -453,6 +469,48 @@ fn relax<C: Cells + ?Sized>(
                 bins.push(spare.pop().unwrap_or_default());
             }
             bins[b].push(v);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{GraphBuilder, VertexLabels, WeightRule};
+
+    /// The rounds with one barrier ([`super::super::fast1`], only behind `SSSP_DS_BARRIERS=1`
+    /// in the binary) and with GAP's two give Dijkstra's distances on a random graph with zero
+    /// weights and unreachable vertices, for several Δ and thread counts (more than cores).
+    #[test]
+    fn one_barrier_and_two_barrier_rounds_equal_dijkstra() {
+        let n = 600u32;
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |k: u32| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            ((x >> 33) % u64::from(k)) as u32
+        };
+        let mut b = GraphBuilder::new(n as usize, WeightRule::File);
+        for _ in 0..n * 3 {
+            let (u, v) = (next(n - 20), next(n - 20));
+            let w = if next(5) == 0 { 0 } else { next(100) };
+            b.push(u, v, Some(w as i32));
+        }
+        let g = b.build(String::from("random"), None, VertexLabels::Offset(0)).expect("n >= 1");
+        for source in [0, 7] {
+            let want = crate::algo::dijkstra_distances(&g, source);
+            for delta in [1, 30, 1 << 20] {
+                for threads in [1, 3, 8] {
+                    for one in [false, true] {
+                        let dist: Vec<AtomicI64> = (0..g.n()).map(|_| AtomicI64::new(0)).collect();
+                        let cells: Vec<AtomicU32> = (0..g.n()).map(|_| AtomicU32::new(0)).collect();
+                        let cancel = AtomicBool::new(false);
+                        drive(&g, &cells[..], Some(&dist), true, source, delta, threads, &cancel, one)
+                            .expect("not cancelled");
+                        let got: Vec<Distance> = dist.iter().map(|d| d.load(Relaxed)).collect();
+                        assert_eq!(got, want, "source {source}, Δ {delta}, {threads} threads, one barrier {one}");
+                    }
+                }
+            }
         }
     }
 }

@@ -33,6 +33,7 @@
 
 mod barrier;
 mod fast;
+mod fast1;
 mod stepper;
 mod team;
 

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Medians, spreads and bootstrap intervals of scripts/cpu-ab-interleave.sh's output (issue 31).
+
+Usage: [NEW_LABEL=… OLD_LABEL=…] cpu-ab-stats.py DIR  -> DIR/tables.md and DIR/summary.json
+
+Per graph and round: GAP's median trial time at each of its two Δ (5 trials, one process each),
+our median of 5 repetitions (one process) for the binary's default ("new") and the A/B switch
+("old", AB_ENV of the interleave script). GAP's Δ is the one with the lower median over all its trials. The ratio of a round is
+GAP's round median / ours; the interval is a bootstrap over rounds (10 000 resamples, fixed seed)
+of the ratio of the medians over rounds, 5th to 95th percentile. "≥ GAP" counts as met with
+confidence only when the interval's lower end is ≥ 1.
+"""
+import csv, glob, json, os, random, re, statistics as st, sys
+
+d = sys.argv[1]
+random.seed(31)
+
+
+def q(xs, p):
+    xs = sorted(xs)
+    k = (len(xs) - 1) * p
+    lo, hi = int(k), min(int(k) + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
+
+
+def boot(num, den, n=10000):
+    """90 % interval of median(num)/median(den) over rounds resampled in pairs (same rounds)."""
+    rs = sorted(num) and [r for r in num if r in den]
+    if len(rs) < 3:
+        return (float("nan"), float("nan"))
+    vals = []
+    for _ in range(n):
+        s = [random.choice(rs) for _ in rs]
+        vals.append(st.median(num[r] for r in s) / st.median(den[r] for r in s))
+    return (q(vals, 0.05), q(vals, 0.95))
+
+
+def gap(f):
+    per = {}  # delta -> round -> [ms]
+    cur = None
+    for line in open(f):
+        m = re.match(r"## graph=\S+ delta=(\d+) threads=\d+ round=(\d+)", line)
+        if m:
+            cur = per.setdefault(int(m[1]), {}).setdefault(int(m[2]), [])
+        elif line.startswith("Trial Time:") and cur is not None:
+            cur.append(float(line.split()[2]) * 1e3)
+    return per
+
+
+def ours(tag):
+    per, rounds_, barrier, rows, bad = {}, [], [], 0, 0
+    for f in glob.glob(f"{d}/{tag}/r*/results.csv"):
+        r = int(re.search(r"/r(\d+)/results.csv", f)[1])
+        for row in csv.DictReader(open(f)):
+            if row["algorithm"] != "delta-stepping" or row["error"] or not row["total_ms"]:
+                continue
+            rows += 1
+            bad += row["correct"] != "true"
+            per.setdefault(r, []).append(float(row["total_ms"]))
+            rounds_.append(int(row["iterations"]))
+            if row["barrier_share"]:
+                barrier.append(float(row["barrier_share"]))
+    return per, rounds_, barrier, rows, bad
+
+
+out, md = {}, []
+md.append("| graph | side | rounds | median ms | IQR ms | runs |")
+md.append("|---|---|---:|---:|---:|---:|")
+ratios = []
+for gf in sorted(glob.glob(f"{d}/gap-*.txt")):
+    g = gf[len(d) + 5:-4]
+    gp = gap(gf)
+    best = min(gp, key=lambda dl: st.median([x for v in gp[dl].values() for x in v]))
+    res = {"gap": {}, "ours": {}}
+    gmed = {}
+    for dl, rr in sorted(gp.items()):
+        allt = [x for v in rr.values() for x in v]
+        res["gap"][dl] = {"median_ms": st.median(allt), "q1": q(allt, .25), "q3": q(allt, .75), "trials": len(allt), "rounds": len(rr)}
+        md.append(f"| {g} | GAP Δ {dl}{' (best)' if dl == best else ''} | {len(rr)} | {st.median(allt):.2f} | {q(allt, .25):.2f}–{q(allt, .75):.2f} | {len(allt)} |")
+        if dl == best:
+            gmed = {r: st.median(v) for r, v in rr.items()}
+    omed = {}
+    for tag in ("new", "old"):
+        per, rn, bs, rows, bad = ours(f"{tag}-{g}")
+        if not per:
+            continue
+        allt = [x for v in per.values() for x in v]
+        omed[tag] = {r: st.median(v) for r, v in per.items()}
+        res["ours"][tag] = {"median_ms": st.median(allt), "q1": q(allt, .25), "q3": q(allt, .75), "runs": rows,
+                            "rounds_of_processes": len(per), "incorrect": bad, "ds_rounds_median": st.median(rn),
+                            "barrier_share_median": st.median(bs) if bs else None}
+        label = "ours, " + (os.environ.get("NEW_LABEL", "the binary's default") if tag == "new" else os.environ.get("OLD_LABEL", "with AB_ENV"))
+        md.append(f"| {g} | {label} | {len(per)} | {st.median(allt):.2f} | {q(allt, .25):.2f}–{q(allt, .75):.2f} | {rows} ({bad} wrong; Δ-rounds {st.median(rn):.0f}, barrier {100 * st.median(bs) if bs else float('nan'):.0f} %) |")
+    for tag, om in omed.items():
+        common = [r for r in om if r in gmed]
+        per_round = [gmed[r] / om[r] for r in common]
+        lo, hi = boot({r: gmed[r] for r in common}, {r: om[r] for r in common})
+        ratio = st.median(gmed[r] for r in common) / st.median(om[r] for r in common)
+        res["ours"][tag]["ratio_gap_over_ours"] = {"ratio_of_medians": ratio, "boot90": [lo, hi],
+                                                   "per_round_median": st.median(per_round), "per_round_q1": q(per_round, .25),
+                                                   "per_round_q3": q(per_round, .75), "rounds": len(common)}
+        ratios.append(f"| {g} | {tag} | {len(common)} | **{ratio:.2f}×** | {lo:.2f}–{hi:.2f} | {st.median(per_round):.2f} ({q(per_round, .25):.2f}–{q(per_round, .75):.2f}) | {'yes' if lo >= 1 else 'no'} |")
+    if "new" in omed and "old" in omed:
+        common = [r for r in omed["new"] if r in omed["old"]]
+        lo, hi = boot({r: omed["old"][r] for r in common}, {r: omed["new"][r] for r in common})
+        ratio = st.median(omed["old"][r] for r in common) / st.median(omed["new"][r] for r in common)
+        res["old_over_new"] = {"ratio_of_medians": ratio, "boot90": [lo, hi], "rounds": len(common)}
+        ratios.append(f"| {g} | A/B: old / new (> 1 = new faster) | {len(common)} | {ratio:.3f}× | {lo:.3f}–{hi:.3f} | – | {'faster' if lo > 1 else 'slower' if hi < 1 else 'undecided'} |")
+    res["gap_best_delta"] = best
+    out[g] = res
+
+md.append("")
+md.append("| graph | ours | rounds | GAP / ours (ratio of medians) | bootstrap 90 % | per-round ratio median (IQR) | ≥ GAP with confidence |")
+md.append("|---|---|---:|---:|---:|---:|---|")
+md += ratios
+open(f"{d}/tables.md", "w").write("\n".join(md) + "\n")
+json.dump(out, open(f"{d}/summary.json", "w"), indent=1)
+print("\n".join(md))
