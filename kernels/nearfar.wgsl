@@ -70,18 +70,52 @@ var<workgroup> w_snap: Snap;
 var<workgroup> w_d: array<u32, WG>;
 var<workgroup> w_arcs: atomic<u32>;
 var<workgroup> w_impr: atomic<u32>;
+// The solo workgroup's copy of the control block (CUDA's shared-memory copy): a solo stretch's
+// appends and its scheduler touch workgroup memory, not L2. `solo` below picks the copy.
+var<workgroup> w_ctl: array<atomic<u32>, NF_C_WORDS>;
 
-fn cg(i: u32) -> u32 {
+fn cg(solo: bool, i: u32) -> u32 {
+    if solo {
+        return atomicLoad(&w_ctl[i]);
+    }
     return atomicLoad(&ctl[i]);
 }
 
-fn cs(i: u32, v: u32) {
-    atomicStore(&ctl[i], v);
+fn cs(solo: bool, i: u32, v: u32) {
+    if solo {
+        atomicStore(&w_ctl[i], v);
+    } else {
+        atomicStore(&ctl[i], v);
+    }
 }
 
-fn load_snap() -> Snap {
+fn cadd(solo: bool, i: u32, v: u32) -> u32 {
+    if solo {
+        return atomicAdd(&w_ctl[i], v);
+    }
+    return atomicAdd(&ctl[i], v);
+}
+
+fn cmin(solo: bool, i: u32, v: u32) {
+    if solo {
+        atomicMin(&w_ctl[i], v);
+    } else {
+        atomicMin(&ctl[i], v);
+    }
+}
+
+fn load_snap(solo: bool) -> Snap {
     let b = NF_C_SNAP_KIND;
-    return Snap(cg(b), cg(b + 1u), cg(b + 2u), cg(b + 3u), cg(b + 4u), cg(b + 5u), cg(b + 6u), cg(b + 7u));
+    return Snap(
+        cg(solo, b),
+        cg(solo, b + 1u),
+        cg(solo, b + 2u),
+        cg(solo, b + 3u),
+        cg(solo, b + 4u),
+        cg(solo, b + 5u),
+        cg(solo, b + 6u),
+        cg(solo, b + 7u),
+    );
 }
 
 fn arc(e: u32) -> vec2<u32> {
@@ -91,7 +125,7 @@ fn arc(e: u32) -> vec2<u32> {
 
 // A near append (a hub as pieces of NF_PIECE_ARCS arcs) to list `out`, or a far append to pile
 // `fsel` with its minimum into ctl[fmin].
-fn nf_emit(near_take: bool, far_take: bool, u: u32, nd: u32, out: u32, fsel: u32, fmin: u32) {
+fn nf_emit(solo: bool, near_take: bool, far_take: bool, u: u32, nd: u32, out: u32, fsel: u32, fmin: u32) {
     var hub = false;
     if near_take && P.hub_deg != INF {
         let b = graph[u];
@@ -99,37 +133,37 @@ fn nf_emit(near_take: bool, far_take: bool, u: u32, nd: u32, out: u32, fsel: u32
         if e - b > P.hub_deg {
             hub = true;
             let np = (e - b + NF_PIECE_ARCS - 1u) / NF_PIECE_ARCS;
-            let base = atomicAdd(&ctl[NF_C_PIECES + out], np);
+            let base = cadd(solo, NF_C_PIECES + out, np);
             if base + np <= P.piece_cap {
                 for (var k = 0u; k < np; k++) {
                     pieces[out * P.piece_cap + base + k] = vec2<u32>(u, b + k * NF_PIECE_ARCS);
                 }
             } else {
-                cs(NF_C_OVERFLOW, 1u);
+                cs(solo, NF_C_OVERFLOW, 1u);
             }
         }
     }
     if near_take && !hub {
-        let i = atomicAdd(&ctl[NF_C_NEAR + out], 1u);
+        let i = cadd(solo, NF_C_NEAR + out, 1u);
         if i < P.n {
             near[out * P.n + i] = u;
         } else {
-            cs(NF_C_OVERFLOW, 1u);
+            cs(solo, NF_C_OVERFLOW, 1u);
         }
     }
     if far_take {
-        let i = atomicAdd(&ctl[NF_C_FAR + fsel], 1u);
-        atomicMin(&ctl[fmin], nd);
+        let i = cadd(solo, NF_C_FAR + fsel, 1u);
+        cmin(solo, fmin, nd);
         if i < P.far_cap {
             far[fsel * P.far_cap + i] = vec2<u32>(u, nd);
         } else {
-            cs(NF_C_OVERFLOW, 1u);
+            cs(solo, NF_C_OVERFLOW, 1u);
         }
     }
 }
 
 // Relaxes arc e from a vertex at δ d; returns whether δ of its head went down.
-fn nf_relax(s: Snap, e: u32, d: u32) -> u32 {
+fn nf_relax(solo: bool, s: Snap, e: u32, d: u32) -> u32 {
     let a = arc(e);
     let u = a.x;
     let nd = d + a.y;
@@ -141,16 +175,16 @@ fn nf_relax(s: Snap, e: u32, d: u32) -> u32 {
     }
     if nd < s.t {
         if atomicExchange(&dist[P.n + u], s.stamp) != s.stamp {
-            nf_emit(true, false, u, nd, s.cur ^ 1u, s.fsel, NF_C_FAR_MIN);
+            nf_emit(solo, true, false, u, nd, s.cur ^ 1u, s.fsel, NF_C_FAR_MIN);
         }
     } else {
-        nf_emit(false, true, u, nd, s.cur ^ 1u, s.fsel, NF_C_FAR_MIN);
+        nf_emit(solo, false, true, u, nd, s.cur ^ 1u, s.fsel, NF_C_FAR_MIN);
     }
     return 1u;
 }
 
 // A relax phase over near list s.cur and its hub pieces, split over `nw` workgroups.
-fn nf_relax_phase(s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u32> {
+fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u32> {
     var arcs = 0u;
     var impr = 0u;
     let stride = nw * WG;
@@ -170,13 +204,13 @@ fn nf_relax_phase(s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u32> {
             let total = balanced_begin(lid, b, deg);
             for (var j = lid; j < total; j += WG) {
                 let ka = balanced_arc(j);
-                impr += nf_relax(s, ka.y, w_d[ka.x]);
+                impr += nf_relax(solo, s, ka.y, w_d[ka.x]);
                 arcs += 1u;
             }
             workgroupBarrier();
         } else {
             for (var k = 0u; k < deg; k++) {
-                impr += nf_relax(s, b + k, d);
+                impr += nf_relax(solo, s, b + k, d);
             }
             arcs += deg;
         }
@@ -187,7 +221,7 @@ fn nf_relax_phase(s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u32> {
         let end = min(piece.y + NF_PIECE_ARCS, graph[v + 1u]);
         let d = atomicLoad(&dist[v]);
         for (var e = piece.y + lid; e < end; e += WG) {
-            impr += nf_relax(s, e, d);
+            impr += nf_relax(solo, s, e, d);
             arcs += 1u;
         }
     }
@@ -196,24 +230,24 @@ fn nf_relax_phase(s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u32> {
 
 // A split phase: far pile s.fsel → near list (δ < T) or the other far pile; stale entries (δ
 // changed since the append) are dropped, so a live entry is unique per vertex.
-fn nf_split_phase(s: Snap, worker: u32, nw: u32, lid: u32) {
+fn nf_split_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) {
     let cnt = min(s.n_in, P.far_cap);
     for (var i = worker * WG + lid; i < cnt; i += nw * WG) {
         let en = far[s.fsel * P.far_cap + i];
         if atomicLoad(&dist[en.x]) == en.y {
             let near_take = en.y < s.t;
-            nf_emit(near_take, !near_take, en.x, en.y, s.cur ^ 1u, s.fsel ^ 1u, NF_C_FAR_MIN_NEXT);
+            nf_emit(solo, near_take, !near_take, en.x, en.y, s.cur ^ 1u, s.fsel ^ 1u, NF_C_FAR_MIN_NEXT);
         }
     }
 }
 
 // One phase on this workgroup's share; the phase's arcs and decreases go to the control block.
-fn nf_run_phase(s: Snap, worker: u32, nw: u32, lid: u32) {
+fn nf_run_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) {
     var c = vec2<u32>(0u, 0u);
     if s.kind == NF_K_RELAX {
-        c = nf_relax_phase(s, worker, nw, lid);
+        c = nf_relax_phase(solo, s, worker, nw, lid);
     } else {
-        nf_split_phase(s, worker, nw, lid);
+        nf_split_phase(solo, s, worker, nw, lid);
     }
     if lid == 0u {
         atomicStore(&w_arcs, 0u);
@@ -231,61 +265,62 @@ fn nf_run_phase(s: Snap, worker: u32, nw: u32, lid: u32) {
         let a = atomicLoad(&w_arcs);
         let m = atomicLoad(&w_impr);
         if a != 0u {
-            atomicAdd(&ctl[NF_C_ARCS], a);
+            cadd(solo, NF_C_ARCS, a);
         }
         if m != 0u {
-            atomicAdd(&ctl[NF_C_IMPROVED], m);
+            cadd(solo, NF_C_IMPROVED, m);
         }
     }
 }
 
 // Logs the phase just done and decides the next from its counts (kernels/nearfar.cu's
-// nf_schedule, on the storage control block). One invocation; every write of the phase is visible.
-fn nf_schedule() {
-    let logged = cg(NF_C_LOGGED);
+// nf_schedule, on the solo workgroup's copy or the storage control block). One invocation; every
+// write of the phase is visible.
+fn nf_schedule(solo: bool) {
+    let logged = cg(solo, NF_C_LOGGED);
     if logged < P.log_cap {
         let r = logged * NF_LOG_WORDS;
-        nflog[r + NF_L_KIND] = cg(NF_C_KIND);
-        nflog[r + NF_L_SOLO] = cg(NF_C_SOLO);
-        nflog[r + NF_L_ITEMS] = cg(NF_C_REC_ITEMS);
-        nflog[r + NF_L_PIECES] = cg(NF_C_REC_PIECES);
-        nflog[r + NF_L_FAR] = cg(NF_C_REC_FAR);
-        nflog[r + NF_L_T] = cg(NF_C_T);
-        nflog[r + NF_L_ARCS] = cg(NF_C_ARCS);
-        nflog[r + NF_L_IMPROVED] = cg(NF_C_IMPROVED);
+        nflog[r + NF_L_KIND] = cg(solo, NF_C_KIND);
+        nflog[r + NF_L_SOLO] = cg(solo, NF_C_SOLO);
+        nflog[r + NF_L_ITEMS] = cg(solo, NF_C_REC_ITEMS);
+        nflog[r + NF_L_PIECES] = cg(solo, NF_C_REC_PIECES);
+        nflog[r + NF_L_FAR] = cg(solo, NF_C_REC_FAR);
+        nflog[r + NF_L_T] = cg(solo, NF_C_T);
+        nflog[r + NF_L_ARCS] = cg(solo, NF_C_ARCS);
+        nflog[r + NF_L_IMPROVED] = cg(solo, NF_C_IMPROVED);
     }
-    cs(NF_C_LOGGED, logged + 1u);
-    cs(NF_C_ARCS, 0u);
-    cs(NF_C_IMPROVED, 0u);
-    let out = cg(NF_C_CUR) ^ 1u;
-    var fsel = cg(NF_C_FSEL);
-    if cg(NF_C_KIND) == NF_K_SPLIT {
+    cs(solo, NF_C_LOGGED, logged + 1u);
+    cs(solo, NF_C_ARCS, 0u);
+    cs(solo, NF_C_IMPROVED, 0u);
+    let out = cg(solo, NF_C_CUR) ^ 1u;
+    var fsel = cg(solo, NF_C_FSEL);
+    if cg(solo, NF_C_KIND) == NF_K_SPLIT {
         fsel ^= 1u;
-        cs(NF_C_FSEL, fsel);
-        cs(NF_C_FAR_MIN, cg(NF_C_FAR_MIN_NEXT));
+        cs(solo, NF_C_FSEL, fsel);
+        cs(solo, NF_C_FAR_MIN, cg(solo, NF_C_FAR_MIN_NEXT));
     }
-    let nn = cg(NF_C_NEAR + out);
-    let np = cg(NF_C_PIECES + out);
-    let nf = cg(NF_C_FAR + fsel);
+    let nn = cg(solo, NF_C_NEAR + out);
+    let np = cg(solo, NF_C_PIECES + out);
+    let nf = cg(solo, NF_C_FAR + fsel);
     var kind = NF_K_DONE;
-    if cg(NF_C_OVERFLOW) != 0u {
+    if cg(solo, NF_C_OVERFLOW) != 0u {
         kind = NF_K_DONE;
     } else if nn + np > 0u {
         kind = NF_K_RELAX;
-        cs(NF_C_CUR, out);
-        cs(NF_C_NEAR + (out ^ 1u), 0u);
-        cs(NF_C_PIECES + (out ^ 1u), 0u);
+        cs(solo, NF_C_CUR, out);
+        cs(solo, NF_C_NEAR + (out ^ 1u), 0u);
+        cs(solo, NF_C_PIECES + (out ^ 1u), 0u);
         // The phase's estimated arcs (near list × mean degree, pieces full) in f32: no u64.
-        let work = f32(nn) * f32(cg(NF_C_AVG16)) / 16.0 + f32(np) * f32(NF_PIECE_ARCS);
-        cs(NF_C_SOLO, u32(work <= f32(cg(NF_C_SOLO_WORK))));
-        cs(NF_C_REC_ITEMS, nn);
-        cs(NF_C_REC_PIECES, np);
-        cs(NF_C_REC_FAR, nf);
+        let work = f32(nn) * f32(cg(solo, NF_C_AVG16)) / 16.0 + f32(np) * f32(NF_PIECE_ARCS);
+        cs(solo, NF_C_SOLO, u32(work <= f32(cg(solo, NF_C_SOLO_WORK))));
+        cs(solo, NF_C_REC_ITEMS, nn);
+        cs(solo, NF_C_REC_PIECES, np);
+        cs(solo, NF_C_REC_FAR, nf);
     } else if nf > 0u {
         kind = NF_K_SPLIT;
-        let dl = max(cg(NF_C_DELTA), 1u);
-        let t = cg(NF_C_T);
-        let q = cg(NF_C_FAR_MIN) / dl + 1u;
+        let dl = max(cg(solo, NF_C_DELTA), 1u);
+        let t = cg(solo, NF_C_T);
+        let q = cg(solo, NF_C_FAR_MIN) / dl + 1u;
         var jump = INF;
         if q <= INF / dl {
             jump = q * dl;
@@ -294,67 +329,67 @@ fn nf_schedule() {
         if t <= INF - dl {
             step = t + dl;
         }
-        cs(NF_C_T, max(jump, step));
-        cs(NF_C_FAR + (fsel ^ 1u), 0u);
-        cs(NF_C_FAR_MIN_NEXT, INF);
-        cs(NF_C_NEAR + out, 0u);
-        cs(NF_C_PIECES + out, 0u);
-        cs(NF_C_SOLO, u32(nf <= cg(NF_C_SOLO_FAR)));
-        cs(NF_C_REC_ITEMS, 0u);
-        cs(NF_C_REC_PIECES, 0u);
-        cs(NF_C_REC_FAR, nf);
+        cs(solo, NF_C_T, max(jump, step));
+        cs(solo, NF_C_FAR + (fsel ^ 1u), 0u);
+        cs(solo, NF_C_FAR_MIN_NEXT, INF);
+        cs(solo, NF_C_NEAR + out, 0u);
+        cs(solo, NF_C_PIECES + out, 0u);
+        cs(solo, NF_C_SOLO, u32(nf <= cg(solo, NF_C_SOLO_FAR)));
+        cs(solo, NF_C_REC_ITEMS, 0u);
+        cs(solo, NF_C_REC_PIECES, 0u);
+        cs(solo, NF_C_REC_FAR, nf);
     }
-    cs(NF_C_KIND, kind);
-    cs(NF_C_STAMP, cg(NF_C_STAMP) + 1u);
+    cs(solo, NF_C_KIND, kind);
+    cs(solo, NF_C_STAMP, cg(solo, NF_C_STAMP) + 1u);
     if kind != NF_K_DONE {
-        cs(NF_C_STARTED, cg(NF_C_STARTED) + 1u);
+        cs(solo, NF_C_STARTED, cg(solo, NF_C_STARTED) + 1u);
     }
 }
 
 // Publishes the next phase in the snapshot words; NF_K_PAUSE once the phase budget is spent.
-fn nf_publish() {
-    let kind = cg(NF_C_KIND);
-    let cur = cg(NF_C_CUR);
-    let fsel = cg(NF_C_FSEL);
+fn nf_publish(solo: bool) {
+    let kind = cg(solo, NF_C_KIND);
+    let cur = cg(solo, NF_C_CUR);
+    let fsel = cg(solo, NF_C_FSEL);
     var k = kind;
-    if kind != NF_K_DONE && cg(NF_C_STARTED) > cg(NF_C_BUDGET) {
+    if kind != NF_K_DONE && cg(solo, NF_C_STARTED) > cg(solo, NF_C_BUDGET) {
         k = NF_K_PAUSE;
     }
     let relax = kind == NF_K_RELAX;
-    cs(NF_C_SNAP_KIND, k);
-    cs(NF_C_SNAP_SOLO, cg(NF_C_SOLO));
-    cs(NF_C_SNAP_CUR, cur);
-    cs(NF_C_SNAP_FSEL, fsel);
-    cs(NF_C_SNAP_T, cg(NF_C_T));
-    cs(NF_C_SNAP_STAMP, cg(NF_C_STAMP));
-    cs(NF_C_SNAP_N_IN, select(cg(NF_C_FAR + fsel), cg(NF_C_NEAR + cur), relax));
-    cs(NF_C_SNAP_N_P, select(0u, cg(NF_C_PIECES + cur), relax));
+    cs(solo, NF_C_SNAP_KIND, k);
+    cs(solo, NF_C_SNAP_SOLO, cg(solo, NF_C_SOLO));
+    cs(solo, NF_C_SNAP_CUR, cur);
+    cs(solo, NF_C_SNAP_FSEL, fsel);
+    cs(solo, NF_C_SNAP_T, cg(solo, NF_C_T));
+    cs(solo, NF_C_SNAP_STAMP, cg(solo, NF_C_STAMP));
+    cs(solo, NF_C_SNAP_N_IN, select(cg(solo, NF_C_FAR + fsel), cg(solo, NF_C_NEAR + cur), relax));
+    cs(solo, NF_C_SNAP_N_P, select(0u, cg(solo, NF_C_PIECES + cur), relax));
 }
 
 // Allows the phase budget the host wrote into NF_C_BUDGET (a count) more phases, saturating,
 // and publishes the next phase. Once, at the head of a batch.
 @compute @workgroup_size(1)
 fn nf_resume() {
-    let started = cg(NF_C_STARTED);
-    let count = cg(NF_C_BUDGET);
+    let started = cg(false, NF_C_STARTED);
+    let count = cg(false, NF_C_BUDGET);
     var b = INF;
     if count <= INF - (started - 1u) {
         b = started - 1u + count;
     }
-    cs(NF_C_BUDGET, b);
-    nf_publish();
+    cs(false, NF_C_BUDGET, b);
+    nf_publish(false);
 }
 
 // Schedules after a grid phase (NF_C_PENDING: one ran since the last call), then sets the
 // indirect sizes from the published phase: one solo workgroup, g grid workgroups, or nothing.
 @compute @workgroup_size(1)
 fn nf_sched() {
-    if cg(NF_C_PENDING) != 0u {
-        cs(NF_C_PENDING, 0u);
-        nf_schedule();
-        nf_publish();
+    if cg(false, NF_C_PENDING) != 0u {
+        cs(false, NF_C_PENDING, 0u);
+        nf_schedule(false);
+        nf_publish(false);
     }
-    let s = load_snap();
+    let s = load_snap(false);
     let live = s.kind == NF_K_RELAX || s.kind == NF_K_SPLIT;
     args[0] = u32(live && s.solo != 0u);
     var g = 0u;
@@ -377,21 +412,29 @@ fn nf_solo(@builtin(local_invocation_index) lid: u32) {
     // At most SOLO_PHASES phases per dispatch (the next round's dispatch goes on): on lavapipe a
     // solo dispatch of ~16 k phases or more ended early without an error (a 300 × 200 grid at
     // Δ = 1 came out wrong; 1 024 per dispatch is right). It costs a real GPU one round per 1 024.
+    for (var i = lid; i < NF_C_WORDS; i += WG) {
+        atomicStore(&w_ctl[i], atomicLoad(&ctl[i]));
+    }
+    workgroupBarrier();
     for (var k = 0u; k < SOLO_PHASES; k++) {
         if lid == 0u {
-            w_snap = load_snap();
+            w_snap = load_snap(true);
         }
         let s = workgroupUniformLoad(&w_snap);
         if !(s.kind == NF_K_RELAX || s.kind == NF_K_SPLIT) || s.solo == 0u {
             break;
         }
-        nf_run_phase(s, 0u, 1u, lid);
+        nf_run_phase(true, s, 0u, 1u, lid);
         storageBarrier();
         if lid == 0u {
-            nf_schedule();
-            nf_publish();
+            nf_schedule(true);
+            nf_publish(true);
         }
-        storageBarrier();
+        workgroupBarrier();
+    }
+    workgroupBarrier();
+    for (var i = lid; i < NF_C_WORDS; i += WG) {
+        atomicStore(&ctl[i], atomicLoad(&w_ctl[i]));
     }
 }
 
@@ -403,13 +446,13 @@ fn nf_grid(
     @builtin(num_workgroups) nwg: vec3<u32>,
 ) {
     if lid == 0u {
-        w_snap = load_snap();
+        w_snap = load_snap(false);
         if wg.x == 0u {
-            cs(NF_C_PENDING, 1u);
+            cs(false, NF_C_PENDING, 1u);
         }
     }
     let s = workgroupUniformLoad(&w_snap);
     if s.kind == NF_K_RELAX || s.kind == NF_K_SPLIT {
-        nf_run_phase(s, wg.x, nwg.x, lid);
+        nf_run_phase(false, s, wg.x, nwg.x, lid);
     }
 }

@@ -43,13 +43,14 @@ pub struct Launched {
 /// What a device does for the near-far driver, with the graph and the source's state already
 /// uploaded ([`initial_state`]). Every device failure is a [`SolveError::Device`].
 pub trait NearFarBackend: Send {
-    /// Runs up to `phases` more phases (fewer when the solve ends or the device's batch is full)
-    /// and returns their log entries.
-    fn launch(&mut self, phases: u32) -> Result<Launched, SolveError>;
+    /// Runs one phase when `size` is 1 (stepping); a larger `size` is a batch of the device's
+    /// choosing that grows with it (CUDA: `size` phases in one launch; wgpu: `size` rounds of one
+    /// solo stretch and one grid phase each). Returns the log entries of the phases it ran.
+    fn launch(&mut self, size: u32) -> Result<Launched, SolveError>;
     /// δ (n u32 words, u32::MAX = unreached).
     fn read_dist(&mut self) -> Result<Vec<u32>, SolveError>;
-    /// Phases the fast path asks of its first launch (doubling after): `u32::MAX` where one
-    /// launch runs the whole solve (CUDA).
+    /// The `size` of the fast path's first launch (doubling after): `u32::MAX` where one launch
+    /// runs the whole solve (CUDA).
     fn first_launch(&self) -> u32;
     /// Threads per block and the threads a grid phase runs on (a solo phase: one block).
     fn threads(&self) -> (u32, u64);

@@ -212,13 +212,14 @@ impl NearFarWgpu {
 
 impl NearFarBackend for NearFarWgpu {
     fn launch(&mut self, phases: u32) -> Result<Launched, SolveError> {
-        let rounds = phases.clamp(1, MAX_ROUNDS);
+        // One phase when stepping; otherwise no phase budget and `phases` rounds.
+        let (budget, rounds) = if phases <= 1 { (1, 1) } else { (u32::MAX, phases.min(MAX_ROUNDS)) };
         let what = "running near-far phases";
         let gpu = &self.gpu;
         let ctl_bytes = 4 * NF_C_WORDS as u64;
         let (rb, index) = gpu.guarded(what, || {
             let q = &gpu.queue;
-            q.write_buffer(&self.ctl, 4 * NF_C_BUDGET as u64, bytemuck::cast_slice(&[phases]));
+            q.write_buffer(&self.ctl, 4 * NF_C_BUDGET as u64, bytemuck::cast_slice(&[budget]));
             q.write_buffer(&self.ctl, 4 * NF_C_LOGGED as u64, bytemuck::cast_slice(&[0u32]));
             let mut enc = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(what) });
             {
@@ -261,7 +262,7 @@ impl NearFarBackend for NearFarWgpu {
     }
 
     fn first_launch(&self) -> u32 {
-        64
+        4
     }
 
     fn threads(&self) -> (u32, u64) {
