@@ -1,25 +1,53 @@
-//! `delta-stepping:worklist=near-far` (issue 30): the persistent near-far kernel on CUDA against
-//! petgraph's Dijkstra (an oracle we did not write) on a road network (NY when present), grids,
-//! R-MAT graphs with hubs split into pieces, several sources and Δ values; stepping (one phase
-//! per launch) ends at the fast path's distances; the parameter's parse and its refusal on wgpu.
+//! `delta-stepping:worklist=near-far` (issue 30): the persistent near-far kernel on CUDA and its
+//! wgpu port (solo stretches in one workgroup, one indirect dispatch per grid phase) against
+//! petgraph's Dijkstra (an oracle we did not write) on a road network (NY), grids, R-MAT graphs
+//! with hubs split into pieces, several sources and Δ values; stepping (one phase per launch)
+//! ends at the fast path's distances; a cancelled run stops; the parameter's parse.
 //!
-//! Without a usable CUDA device the GPU tests print why and return, unless env
-//! `SSSP_LAB_REQUIRE_GPU` contains `cuda`. NY: `SSSP_LAB_NY` (a DIMACS `.gr[.gz]`) or
-//! `../shared/graphs/USA-road-d.NY.gr.gz`; skipped when neither exists.
+//! Without a usable CUDA device or wgpu adapter the GPU tests print why and skip it, unless env
+//! `SSSP_LAB_REQUIRE_GPU` contains `cuda` / `wgpu`. NY: `SSSP_LAB_NY` (a DIMACS `.gr[.gz]`),
+//! `../shared/graphs/USA-road-d.NY.gr.gz` or `assets/USA-road-d.NY.gr.gz`; skipped when none exists.
 
 mod common;
 use common::{cuda_ready, petgraph_distances, root};
 
 use sssp_lab::algo::{DELTA_STEPPING, DeltaSteppingParams, Params, SolveError, SolveOptions};
-use sssp_lab::device::{DeviceId, make_stepper};
+use sssp_lab::device::{DeviceId, devices, make_stepper};
 use sssp_lab::formats::{LoadOptions, load};
 use sssp_lab::generate;
 use sssp_lab::graph::{Distance, Graph, VertexId, WeightRule};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 const CUDA: DeviceId = DeviceId::Cuda(0);
+const WGPU: DeviceId = DeviceId::Wgpu(0);
+
+/// True when the first wgpu adapter is usable; otherwise prints why and returns false, or panics
+/// when `SSSP_LAB_REQUIRE_GPU` asks for wgpu.
+fn wgpu_ready(test: &str) -> bool {
+    let why = match devices().iter().find(|d| d.id == WGPU) {
+        Some(d) if d.status.is_ok() => return true,
+        Some(d) => d.status.clone().err().unwrap_or_default(),
+        None => "no wgpu adapter".to_string(),
+    };
+    let required = std::env::var("SSSP_LAB_REQUIRE_GPU").map(|v| v.contains("wgpu")).unwrap_or(false);
+    assert!(!required, "{test}: SSSP_LAB_REQUIRE_GPU asks for wgpu, but {why}");
+    eprintln!("{test}: wgpu skipped ({why})");
+    false
+}
+
+/// The devices to test: CUDA and wgpu where usable.
+fn gpus(test: &str) -> Vec<DeviceId> {
+    let mut d = Vec::new();
+    if cuda_ready(test) {
+        d.push(CUDA);
+    }
+    if wgpu_ready(test) {
+        d.push(WGPU);
+    }
+    d
+}
 
 fn near_far(extra: &[(&str, &str)]) -> SolveOptions {
     let mut params = Params::default().with("worklist", "near-far");
@@ -30,9 +58,10 @@ fn near_far(extra: &[(&str, &str)]) -> SolveOptions {
 }
 
 fn ny() -> Option<Arc<Graph>> {
+    let shared = root().join("../shared/graphs/USA-road-d.NY.gr.gz");
     let path = std::env::var("SSSP_LAB_NY")
         .map(PathBuf::from)
-        .unwrap_or_else(|_| root().join("../shared/graphs/USA-road-d.NY.gr.gz"));
+        .unwrap_or_else(|_| if shared.exists() { shared } else { root().join("assets/USA-road-d.NY.gr.gz") });
     if !path.exists() {
         eprintln!("NY: skipped ({} not found)", path.display());
         return None;
@@ -63,9 +92,9 @@ fn sources(g: &Graph) -> Vec<VertexId> {
     s
 }
 
-fn fast(g: &Arc<Graph>, s: VertexId, opts: &SolveOptions) -> (Vec<Distance>, u32) {
-    let mut st = make_stepper(CUDA, Arc::clone(g), DELTA_STEPPING, s, opts)
-        .unwrap_or_else(|e| panic!("near-far on {} from {s}: {e}", g.name));
+fn fast(dev: DeviceId, g: &Arc<Graph>, s: VertexId, opts: &SolveOptions) -> (Vec<Distance>, u32) {
+    let mut st = make_stepper(dev, Arc::clone(g), DELTA_STEPPING, s, opts)
+        .unwrap_or_else(|e| panic!("near-far on {dev}, {} from {s}: {e}", g.name));
     let run = st.run_to_end(&AtomicBool::new(false), &mut |_| {}).unwrap_or_else(|e| panic!("{}: {e}", g.name));
     assert!(st.is_done());
     assert_eq!(run.records.len() as u32, run.iterations, "{}: one record per phase", g.name);
@@ -84,15 +113,21 @@ fn same(what: &str, got: &[Distance], want: &[Distance]) {
 
 #[test]
 fn fast_path_equals_dijkstra() {
-    if !cuda_ready("fast_path_equals_dijkstra") {
-        return;
-    }
+    let devs = gpus("fast_path_equals_dijkstra");
     for g in graphs() {
+        let road = g.n() > 100_000;
         for s in sources(&g) {
             let want = petgraph_distances(&g, s);
-            for delta in ["0", "1", "50000"] {
-                let (got, phases) = fast(&g, s, &near_far(&[("delta", delta)]));
-                same(&format!("{} from {s}, Δ {delta} ({phases} phases)", g.name), &got, &want);
+            for &dev in &devs {
+                // NY on wgpu (lavapipe in CI, a software rasteriser) with the auto Δ from two sources.
+                let deltas: &[&str] = if road && dev == WGPU { &["0"] } else { &["0", "1", "50000"] };
+                if road && dev == WGPU && s != 0 && s != g.n() as VertexId - 1 {
+                    continue;
+                }
+                for delta in deltas {
+                    let (got, phases) = fast(dev, &g, s, &near_far(&[("delta", delta)]));
+                    same(&format!("{dev}: {} from {s}, Δ {delta} ({phases} phases)", g.name), &got, &want);
+                }
             }
         }
     }
@@ -100,20 +135,18 @@ fn fast_path_equals_dijkstra() {
 
 #[test]
 fn stepping_ends_at_the_fast_distances() {
-    if !cuda_ready("stepping_ends_at_the_fast_distances") {
-        return;
-    }
+    let devs = gpus("stepping_ends_at_the_fast_distances");
     let gs = [
         Arc::new(generate::grid(40, 30, 100, 4).expect("grid")),
         Arc::new(generate::rmat(12, 16, [0.57, 0.19, 0.19], 255, 3).expect("rmat")),
         Arc::new(generate::rmat(14, 32, [0.7, 0.1, 0.1], 100, 9).expect("rmat with hubs")),
     ];
-    for g in &gs {
+    for (dev, g) in devs.iter().flat_map(|&d| gs.iter().map(move |g| (d, g))) {
         for s in sources(g) {
             let mut opts = near_far(&[]);
             opts.record_deltas = true;
-            let (want, phases) = fast(g, s, &opts);
-            let mut st = make_stepper(CUDA, Arc::clone(g), DELTA_STEPPING, s, &opts).expect("stepper");
+            let (want, phases) = fast(dev, g, s, &opts);
+            let mut st = make_stepper(dev, Arc::clone(g), DELTA_STEPPING, s, &opts).expect("stepper");
             let mut steps = 0u32;
             let mut lowered = 0usize;
             while let Some(step) = st.step().expect("step") {
@@ -121,7 +154,12 @@ fn stepping_ends_at_the_fast_distances() {
                 assert_eq!(step.record.iteration, steps, "{}: records count phases", g.name);
                 lowered += step.delta.map_or(0, |d| d.lowered.len());
             }
-            assert_eq!(steps, phases, "{} from {s}: stepping runs the fast path's phases", g.name);
+            // wgpu's grid phases are separate dispatches whose workgroups race differently from
+            // run to run (which decrease lands first decides near or far), so only CUDA's
+            // phase counts repeat exactly; both must end at the same δ.
+            if dev == CUDA {
+                assert_eq!(steps, phases, "{} from {s}: stepping runs the fast path's phases", g.name);
+            }
             assert!(lowered + 1 >= g.n().min(1), "{}: deltas are reported", g.name);
             same(&format!("{} from {s}, stepped", g.name), &st.distances().expect("distances"), &want);
             same(&format!("{} from {s}, stepped vs Dijkstra", g.name), &want, &petgraph_distances(g, s));
@@ -155,11 +193,21 @@ fn gpu_rule_for_delta() {
 }
 
 #[test]
-fn wgpu_refuses_near_far_clearly() {
-    let g = Arc::new(generate::teaching());
-    match make_stepper(DeviceId::Wgpu(0), g, DELTA_STEPPING, 0, &near_far(&[])) {
-        Err(SolveError::Device(e)) => assert!(e.contains("near-far"), "{e}"),
-        Err(e) => assert!(!e.to_string().is_empty()),
-        Ok(_) => panic!("wgpu must refuse worklist=near-far"),
+fn a_cancelled_run_stops() {
+    // Δ = 1 on a grid of weights up to 1000: thousands of phases, more than a first batch.
+    let g = Arc::new(generate::grid(60, 60, 1000, 2).expect("grid"));
+    for dev in gpus("a_cancelled_run_stops") {
+        let mut st =
+            make_stepper(dev, Arc::clone(&g), DELTA_STEPPING, 0, &near_far(&[("delta", "1")])).expect("stepper");
+        let cancel = AtomicBool::new(false);
+        // Cancel at the first progress report: CUDA runs the solve in one launch, so only a
+        // flag set before it stops it; wgpu polls between its batches.
+        let r = if dev == CUDA {
+            cancel.store(true, Ordering::Relaxed);
+            st.run_to_end(&cancel, &mut |_| {})
+        } else {
+            st.run_to_end(&cancel, &mut |_| cancel.store(true, Ordering::Relaxed))
+        };
+        assert!(matches!(r, Err(SolveError::Cancelled)), "{dev}: {:?}", r.map(|r| r.iterations));
     }
 }

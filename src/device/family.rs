@@ -53,7 +53,8 @@ static BUCKETED: GpuFamily = GpuFamily {
     check: |g, a, o, l| gpu_delta::check_delta_stepping(g, a, o, l).map(GpuRun::Bucketed),
     range: |g, _| gpu::u32_distance_range(g).map_err(|e| e.to_string()),
     cuda_bytes: |g, _, o| super::cuda::nearfar::bucketed_bytes(g, o),
-    // worklist=marks: the vertex-mark kernels; worklist=near-far: the persistent near-far kernel.
+    // worklist=marks: the vertex-mark kernels; worklist=near-far: the near-far kernels (CUDA: one
+    // persistent launch; wgpu: rounds of indirect dispatches). Both builders pick.
     cuda: super::cuda::nearfar::build_bucketed,
     wgpu: super::wgpu::build_delta_stepping,
 };

@@ -185,16 +185,13 @@ pub fn seed004_options(algo: Algorithm, params: &crate::algo::Params) -> Vec<Str
 /// `Err` names the seed 004 options of `params` (see [`seed004_options`]) for a device that
 /// does not implement them (wgpu).
 pub fn cuda_only_options(device: &str, algo: Algorithm, params: &crate::algo::Params) -> Result<(), String> {
-    let mut asked = seed004_options(algo, params);
-    if algo.spec().family == Family::Bucketed && params.get("worklist") == Some("near-far") {
-        asked.push("worklist=near-far".into());
-    }
+    let asked = seed004_options(algo, params);
     if asked.is_empty() {
         Ok(())
     } else {
         Err(format!(
             "{device} does not implement {} (seed 004's hybrids, one-pass minimum, UGPU_PLUS and adjacency-matrix \
-kernels and Δ-stepping's near-far worklist are CUDA only)",
+kernels are CUDA only)",
             asked.join(", ")
         ))
     }

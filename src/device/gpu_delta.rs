@@ -86,12 +86,6 @@ pub fn check_delta_stepping(
     super::gpu::check_blocks(Family::Bucketed, &opts.block, limits)?;
     let device = limits.device;
     let p = crate::algo::DeltaSteppingParams::decode(&opts.params).map_err(SolveError::Options)?;
-    if p.near_far && device != "CUDA" {
-        return Err(SolveError::Device(format!(
-            "delta-stepping:worklist=near-far runs on CUDA; {device} has no grid-wide barrier inside a dispatch, \
-             so the persistent near-far kernel is not ported (use worklist=marks there)"
-        )));
-    }
     let delta = match (p.near_far, p.delta) {
         (true, crate::algo::DeltaRule::Auto) => nearfar_delta(graph),
         _ => p.delta.width(graph),

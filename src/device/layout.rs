@@ -211,8 +211,165 @@ pub const DELTA_STEPPING: &[(&str, usize)] = &[
     ("DS_L_WARP_ITERS", ds::L_WARP_ITERS),
 ];
 
+/// The near-far worklist solver's words (`delta-stepping:worklist=near-far`, issue 30): the
+/// control block (`struct NfCtl` of `kernels/nearfar.cu`, as u32 words; `kernels/nearfar.wgsl`
+/// keeps the same indices), the log entry of a phase and the phase kinds.
+pub mod nearfar {
+    /// u32 words of the control block.
+    pub const NF_C_WORDS: usize = 44;
+    /// Snapshot of the next phase as the kernels read it: kind (NF_K_*, PAUSE once the budget is spent).
+    pub const NF_C_SNAP_KIND: usize = 4;
+    /// Snapshot: 1 when block 0 / one workgroup runs it.
+    pub const NF_C_SNAP_SOLO: usize = 5;
+    /// Snapshot: the near list it reads.
+    pub const NF_C_SNAP_CUR: usize = 6;
+    /// Snapshot: the far pile it reads.
+    pub const NF_C_SNAP_FSEL: usize = 7;
+    /// Snapshot: the threshold T.
+    pub const NF_C_SNAP_T: usize = 8;
+    /// Snapshot: the phase's stamp.
+    pub const NF_C_SNAP_STAMP: usize = 9;
+    /// Snapshot: near items (relax) or far entries (split).
+    pub const NF_C_SNAP_N_IN: usize = 10;
+    /// Snapshot: hub pieces.
+    pub const NF_C_SNAP_N_P: usize = 11;
+    /// The scheduled phase's kind (NF_K_*).
+    pub const NF_C_KIND: usize = 12;
+    /// 1 when the scheduled phase is small enough for one block.
+    pub const NF_C_SOLO: usize = 13;
+    /// CUDA: block 0 scheduled the phase after its solo stretch itself.
+    pub const NF_C_DECIDED: usize = 14;
+    /// The near list being read (0 or 1).
+    pub const NF_C_CUR: usize = 15;
+    /// The far pile being read (0 or 1).
+    pub const NF_C_FSEL: usize = 16;
+    /// Near list lengths, two words by list.
+    pub const NF_C_NEAR: usize = 17;
+    /// Hub piece counts, two words by list.
+    pub const NF_C_PIECES: usize = 19;
+    /// Far pile lengths, two words by pile.
+    pub const NF_C_FAR: usize = 21;
+    /// Minimum δ in the far pile being read.
+    pub const NF_C_FAR_MIN: usize = 23;
+    /// Minimum δ of the far pile a split writes.
+    pub const NF_C_FAR_MIN_NEXT: usize = 24;
+    /// The threshold T.
+    pub const NF_C_T: usize = 25;
+    /// Δ.
+    pub const NF_C_DELTA: usize = 26;
+    /// The running phase's stamp.
+    pub const NF_C_STAMP: usize = 27;
+    /// 1 once a pile overflowed.
+    pub const NF_C_OVERFLOW: usize = 28;
+    /// Most estimated arcs of a solo relax phase.
+    pub const NF_C_SOLO_WORK: usize = 29;
+    /// Most far entries of a solo split.
+    pub const NF_C_SOLO_FAR: usize = 30;
+    /// 16 × the mean out-degree.
+    pub const NF_C_AVG16: usize = 31;
+    /// Phases scheduled (the seed's is 1).
+    pub const NF_C_STARTED: usize = 32;
+    /// The last phase allowed (wgpu: the host writes a count, nf_resume makes it absolute).
+    pub const NF_C_BUDGET: usize = 33;
+    /// Phases logged since the host reset it.
+    pub const NF_C_LOGGED: usize = 34;
+    /// The running phase's arcs scanned.
+    pub const NF_C_ARCS: usize = 35;
+    /// The running phase's δ decreases.
+    pub const NF_C_IMPROVED: usize = 36;
+    /// The running phase's near list.
+    pub const NF_C_REC_ITEMS: usize = 37;
+    /// The running phase's hub pieces.
+    pub const NF_C_REC_PIECES: usize = 38;
+    /// The running phase's far pile.
+    pub const NF_C_REC_FAR: usize = 39;
+    /// Wgpu: a grid phase ran and awaits the scheduler (CUDA: padding).
+    pub const NF_C_PENDING: usize = 40;
+    /// u32 words of a phase's log entry.
+    pub const NF_LOG_WORDS: usize = 8;
+    /// Log entry: phase kind (NF_K_RELAX or NF_K_SPLIT).
+    pub const NF_L_KIND: usize = 0;
+    /// Log entry: 1 when one block ran it.
+    pub const NF_L_SOLO: usize = 1;
+    /// Log entry: near list items.
+    pub const NF_L_ITEMS: usize = 2;
+    /// Log entry: hub pieces.
+    pub const NF_L_PIECES: usize = 3;
+    /// Log entry: far pile size.
+    pub const NF_L_FAR: usize = 4;
+    /// Log entry: the threshold T.
+    pub const NF_L_T: usize = 5;
+    /// Log entry: arcs scanned.
+    pub const NF_L_ARCS: usize = 6;
+    /// Log entry: δ decreases.
+    pub const NF_L_IMPROVED: usize = 7;
+    /// Phase kinds: relax the near list, split the far pile, done, paused (budget spent).
+    pub const NF_K_RELAX: usize = 0;
+    pub const NF_K_SPLIT: usize = 1;
+    pub const NF_K_DONE: usize = 2;
+    pub const NF_K_PAUSE: usize = 3;
+    /// Arcs per hub piece (`NF_PIECE` of `nearfar.cu`).
+    pub const NF_PIECE_ARCS: usize = 4096;
+}
+
+/// The near-far solver (`kernels/nearfar.cu`, `kernels/nearfar.wgsl`).
+pub const NEAR_FAR: &[(&str, usize)] = {
+    use nearfar::*;
+    &[
+        ("NF_C_WORDS", NF_C_WORDS),
+        ("NF_C_SNAP_KIND", NF_C_SNAP_KIND),
+        ("NF_C_SNAP_SOLO", NF_C_SNAP_SOLO),
+        ("NF_C_SNAP_CUR", NF_C_SNAP_CUR),
+        ("NF_C_SNAP_FSEL", NF_C_SNAP_FSEL),
+        ("NF_C_SNAP_T", NF_C_SNAP_T),
+        ("NF_C_SNAP_STAMP", NF_C_SNAP_STAMP),
+        ("NF_C_SNAP_N_IN", NF_C_SNAP_N_IN),
+        ("NF_C_SNAP_N_P", NF_C_SNAP_N_P),
+        ("NF_C_KIND", NF_C_KIND),
+        ("NF_C_SOLO", NF_C_SOLO),
+        ("NF_C_DECIDED", NF_C_DECIDED),
+        ("NF_C_CUR", NF_C_CUR),
+        ("NF_C_FSEL", NF_C_FSEL),
+        ("NF_C_NEAR", NF_C_NEAR),
+        ("NF_C_PIECES", NF_C_PIECES),
+        ("NF_C_FAR", NF_C_FAR),
+        ("NF_C_FAR_MIN", NF_C_FAR_MIN),
+        ("NF_C_FAR_MIN_NEXT", NF_C_FAR_MIN_NEXT),
+        ("NF_C_T", NF_C_T),
+        ("NF_C_DELTA", NF_C_DELTA),
+        ("NF_C_STAMP", NF_C_STAMP),
+        ("NF_C_OVERFLOW", NF_C_OVERFLOW),
+        ("NF_C_SOLO_WORK", NF_C_SOLO_WORK),
+        ("NF_C_SOLO_FAR", NF_C_SOLO_FAR),
+        ("NF_C_AVG16", NF_C_AVG16),
+        ("NF_C_STARTED", NF_C_STARTED),
+        ("NF_C_BUDGET", NF_C_BUDGET),
+        ("NF_C_LOGGED", NF_C_LOGGED),
+        ("NF_C_ARCS", NF_C_ARCS),
+        ("NF_C_IMPROVED", NF_C_IMPROVED),
+        ("NF_C_REC_ITEMS", NF_C_REC_ITEMS),
+        ("NF_C_REC_PIECES", NF_C_REC_PIECES),
+        ("NF_C_REC_FAR", NF_C_REC_FAR),
+        ("NF_C_PENDING", NF_C_PENDING),
+        ("NF_LOG_WORDS", NF_LOG_WORDS),
+        ("NF_L_KIND", NF_L_KIND),
+        ("NF_L_SOLO", NF_L_SOLO),
+        ("NF_L_ITEMS", NF_L_ITEMS),
+        ("NF_L_PIECES", NF_L_PIECES),
+        ("NF_L_FAR", NF_L_FAR),
+        ("NF_L_T", NF_L_T),
+        ("NF_L_ARCS", NF_L_ARCS),
+        ("NF_L_IMPROVED", NF_L_IMPROVED),
+        ("NF_K_RELAX", NF_K_RELAX),
+        ("NF_K_SPLIT", NF_K_SPLIT),
+        ("NF_K_DONE", NF_K_DONE),
+        ("NF_K_PAUSE", NF_K_PAUSE),
+        ("NF_PIECE_ARCS", NF_PIECE_ARCS),
+    ]
+};
+
 fn batched() -> impl Iterator<Item = &'static (&'static str, usize)> {
-    BELLMAN_FORD.iter().chain(DELTA_STEPPING)
+    BELLMAN_FORD.iter().chain(DELTA_STEPPING).chain(NEAR_FAR)
 }
 
 /// Every name the CUDA prelude defines.
@@ -265,6 +422,8 @@ mod tests {
             ("racy.cu", include_str!("../../kernels/racy.cu")),
             ("racy.wgsl", include_str!("../../kernels/racy.wgsl")),
             ("seed004.cu", include_str!("../../kernels/seed004.cu")),
+            ("nearfar.cu", include_str!("../../kernels/nearfar.cu")),
+            ("nearfar.wgsl", include_str!("../../kernels/nearfar.wgsl")),
         ]
     }
 
@@ -292,7 +451,9 @@ mod tests {
         let upper = |rest: &str| {
             !rest.is_empty() && rest.chars().all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
         };
-        let prefixed = ["BF_", "DS_", "L_", "C_", "F_", "CTL_"].iter().any(|p| w.strip_prefix(p).is_some_and(upper));
+        let prefixed = ["BF_", "DS_", "L_", "C_", "F_", "CTL_", "NF_C_", "NF_L_", "NF_K_"]
+            .iter()
+            .any(|p| w.strip_prefix(p).is_some_and(upper));
         prefixed || w == "LOG_WORDS"
     }
 
@@ -341,9 +502,13 @@ mod tests {
         assert!(wgsl.contains(&format!("const DS_L_SERIAL: u32 = {}u;\n", ds::L_SERIAL)));
         assert!(wgsl.contains(&format!("const L_WARP_ITERS: u32 = {}u;\n", wgsl_frontier::L_WARP_ITERS)));
         // No two names of one table share a word except the counts and widths.
-        let counts = ["C_COUNT", "CTL_WORDS", "LOG_WORDS", "F_LOG"];
-        for table in [BELLMAN_FORD, DELTA_STEPPING, CUDA_FRONTIER, WGSL_FRONTIER] {
-            for prefix in ["BF_L", "BF_F", "BF_N", "DS_L_", "DS_C_", "C_", "CTL_", "L_", "F_"] {
+        let counts = ["C_COUNT", "CTL_WORDS", "LOG_WORDS", "F_LOG", "NF_C_WORDS"];
+        assert!(wgsl.contains(&format!("const NF_C_LOGGED: u32 = {}u;\n", nearfar::NF_C_LOGGED)));
+        assert!(cuda.contains(&format!("#define NF_L_IMPROVED {}\n", nearfar::NF_L_IMPROVED)));
+        for table in [BELLMAN_FORD, DELTA_STEPPING, CUDA_FRONTIER, WGSL_FRONTIER, NEAR_FAR] {
+            for prefix in
+                ["BF_L", "BF_F", "BF_N", "DS_L_", "DS_C_", "C_", "CTL_", "L_", "F_", "NF_C_", "NF_L_", "NF_K_"]
+            {
                 let mut seen: Vec<usize> = table
                     .iter()
                     .filter(|(n, _)| n.starts_with(prefix) && !counts.contains(n))

@@ -12,6 +12,7 @@
 pub mod bucketed;
 pub mod edge_parallel;
 pub mod frontier;
+pub mod nearfar;
 
 pub use bucketed::Bucketed;
 pub use edge_parallel::EdgeParallel;

@@ -34,6 +34,7 @@ mod bellman_ford;
 mod delta_stepping;
 mod dispatch;
 mod kernels;
+mod nearfar;
 mod stepper;
 
 pub use stepper::WgpuStepper;
@@ -87,6 +88,9 @@ pub(super) fn build_bellman_ford(b: Build<'_>) -> Result<Box<dyn Stepper>, Solve
 /// The bucketed family's builder.
 pub(super) fn build_delta_stepping(b: Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
     let GpuRun::Bucketed(run) = b.run else { return Err(b.mismatch("bucketed")) };
+    if crate::algo::DeltaSteppingParams::decode(&b.opts.params).is_ok_and(|p| p.near_far) {
+        return nearfar::stepper(gpu(b.index)?, run, &b);
+    }
     delta_stepping::stepper(gpu(b.index)?, run, &b)
 }
 

@@ -1,0 +1,458 @@
+// sssp-lab: the near-far worklist solver on wgpu, `delta-stepping:worklist=near-far` (issue 30;
+// the CUDA twin is kernels/nearfar.cu, the design in docs/gpu-worklist.md §4 "On wgpu").
+//
+// Launched from: src/device/wgpu/nearfar.rs, with the layout prelude (NF_* words of
+// src/device/layout.rs) and kernels/common.wgsl in front (balanced_begin / balanced_arc).
+//
+// The method is the CUDA kernel's: near / far piles split by a moving threshold T (Davidson,
+// Baxter, Garland, Owens, IPDPS 2014), T jumping over empty buckets to the far pile's minimum
+// (ADDS, PPoPP 2021), label-correcting (every decrease is queued). WGSL has no grid-wide barrier
+// (and no forward-progress guarantee for spinning workgroups), so instead of one persistent kernel
+// a batch is one command buffer of rounds, each round four dispatches:
+//   nf_sched (1 invocation)   schedules after a grid phase that ran, sets the indirect sizes;
+//   nf_solo  (0 or 1 group)   runs small phases in a loop in ONE workgroup (storageBarrier between
+//                             phases) and returns as soon as a phase grows or the budget is spent;
+//   nf_sched                  sets the sizes of the grid phase the solo stretch ended at;
+//   nf_grid  (0 or g groups)  runs one grid phase; the dispatch boundary is its grid barrier.
+// Dispatch sizes come from the counts on the GPU, so rounds past the end of the solve dispatch
+// nothing. The control block keeps the CUDA struct's word indices (NF_C_*).
+//
+// δ and the stamp of the phase that last near-appended a vertex are two u32 words (WGSL has no
+// 64-bit atomics): dist[v] and dist[n + v]; the atomicExchange of the stamp after a decrease says
+// whether v is already in this phase's near list.
+
+struct NfParams {
+    n: u32,
+    piece_cap: u32,
+    far_cap: u32,
+    hub_deg: u32,
+    log_cap: u32,
+    arc_base: u32,
+    grid_wg: u32,
+    max_groups: u32,
+}
+
+/// Most phases of one solo dispatch.
+const SOLO_PHASES: u32 = 1024u;
+
+/// Balanced relax (the graph's maximum out-degree is above 32).
+override BAL: bool = false;
+
+@group(0) @binding(0) var<uniform> P: NfParams;
+// rowptr[0..=n], then (head, weight) pairs from P.arc_base.
+@group(0) @binding(1) var<storage, read> graph: array<u32>;
+// δ at v, the near-append stamp at n + v.
+@group(0) @binding(2) var<storage, read_write> dist: array<atomic<u32>>;
+// Near list b at b · n.
+@group(0) @binding(3) var<storage, read_write> near: array<u32>;
+// Hub pieces (vertex, first arc) of list b at b · piece_cap.
+@group(0) @binding(4) var<storage, read_write> pieces: array<vec2<u32>>;
+// Far pile b, (vertex, δ when appended), at b · far_cap.
+@group(0) @binding(5) var<storage, read_write> far: array<vec2<u32>>;
+@group(0) @binding(6) var<storage, read_write> ctl: array<atomic<u32>>;
+// NF_LOG_WORDS per phase: kind, solo, near items, pieces, far pile, T, arcs, decreases.
+@group(0) @binding(7) var<storage, read_write> nflog: array<u32>;
+// Indirect sizes: solo (x, y, z) at 0, grid (x, y, z) at 3.
+@group(0) @binding(8) var<storage, read_write> args: array<u32>;
+
+struct Snap {
+    kind: u32,
+    solo: u32,
+    cur: u32,
+    fsel: u32,
+    t: u32,
+    stamp: u32,
+    n_in: u32,
+    n_p: u32,
+}
+
+var<workgroup> w_snap: Snap;
+var<workgroup> w_d: array<u32, WG>;
+var<workgroup> w_arcs: atomic<u32>;
+var<workgroup> w_impr: atomic<u32>;
+// The solo workgroup's copy of the control block (CUDA's shared-memory copy): a solo stretch's
+// appends and its scheduler touch workgroup memory, not L2. `solo` below picks the copy.
+var<workgroup> w_ctl: array<atomic<u32>, NF_C_WORDS>;
+
+fn cg(solo: bool, i: u32) -> u32 {
+    if solo {
+        return atomicLoad(&w_ctl[i]);
+    }
+    return atomicLoad(&ctl[i]);
+}
+
+fn cs(solo: bool, i: u32, v: u32) {
+    if solo {
+        atomicStore(&w_ctl[i], v);
+    } else {
+        atomicStore(&ctl[i], v);
+    }
+}
+
+fn cadd(solo: bool, i: u32, v: u32) -> u32 {
+    if solo {
+        return atomicAdd(&w_ctl[i], v);
+    }
+    return atomicAdd(&ctl[i], v);
+}
+
+fn cmin(solo: bool, i: u32, v: u32) {
+    if solo {
+        atomicMin(&w_ctl[i], v);
+    } else {
+        atomicMin(&ctl[i], v);
+    }
+}
+
+fn load_snap(solo: bool) -> Snap {
+    let b = NF_C_SNAP_KIND;
+    return Snap(
+        cg(solo, b),
+        cg(solo, b + 1u),
+        cg(solo, b + 2u),
+        cg(solo, b + 3u),
+        cg(solo, b + 4u),
+        cg(solo, b + 5u),
+        cg(solo, b + 6u),
+        cg(solo, b + 7u),
+    );
+}
+
+fn arc(e: u32) -> vec2<u32> {
+    let i = P.arc_base + 2u * e;
+    return vec2<u32>(graph[i], graph[i + 1u]);
+}
+
+// A near append (a hub as pieces of NF_PIECE_ARCS arcs) to list `out`, or a far append to pile
+// `fsel` with its minimum into ctl[fmin].
+fn nf_emit(solo: bool, near_take: bool, far_take: bool, u: u32, nd: u32, out: u32, fsel: u32, fmin: u32) {
+    var hub = false;
+    if near_take && P.hub_deg != INF {
+        let b = graph[u];
+        let e = graph[u + 1u];
+        if e - b > P.hub_deg {
+            hub = true;
+            let np = (e - b + NF_PIECE_ARCS - 1u) / NF_PIECE_ARCS;
+            let base = cadd(solo, NF_C_PIECES + out, np);
+            if base + np <= P.piece_cap {
+                for (var k = 0u; k < np; k++) {
+                    pieces[out * P.piece_cap + base + k] = vec2<u32>(u, b + k * NF_PIECE_ARCS);
+                }
+            } else {
+                cs(solo, NF_C_OVERFLOW, 1u);
+            }
+        }
+    }
+    if near_take && !hub {
+        let i = cadd(solo, NF_C_NEAR + out, 1u);
+        if i < P.n {
+            near[out * P.n + i] = u;
+        } else {
+            cs(solo, NF_C_OVERFLOW, 1u);
+        }
+    }
+    if far_take {
+        let i = cadd(solo, NF_C_FAR + fsel, 1u);
+        cmin(solo, fmin, nd);
+        if i < P.far_cap {
+            far[fsel * P.far_cap + i] = vec2<u32>(u, nd);
+        } else {
+            cs(solo, NF_C_OVERFLOW, 1u);
+        }
+    }
+}
+
+// Relaxes arc e from a vertex at δ d; returns whether δ of its head went down.
+fn nf_relax(solo: bool, s: Snap, e: u32, d: u32) -> u32 {
+    let a = arc(e);
+    let u = a.x;
+    let nd = d + a.y;
+    if nd >= atomicLoad(&dist[u]) {
+        return 0u;
+    }
+    if nd >= atomicMin(&dist[u], nd) {
+        return 0u;
+    }
+    if nd < s.t {
+        if atomicExchange(&dist[P.n + u], s.stamp) != s.stamp {
+            nf_emit(solo, true, false, u, nd, s.cur ^ 1u, s.fsel, NF_C_FAR_MIN);
+        }
+    } else {
+        nf_emit(solo, false, true, u, nd, s.cur ^ 1u, s.fsel, NF_C_FAR_MIN);
+    }
+    return 1u;
+}
+
+// A relax phase over near list s.cur and its hub pieces, split over `nw` workgroups.
+fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u32> {
+    var arcs = 0u;
+    var impr = 0u;
+    let stride = nw * WG;
+    for (var base = worker * WG; base < s.n_in; base += stride) {
+        let i = base + lid;
+        var b = 0u;
+        var deg = 0u;
+        var d = 0u;
+        if i < s.n_in {
+            let v = near[s.cur * P.n + i];
+            d = atomicLoad(&dist[v]);
+            b = graph[v];
+            deg = graph[v + 1u] - b;
+        }
+        if BAL {
+            w_d[lid] = d;
+            let total = balanced_begin(lid, b, deg);
+            for (var j = lid; j < total; j += WG) {
+                let ka = balanced_arc(j);
+                impr += nf_relax(solo, s, ka.y, w_d[ka.x]);
+                arcs += 1u;
+            }
+            workgroupBarrier();
+        } else {
+            for (var k = 0u; k < deg; k++) {
+                impr += nf_relax(solo, s, b + k, d);
+            }
+            arcs += deg;
+        }
+    }
+    for (var pc = worker; pc < s.n_p; pc += nw) {
+        let piece = pieces[s.cur * P.piece_cap + pc];
+        let v = piece.x;
+        let end = min(piece.y + NF_PIECE_ARCS, graph[v + 1u]);
+        let d = atomicLoad(&dist[v]);
+        for (var e = piece.y + lid; e < end; e += WG) {
+            impr += nf_relax(solo, s, e, d);
+            arcs += 1u;
+        }
+    }
+    return vec2<u32>(arcs, impr);
+}
+
+// A split phase: far pile s.fsel → near list (δ < T) or the other far pile; stale entries (δ
+// changed since the append) are dropped, so a live entry is unique per vertex.
+fn nf_split_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) {
+    let cnt = min(s.n_in, P.far_cap);
+    for (var i = worker * WG + lid; i < cnt; i += nw * WG) {
+        let en = far[s.fsel * P.far_cap + i];
+        if atomicLoad(&dist[en.x]) == en.y {
+            let near_take = en.y < s.t;
+            nf_emit(solo, near_take, !near_take, en.x, en.y, s.cur ^ 1u, s.fsel ^ 1u, NF_C_FAR_MIN_NEXT);
+        }
+    }
+}
+
+// One phase on this workgroup's share; the phase's arcs and decreases go to the control block.
+fn nf_run_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) {
+    var c = vec2<u32>(0u, 0u);
+    if s.kind == NF_K_RELAX {
+        c = nf_relax_phase(solo, s, worker, nw, lid);
+    } else {
+        nf_split_phase(solo, s, worker, nw, lid);
+    }
+    if lid == 0u {
+        atomicStore(&w_arcs, 0u);
+        atomicStore(&w_impr, 0u);
+    }
+    workgroupBarrier();
+    if c.x != 0u {
+        atomicAdd(&w_arcs, c.x);
+    }
+    if c.y != 0u {
+        atomicAdd(&w_impr, c.y);
+    }
+    workgroupBarrier();
+    if lid == 0u {
+        let a = atomicLoad(&w_arcs);
+        let m = atomicLoad(&w_impr);
+        if a != 0u {
+            cadd(solo, NF_C_ARCS, a);
+        }
+        if m != 0u {
+            cadd(solo, NF_C_IMPROVED, m);
+        }
+    }
+}
+
+// Logs the phase just done and decides the next from its counts (kernels/nearfar.cu's
+// nf_schedule, on the solo workgroup's copy or the storage control block). One invocation; every
+// write of the phase is visible.
+fn nf_schedule(solo: bool) {
+    let logged = cg(solo, NF_C_LOGGED);
+    if logged < P.log_cap {
+        let r = logged * NF_LOG_WORDS;
+        nflog[r + NF_L_KIND] = cg(solo, NF_C_KIND);
+        nflog[r + NF_L_SOLO] = cg(solo, NF_C_SOLO);
+        nflog[r + NF_L_ITEMS] = cg(solo, NF_C_REC_ITEMS);
+        nflog[r + NF_L_PIECES] = cg(solo, NF_C_REC_PIECES);
+        nflog[r + NF_L_FAR] = cg(solo, NF_C_REC_FAR);
+        nflog[r + NF_L_T] = cg(solo, NF_C_T);
+        nflog[r + NF_L_ARCS] = cg(solo, NF_C_ARCS);
+        nflog[r + NF_L_IMPROVED] = cg(solo, NF_C_IMPROVED);
+    }
+    cs(solo, NF_C_LOGGED, logged + 1u);
+    cs(solo, NF_C_ARCS, 0u);
+    cs(solo, NF_C_IMPROVED, 0u);
+    let out = cg(solo, NF_C_CUR) ^ 1u;
+    var fsel = cg(solo, NF_C_FSEL);
+    if cg(solo, NF_C_KIND) == NF_K_SPLIT {
+        fsel ^= 1u;
+        cs(solo, NF_C_FSEL, fsel);
+        cs(solo, NF_C_FAR_MIN, cg(solo, NF_C_FAR_MIN_NEXT));
+    }
+    let nn = cg(solo, NF_C_NEAR + out);
+    let np = cg(solo, NF_C_PIECES + out);
+    let nf = cg(solo, NF_C_FAR + fsel);
+    var kind = NF_K_DONE;
+    if cg(solo, NF_C_OVERFLOW) != 0u {
+        kind = NF_K_DONE;
+    } else if nn + np > 0u {
+        kind = NF_K_RELAX;
+        cs(solo, NF_C_CUR, out);
+        cs(solo, NF_C_NEAR + (out ^ 1u), 0u);
+        cs(solo, NF_C_PIECES + (out ^ 1u), 0u);
+        // The phase's estimated arcs (near list × mean degree, pieces full) in f32: no u64.
+        let work = f32(nn) * f32(cg(solo, NF_C_AVG16)) / 16.0 + f32(np) * f32(NF_PIECE_ARCS);
+        cs(solo, NF_C_SOLO, u32(work <= f32(cg(solo, NF_C_SOLO_WORK))));
+        cs(solo, NF_C_REC_ITEMS, nn);
+        cs(solo, NF_C_REC_PIECES, np);
+        cs(solo, NF_C_REC_FAR, nf);
+    } else if nf > 0u {
+        kind = NF_K_SPLIT;
+        let dl = max(cg(solo, NF_C_DELTA), 1u);
+        let t = cg(solo, NF_C_T);
+        let q = cg(solo, NF_C_FAR_MIN) / dl + 1u;
+        var jump = INF;
+        if q <= INF / dl {
+            jump = q * dl;
+        }
+        var step = INF;
+        if t <= INF - dl {
+            step = t + dl;
+        }
+        cs(solo, NF_C_T, max(jump, step));
+        cs(solo, NF_C_FAR + (fsel ^ 1u), 0u);
+        cs(solo, NF_C_FAR_MIN_NEXT, INF);
+        cs(solo, NF_C_NEAR + out, 0u);
+        cs(solo, NF_C_PIECES + out, 0u);
+        cs(solo, NF_C_SOLO, u32(nf <= cg(solo, NF_C_SOLO_FAR)));
+        cs(solo, NF_C_REC_ITEMS, 0u);
+        cs(solo, NF_C_REC_PIECES, 0u);
+        cs(solo, NF_C_REC_FAR, nf);
+    }
+    cs(solo, NF_C_KIND, kind);
+    cs(solo, NF_C_STAMP, cg(solo, NF_C_STAMP) + 1u);
+    if kind != NF_K_DONE {
+        cs(solo, NF_C_STARTED, cg(solo, NF_C_STARTED) + 1u);
+    }
+}
+
+// Publishes the next phase in the snapshot words; NF_K_PAUSE once the phase budget is spent.
+fn nf_publish(solo: bool) {
+    let kind = cg(solo, NF_C_KIND);
+    let cur = cg(solo, NF_C_CUR);
+    let fsel = cg(solo, NF_C_FSEL);
+    var k = kind;
+    if kind != NF_K_DONE && cg(solo, NF_C_STARTED) > cg(solo, NF_C_BUDGET) {
+        k = NF_K_PAUSE;
+    }
+    let relax = kind == NF_K_RELAX;
+    cs(solo, NF_C_SNAP_KIND, k);
+    cs(solo, NF_C_SNAP_SOLO, cg(solo, NF_C_SOLO));
+    cs(solo, NF_C_SNAP_CUR, cur);
+    cs(solo, NF_C_SNAP_FSEL, fsel);
+    cs(solo, NF_C_SNAP_T, cg(solo, NF_C_T));
+    cs(solo, NF_C_SNAP_STAMP, cg(solo, NF_C_STAMP));
+    cs(solo, NF_C_SNAP_N_IN, select(cg(solo, NF_C_FAR + fsel), cg(solo, NF_C_NEAR + cur), relax));
+    cs(solo, NF_C_SNAP_N_P, select(0u, cg(solo, NF_C_PIECES + cur), relax));
+}
+
+// Allows the phase budget the host wrote into NF_C_BUDGET (a count) more phases, saturating,
+// and publishes the next phase. Once, at the head of a batch.
+@compute @workgroup_size(1)
+fn nf_resume() {
+    let started = cg(false, NF_C_STARTED);
+    let count = cg(false, NF_C_BUDGET);
+    var b = INF;
+    if count <= INF - (started - 1u) {
+        b = started - 1u + count;
+    }
+    cs(false, NF_C_BUDGET, b);
+    nf_publish(false);
+}
+
+// Schedules after a grid phase (NF_C_PENDING: one ran since the last call), then sets the
+// indirect sizes from the published phase: one solo workgroup, g grid workgroups, or nothing.
+@compute @workgroup_size(1)
+fn nf_sched() {
+    if cg(false, NF_C_PENDING) != 0u {
+        cs(false, NF_C_PENDING, 0u);
+        nf_schedule(false);
+        nf_publish(false);
+    }
+    let s = load_snap(false);
+    let live = s.kind == NF_K_RELAX || s.kind == NF_K_SPLIT;
+    args[0] = u32(live && s.solo != 0u);
+    var g = 0u;
+    if live && s.solo == 0u {
+        if s.kind == NF_K_RELAX {
+            g = max((s.n_in + P.grid_wg - 1u) / P.grid_wg, s.n_p);
+        } else {
+            g = (min(s.n_in, P.far_cap) + P.grid_wg - 1u) / P.grid_wg;
+        }
+        g = clamp(g, 1u, P.max_groups);
+    }
+    args[3] = g;
+}
+
+// Small phases in one workgroup while they stay small: the same phases and scheduler, the
+// dispatch's storageBarrier as the only barrier. Returns when the next phase is a grid phase,
+// the solve is done or the budget is spent.
+@compute @workgroup_size(WG)
+fn nf_solo(@builtin(local_invocation_index) lid: u32) {
+    // At most SOLO_PHASES phases per dispatch (the next round's dispatch goes on): on lavapipe a
+    // solo dispatch of ~16 k phases or more ended early without an error (a 300 × 200 grid at
+    // Δ = 1 came out wrong; 1 024 per dispatch is right). It costs a real GPU one round per 1 024.
+    for (var i = lid; i < NF_C_WORDS; i += WG) {
+        atomicStore(&w_ctl[i], atomicLoad(&ctl[i]));
+    }
+    workgroupBarrier();
+    for (var k = 0u; k < SOLO_PHASES; k++) {
+        if lid == 0u {
+            w_snap = load_snap(true);
+        }
+        let s = workgroupUniformLoad(&w_snap);
+        if !(s.kind == NF_K_RELAX || s.kind == NF_K_SPLIT) || s.solo == 0u {
+            break;
+        }
+        nf_run_phase(true, s, 0u, 1u, lid);
+        storageBarrier();
+        if lid == 0u {
+            nf_schedule(true);
+            nf_publish(true);
+        }
+        workgroupBarrier();
+    }
+    workgroupBarrier();
+    for (var i = lid; i < NF_C_WORDS; i += WG) {
+        atomicStore(&ctl[i], atomicLoad(&w_ctl[i]));
+    }
+}
+
+// One grid phase over all workgroups of the dispatch; the scheduler runs in the next dispatch.
+@compute @workgroup_size(WG)
+fn nf_grid(
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(workgroup_id) wg: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+) {
+    if lid == 0u {
+        w_snap = load_snap(false);
+        if wg.x == 0u {
+            cs(false, NF_C_PENDING, 1u);
+        }
+    }
+    let s = workgroupUniformLoad(&w_snap);
+    if s.kind == NF_K_RELAX || s.kind == NF_K_SPLIT {
+        nf_run_phase(false, s, wg.x, nwg.x, lid);
+    }
+}

@@ -1,0 +1,271 @@
+//! `delta-stepping:worklist=near-far` on wgpu (issue 30; kernels in `kernels/nearfar.wgsl`, the
+//! driver is [`crate::device::driver::nearfar::NearFar`], design in `docs/gpu-worklist.md` §4).
+//!
+//! WGSL cannot synchronise a grid, so a launch is one command buffer: `nf_resume`, then rounds of
+//! four dispatches (scheduler, a solo stretch in one workgroup, scheduler, one grid phase), each
+//! sized on the GPU through indirect dispatch, then a final scheduler; the control block and the
+//! log are read back once per launch. Times are the host's (the driver's clock).
+
+use super::Gpu;
+use super::dispatch::{buffer_init, copy_words, read, readback_buffer};
+use crate::algo::{SolveError, Stepper};
+use crate::device::driver::nearfar::{self as nf, Launched, NearFar, NearFarBackend, NfEntry};
+use crate::device::gpu::{Build, DeltaRun};
+use crate::device::layout::nearfar::{NF_C_BUDGET, NF_C_KIND, NF_C_LOGGED, NF_C_OVERFLOW, NF_C_WORDS, NF_LOG_WORDS};
+use std::sync::Arc;
+
+const SOURCE: &str = include_str!("../../../kernels/nearfar.wgsl");
+/// Workgroup size of the grid phases.
+const GRID_WG: u32 = 256;
+/// Most rounds (each one solo stretch and one grid phase) in one command buffer.
+const MAX_ROUNDS: u32 = 512;
+
+/// Buffers and pipelines of one near-far run on a wgpu device.
+struct NearFarWgpu {
+    gpu: Arc<Gpu>,
+    n: usize,
+    /// resume, sched, solo, grid.
+    kernels: [Pipe; 4],
+    dist: wgpu::Buffer,
+    ctl: wgpu::Buffer,
+    log: wgpu::Buffer,
+    args: wgpu::Buffer,
+    solo_wg: u32,
+    grid_threads: u64,
+    far_cap: u32,
+}
+
+/// Uploads the graph and the source's state and returns the driver. Errors
+/// ([`SolveError::Device`]): a buffer larger than one storage binding, no indirect dispatch,
+/// GPU errors.
+pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
+    let graph = &b.graph;
+    let (n, m) = (graph.n(), graph.m());
+    if !gpu.indirect {
+        return Err(SolveError::Device(format!(
+            "{}: worklist=near-far sizes its dispatches on the GPU and needs indirect dispatch",
+            gpu.name
+        )));
+    }
+    let (pc, fc) = nf::capacities(graph);
+    let (hub_deg, bal) = nf::hubs(graph);
+    let limit = gpu.limits.max_storage_buffer_binding_size;
+    let arc_base = (n as u64 + 1).next_multiple_of(2);
+    let biggest = [
+        ("the graph (row offsets and arcs)", 4 * (arc_base + 2 * m as u64)),
+        ("the far piles", 16 * u64::from(fc)),
+        ("the hub pieces", 16 * u64::from(pc)),
+    ];
+    for (what, bytes) in biggest {
+        if bytes > limit || bytes > gpu.limits.max_buffer_size {
+            return Err(SolveError::Device(format!(
+                "graph `{}` ({} arcs) is too large for delta-stepping:worklist=near-far on {}: {what} take {bytes} \
+                 bytes, the adapter's storage binding allows {limit}; use CUDA or worklist=marks",
+                graph.name, m, gpu.name
+            )));
+        }
+    }
+    let solo_wg =
+        gpu.limits.max_compute_invocations_per_workgroup.min(gpu.limits.max_compute_workgroup_size_x).min(1024);
+    let grid_wg = GRID_WG.min(solo_wg);
+    let max_groups = gpu.limits.max_compute_workgroups_per_dimension.min(4 * 132 * 2048 / grid_wg).max(1);
+    let st = nf::initial_state(graph, b.source, run.delta, hub_deg);
+    let succ = graph.successors();
+    let mut words = Vec::with_capacity(arc_base as usize + 2 * m);
+    words.extend_from_slice(&succ.offsets);
+    words.resize(arc_base as usize, 0);
+    for (&t, &w) in succ.targets.iter().zip(&succ.weights) {
+        words.push(t);
+        words.push(w.max(0) as u32);
+    }
+    let mut dist = vec![u32::MAX; 2 * n];
+    dist[b.source as usize] = 0;
+    for x in &mut dist[n..] {
+        *x = 0;
+    }
+    let mut near = vec![0u32; 2 * n];
+    near[..st.near.len()].copy_from_slice(&st.near);
+    let mut pieces = vec![0u32; 4 * pc as usize];
+    pieces[..st.pieces.len()].copy_from_slice(&st.pieces);
+    let params = [n as u32, pc, fc, hub_deg, nf::LOG_CAP, arc_base as u32, grid_wg, max_groups];
+    let d = &gpu.device;
+    let built = gpu.guarded("building the near-far stepper", || {
+        let storage = wgpu::BufferUsages::STORAGE;
+        let copy = wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
+        let init = |label: &str, data: &[u8], usage| buffer_init(d, label, data, usage);
+        let zeros = |label: &str, bytes: u64| {
+            d.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: bytes.max(8),
+                usage: storage,
+                mapped_at_creation: false,
+            })
+        };
+        let params = init("nf params", bytemuck::cast_slice(&params), wgpu::BufferUsages::UNIFORM);
+        let graph_buf = init("nf graph", bytemuck::cast_slice(&words), storage);
+        let dist = init("nf dist", bytemuck::cast_slice(&dist), storage | copy);
+        let near = init("nf near", bytemuck::cast_slice(&near), storage);
+        let pieces = init("nf pieces", bytemuck::cast_slice(&pieces), storage);
+        let far = zeros("nf far", 16 * u64::from(fc));
+        let ctl = init("nf ctl", bytemuck::cast_slice(&st.ctl), storage | copy);
+        let log = init("nf log", &vec![0u8; 4 * NF_LOG_WORDS * nf::LOG_CAP as usize], storage | copy);
+        let args =
+            init("nf args", bytemuck::cast_slice(&[0u32, 1, 1, 0, 1, 1]), storage | wgpu::BufferUsages::INDIRECT);
+        let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("nearfar.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(super::kernels::with_common(SOURCE).into()),
+        });
+        let all: [(u32, &wgpu::Buffer); 9] = [
+            (0, &params),
+            (1, &graph_buf),
+            (2, &dist),
+            (3, &near),
+            (4, &pieces),
+            (5, &far),
+            (6, &ctl),
+            (7, &log),
+            (8, &args),
+        ];
+        // The one-invocation kernels take no constants (they use neither WG nor BAL).
+        let kernel = |entry: &str, wg: Option<u32>, used: &[u32]| {
+            let constants: Vec<(&str, f64)> =
+                wg.map(|w| vec![("WG", f64::from(w)), ("BAL", if bal { 1.0 } else { 0.0 })]).unwrap_or_default();
+            Pipe::new(d, &module, entry, &constants, &all, used)
+        };
+        let phase = [0, 1, 2, 3, 4, 5, 6];
+        let kernels = [
+            kernel("nf_resume", None, &[6]),
+            kernel("nf_sched", None, &[0, 6, 7, 8]),
+            kernel("nf_solo", Some(solo_wg), &[0, 1, 2, 3, 4, 5, 6, 7]),
+            kernel("nf_grid", Some(grid_wg), &phase),
+        ];
+        (kernels, dist, ctl, log, args)
+    })?;
+    let (kernels, dist, ctl, log, args) = built;
+    let device = format!(
+        "{} · u32 δ (near-far, Δ = {}, {} relax; solo phases in one workgroup of {solo_wg}, grid phases one \
+         indirect dispatch each) · host wall-clock timing",
+        gpu.name,
+        run.delta,
+        if bal { "balanced" } else { "vertex" }
+    );
+    let grid_threads = u64::from(max_groups) * u64::from(grid_wg);
+    let backend = NearFarWgpu { gpu, n, kernels, dist, ctl, log, args, solo_wg, grid_threads, far_cap: fc };
+    Ok(Box::new(NearFar::new(backend, run, b.ident(device))))
+}
+
+/// A pipeline and its bind group (the entry point's layout, derived from the shader).
+struct Pipe {
+    pipeline: wgpu::ComputePipeline,
+    group: wgpu::BindGroup,
+}
+
+impl Pipe {
+    fn new(
+        d: &wgpu::Device,
+        module: &wgpu::ShaderModule,
+        entry: &str,
+        constants: &[(&str, f64)],
+        buffers: &[(u32, &wgpu::Buffer)],
+        used: &[u32],
+    ) -> Pipe {
+        let pipeline = d.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(entry),
+            layout: None,
+            module,
+            entry_point: Some(entry),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants,
+                zero_initialize_workgroup_memory: false,
+            },
+            cache: None,
+        });
+        let entries: Vec<wgpu::BindGroupEntry> = buffers
+            .iter()
+            .filter(|(b, _)| used.contains(b))
+            .map(|&(binding, buf)| wgpu::BindGroupEntry { binding, resource: buf.as_entire_binding() })
+            .collect();
+        let layout = pipeline.get_bind_group_layout(0);
+        let group =
+            d.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(entry), layout: &layout, entries: &entries });
+        Pipe { pipeline, group }
+    }
+
+    fn bind(&self, pass: &mut wgpu::ComputePass<'_>) {
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &self.group, &[]);
+    }
+
+    /// One workgroup.
+    fn once(&self, pass: &mut wgpu::ComputePass<'_>) {
+        self.bind(pass);
+        pass.dispatch_workgroups(1, 1, 1);
+    }
+}
+
+impl NearFarWgpu {
+    fn indirect(&self, pass: &mut wgpu::ComputePass<'_>, k: usize, offset: u64) {
+        self.kernels[k].bind(pass);
+        pass.dispatch_workgroups_indirect(&self.args, offset);
+    }
+}
+
+impl NearFarBackend for NearFarWgpu {
+    fn launch(&mut self, phases: u32) -> Result<Launched, SolveError> {
+        // One phase when stepping; otherwise no phase budget and `phases` rounds.
+        let (budget, rounds) = if phases <= 1 { (1, 1) } else { (u32::MAX, phases.min(MAX_ROUNDS)) };
+        let what = "running near-far phases";
+        let gpu = &self.gpu;
+        let ctl_bytes = 4 * NF_C_WORDS as u64;
+        let (rb, index) = gpu.guarded(what, || {
+            let q = &gpu.queue;
+            q.write_buffer(&self.ctl, 4 * NF_C_BUDGET as u64, bytemuck::cast_slice(&[budget]));
+            q.write_buffer(&self.ctl, 4 * NF_C_LOGGED as u64, bytemuck::cast_slice(&[0u32]));
+            let mut enc = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(what) });
+            {
+                let mut pass =
+                    enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(what), timestamp_writes: None });
+                self.kernels[0].once(&mut pass);
+                for _ in 0..rounds {
+                    self.kernels[1].once(&mut pass);
+                    self.indirect(&mut pass, 2, 0);
+                    self.kernels[1].once(&mut pass);
+                    self.indirect(&mut pass, 3, 12);
+                }
+                self.kernels[1].once(&mut pass);
+            }
+            let rb = readback_buffer(gpu, ctl_bytes);
+            enc.copy_buffer_to_buffer(&self.ctl, 0, &rb, 0, Some(ctl_bytes));
+            (rb, q.submit([enc.finish()]))
+        })?;
+        let raw = read(gpu, &rb, ctl_bytes, index, what)?;
+        let ctl: &[u32] = bytemuck::cast_slice(&raw);
+        if ctl[NF_C_OVERFLOW] != 0 {
+            return Err(SolveError::Device(format!(
+                "{}: a near-far pile overflowed (far capacity {} entries)",
+                gpu.name, self.far_cap
+            )));
+        }
+        let done = nf::is_done(ctl[NF_C_KIND]);
+        let count = ctl[NF_C_LOGGED].min(nf::LOG_CAP) as usize;
+        let words = if count > 0 {
+            copy_words(gpu, &self.log, count * NF_LOG_WORDS, "reading the near-far log")?
+        } else {
+            Vec::new()
+        };
+        let entries: Vec<NfEntry> = words.chunks_exact(NF_LOG_WORDS).map(|c| std::array::from_fn(|i| c[i])).collect();
+        Ok(Launched { entries, done, gpu_ms: None })
+    }
+
+    fn read_dist(&mut self) -> Result<Vec<u32>, SolveError> {
+        copy_words(&self.gpu, &self.dist, self.n, "copying δ from the GPU")
+    }
+
+    fn first_launch(&self) -> u32 {
+        4
+    }
+
+    fn threads(&self) -> (u32, u64) {
+        (self.solo_wg, self.grid_threads)
+    }
+}
