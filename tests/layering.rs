@@ -112,7 +112,7 @@ fn the_tuner_does_not_import_the_lab() {
 /// which builds steppers from all of them, is above every row). A module may import the rows
 /// below it, never one above, and not the others of its row (CUDA and wgpu stay apart).
 const DEVICE_LAYERS: [&[&str]; 6] =
-    [&["family", "roofline"], &["cuda", "wgpu"], &["layout"], &["driver"], &["gpu_delta"], &["gpu"]];
+    [&["family", "roofline"], &["cuda", "wgpu"], &["driver"], &["layout"], &["gpu_delta"], &["gpu"]];
 
 /// The `device` module (`src/device/<m>.rs` or `src/device/<m>/`) a path in `file`'s code names,
 /// with `super::` chains resolved against the file's place; None for paths leaving `device`.

@@ -1,13 +1,13 @@
 //! The words the kernels share with the host — log entry widths, log slots, counter slots,
-//! control words, phase kinds — written once, here, as Rust constants (the batched families'
-//! from [`crate::device::driver::edge_parallel`] and [`crate::device::gpu_delta`], the frontier
-//! family's in [`cuda_frontier`] and [`wgsl_frontier`]). Both loaders prepend them to every
+//! control words, phase kinds — written once, here, as Rust constants (Bellman-Ford's in
+//! [`edge_parallel`], Δ-stepping's from [`crate::device::gpu_delta`], near-far's in [`nearfar`],
+//! the frontier family's in [`cuda_frontier`] and [`wgsl_frontier`]); the drivers of `driver/`
+//! read them from here, so this file sits below them. Both loaders prepend them to every
 //! kernel file: [`cuda_prelude`] as `#define`s (NVRTC), [`wgsl_prelude`] as WGSL `const`s, so a
 //! kernel cannot disagree with the host. Each family has its own names (`BF_*`, `DS_*`, and the
 //! frontier family's `C_*` / `CTL_*` on CUDA, `L_*` / `C_*` / `F_*` on wgpu); the tests below
 //! fail if a kernel file defines a slot or control word itself or uses one the prelude lacks.
 
-use super::driver::edge_parallel as bf;
 use super::gpu_delta as ds;
 
 /// The frontier family's CUDA words: the counter slots of the instrumented kernels
@@ -157,7 +157,24 @@ pub const WGSL_FRONTIER: &[(&str, usize)] = {
     ]
 };
 
-/// Bellman-Ford's log (`kernels/bellman_ford.{cu,wgsl}`).
+/// Bellman-Ford's log (`kernels/bellman_ford.{cu,wgsl}`), read by `driver::edge_parallel`.
+pub mod edge_parallel {
+    /// u32 words per pass in the log (`BF_LOG_WORDS` in the kernels).
+    pub const LOG_WORDS: usize = 8;
+    /// Log slot: vertices lowered in the pass.
+    pub const LOWERED: usize = 0;
+    /// Log slot: vertices reached for the first time.
+    pub const FRESH: usize = 1;
+    /// Log slot: a proposal below the negative bound (a negative cycle).
+    pub const NEGATIVE: usize = 2;
+    /// Log slot: arcs out of lowered vertices.
+    pub const LOWERED_ARCS: usize = 3;
+    /// Log slot: arcs out of fresh vertices.
+    pub const FRESH_ARCS: usize = 4;
+}
+use edge_parallel as bf;
+
+/// Bellman-Ford's log names and values, as the prelude writes them.
 pub const BELLMAN_FORD: &[(&str, usize)] = &[
     ("BF_LOG_WORDS", bf::LOG_WORDS),
     ("BF_LOWERED", bf::LOWERED),

@@ -499,7 +499,7 @@ fn nearfar_prediction(stats: &GraphStats, reasons: &mut Vec<String>) -> i64 {
     let (k, why) = match class {
         NearFarWidth::Hops => (
             16.0,
-            "no vertex has more than 32 arcs (roads, grids): a phase costs a fixed few µs in one block, so buckets span many hops",
+            "no vertex has more than 32 arcs (roads, grids): a phase costs a fixed few us in one block, so buckets span many hops",
         ),
         NearFarWidth::Hubs => (
             8.0,

@@ -19,15 +19,8 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-/// u32 words per pass in the log (`BF_LOG_WORDS` / `LOG_WORDS` in the kernels).
-pub const LOG_WORDS: usize = 8;
-/// Log slots: vertices lowered, vertices reached for the first time, a proposal below the
-/// negative bound, arcs out of lowered and of fresh vertices.
-pub const LOWERED: usize = 0;
-pub const FRESH: usize = 1;
-pub const NEGATIVE: usize = 2;
-pub const LOWERED_ARCS: usize = 3;
-pub const FRESH_ARCS: usize = 4;
+// The log's words and slots, shared with the kernels through the prelude.
+pub use crate::device::layout::edge_parallel::{FRESH, FRESH_ARCS, LOG_WORDS, LOWERED, LOWERED_ARCS, NEGATIVE};
 /// Most passes per batch of the fast path (the log holds `BATCH_MAX + 1` entries).
 pub const BATCH_MAX: u32 = 64;
 
