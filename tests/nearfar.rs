@@ -154,11 +154,18 @@ fn stepping_ends_at_the_fast_distances() {
                 assert_eq!(step.record.iteration, steps, "{}: records count phases", g.name);
                 lowered += step.delta.map_or(0, |d| d.lowered.len());
             }
-            // wgpu's grid phases are separate dispatches whose workgroups race differently from
-            // run to run (which decrease lands first decides near or far), so only CUDA's
-            // phase counts repeat exactly; both must end at the same δ.
-            if dev == CUDA {
+            // In a phase run by many blocks (workgroups), blocks race to lower the same δ, and
+            // which decrease lands first decides whether a vertex goes near or far, so where such
+            // phases occur (R-MAT at the hub width; any wgpu grid phase) the count may differ by
+            // a phase or two between runs (seen: 10 stepped against 9 on R-MAT 12 on CUDA). Where
+            // every phase runs in one block (the small grid on CUDA) it repeats exactly. Both must
+            // end at the same δ.
+            let solo_only = g.successors().offsets.windows(2).all(|w| w[1] - w[0] <= 4);
+            if dev == CUDA && solo_only {
                 assert_eq!(steps, phases, "{} from {s}: stepping runs the fast path's phases", g.name);
+            } else {
+                let close = steps.abs_diff(phases) <= 2 + phases / 4;
+                assert!(close, "{} from {s}: {steps} stepped phases against {phases} in the fast path", g.name);
             }
             assert!(lowered + 1 >= g.n().min(1), "{}: deltas are reported", g.name);
             same(&format!("{} from {s}, stepped", g.name), &st.distances().expect("distances"), &want);
