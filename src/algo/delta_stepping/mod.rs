@@ -70,7 +70,8 @@ of either; distances and phases are the same",
         help: "GPU bucket structure: marks = lazy buckets in per-vertex marks, six vertex-parallel launches per \
 phase (the recorded phases of the CPU stepper); near-far = a near list and a far pile split by a moving threshold T \
 (Davidson et al. IPDPS 2014), small phases run by one block (CUDA: one persistent kernel; wgpu: one dispatch per larger \
-phase), Δ = 0 from a GPU rule (16 mean weights when the maximum degree is ≤ 32, else half a mean weight). The CPU runs \
+phase), Δ = 0 from a GPU rule (16 mean weights when the maximum degree is ≤ 32, 8 when it is ≥ 64 × the mean, else half a \
+mean weight). The CPU runs \
 the same Δ-stepping for either value",
         kind: ParamKind::Choice { values: &["marks", "near-far"], default: "marks" },
     },
