@@ -200,15 +200,7 @@ fn build(g: Arc<Gpu>, graph: &Graph, k: Option<usize>, delta: Option<u32>) -> Re
             graph.name
         )));
     }
-    let (delta, delta_why) = match delta {
-        Some(0) => return Err(SolveError::Device("a near-far step Δ of 0".into())),
-        Some(BF) => (BF, "no near-far (frontier Bellman-Ford)".to_string()),
-        Some(d) => (d, format!("Δ = {d}: given")),
-        None => {
-            let d = auto_delta(graph);
-            (d, format!("Δ = {d}: {DELTA_MEANS} × the mean arc weight"))
-        }
-    };
+    let (delta, delta_why) = choose_delta(graph, delta)?;
     g.ctx.bind_to_thread().map_err(dev_err("cannot bind the CUDA context"))?;
     let (free, _) = g.ctx.mem_get_info().map_err(dev_err("cannot read free device memory"))?;
     let per = bytes_per_source(graph);
@@ -261,6 +253,19 @@ fn build(g: Arc<Gpu>, graph: &Graph, k: Option<usize>, delta: Option<u32>) -> Re
         k,
         delta,
         why: format!("{k_why}; {delta_why}"),
+    })
+}
+
+/// The blocks' near-far step Δ (given, `BF` for none, or [`auto_delta`]) and why.
+fn choose_delta(graph: &Graph, delta: Option<u32>) -> Result<(u32, String), SolveError> {
+    Ok(match delta {
+        Some(0) => return Err(SolveError::Device("a near-far step Δ of 0".into())),
+        Some(BF) => (BF, "no near-far (frontier Bellman-Ford)".to_string()),
+        Some(d) => (d, format!("Δ = {d}: given")),
+        None => {
+            let d = auto_delta(graph);
+            (d, format!("Δ = {d}: {DELTA_MEANS} × the mean arc weight"))
+        }
     })
 }
 

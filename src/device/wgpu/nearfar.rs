@@ -12,6 +12,7 @@ use crate::algo::{SolveError, Stepper};
 use crate::device::driver::nearfar::{self as nf, Launched, NearFar, NearFarBackend, NfEntry};
 use crate::device::gpu::{Build, DeltaRun};
 use crate::device::layout::nearfar::{NF_C_BUDGET, NF_C_KIND, NF_C_LOGGED, NF_C_OVERFLOW, NF_C_WORDS, NF_LOG_WORDS};
+use crate::graph::{Graph, VertexId};
 use std::sync::Arc;
 
 const SOURCE: &str = include_str!("../../../kernels/nearfar.wgsl");
@@ -40,53 +41,17 @@ struct NearFarWgpu {
 /// GPU errors.
 pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
     let graph = &b.graph;
-    let (n, m) = (graph.n(), graph.m());
-    if !gpu.indirect {
-        return Err(SolveError::Device(format!(
-            "{}: worklist=near-far sizes its dispatches on the GPU and needs indirect dispatch",
-            gpu.name
-        )));
-    }
+    let n = graph.n();
     let (pc, fc) = nf::capacities(graph);
     let (hub_deg, bal) = nf::hubs(graph);
-    let limit = gpu.limits.max_storage_buffer_binding_size;
     let arc_base = (n as u64 + 1).next_multiple_of(2);
-    let biggest = [
-        ("the graph (row offsets and arcs)", 4 * (arc_base + 2 * m as u64)),
-        ("the far piles", 16 * u64::from(fc)),
-        ("the hub pieces", 16 * u64::from(pc)),
-    ];
-    for (what, bytes) in biggest {
-        if bytes > limit || bytes > gpu.limits.max_buffer_size {
-            return Err(SolveError::Device(format!(
-                "graph `{}` ({} arcs) is too large for delta-stepping:worklist=near-far on {}: {what} take {bytes} \
-                 bytes, the adapter's storage binding allows {limit}; use CUDA or worklist=marks",
-                graph.name, m, gpu.name
-            )));
-        }
-    }
+    check_fits(&gpu, graph, arc_base, pc, fc)?;
     let solo_wg =
         gpu.limits.max_compute_invocations_per_workgroup.min(gpu.limits.max_compute_workgroup_size_x).min(1024);
     let grid_wg = GRID_WG.min(solo_wg);
     let max_groups = gpu.limits.max_compute_workgroups_per_dimension.min(4 * 132 * 2048 / grid_wg).max(1);
     let st = nf::initial_state(graph, b.source, run.delta, hub_deg);
-    let succ = graph.successors();
-    let mut words = Vec::with_capacity(arc_base as usize + 2 * m);
-    words.extend_from_slice(&succ.offsets);
-    words.resize(arc_base as usize, 0);
-    for (&t, &w) in succ.targets.iter().zip(&succ.weights) {
-        words.push(t);
-        words.push(w.max(0) as u32);
-    }
-    let mut dist = vec![u32::MAX; 2 * n];
-    dist[b.source as usize] = 0;
-    for x in &mut dist[n..] {
-        *x = 0;
-    }
-    let mut near = vec![0u32; 2 * n];
-    near[..st.near.len()].copy_from_slice(&st.near);
-    let mut pieces = vec![0u32; 4 * pc as usize];
-    pieces[..st.pieces.len()].copy_from_slice(&st.pieces);
+    let HostWords { words, dist, near, pieces } = host_words(graph, b.source, &st, arc_base, pc);
     let params = [n as u32, pc, fc, hub_deg, nf::LOG_CAP, arc_base as u32, grid_wg, max_groups];
     let d = &gpu.device;
     let built = gpu.guarded("building the near-far stepper", || {
@@ -152,6 +117,66 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let grid_threads = u64::from(max_groups) * u64::from(grid_wg);
     let backend = NearFarWgpu { gpu, n, kernels, dist, ctl, log, args, solo_wg, grid_threads, far_cap: fc };
     Ok(Box::new(NearFar::new(backend, run, b.ident(device))))
+}
+
+/// Refuses an adapter without indirect dispatch, and a graph whose biggest array exceeds one
+/// storage binding (or one buffer) of the adapter: the row offsets and arcs (`arc_base` + 2 m words), the far piles, the hub pieces.
+fn check_fits(gpu: &Gpu, graph: &Graph, arc_base: u64, pc: u32, fc: u32) -> Result<(), SolveError> {
+    if !gpu.indirect {
+        return Err(SolveError::Device(format!(
+            "{}: worklist=near-far sizes its dispatches on the GPU and needs indirect dispatch",
+            gpu.name
+        )));
+    }
+    let limit = gpu.limits.max_storage_buffer_binding_size;
+    let m = graph.m();
+    let biggest = [
+        ("the graph (row offsets and arcs)", 4 * (arc_base + 2 * m as u64)),
+        ("the far piles", 16 * u64::from(fc)),
+        ("the hub pieces", 16 * u64::from(pc)),
+    ];
+    for (what, bytes) in biggest {
+        if bytes > limit || bytes > gpu.limits.max_buffer_size {
+            return Err(SolveError::Device(format!(
+                "graph `{}` ({} arcs) is too large for delta-stepping:worklist=near-far on {}: {what} take {bytes} \
+                 bytes, the adapter's storage binding allows {limit}; use CUDA or worklist=marks",
+                graph.name, m, gpu.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The words uploaded at the start: the graph (row offsets padded to `arc_base`, then
+/// (head, weight) per arc), δ and the stamps (2 n), the near lists (2 n) and the hub pieces
+/// (4 × `pc`), with the source's initial state in them.
+struct HostWords {
+    words: Vec<u32>,
+    dist: Vec<u32>,
+    near: Vec<u32>,
+    pieces: Vec<u32>,
+}
+
+fn host_words(graph: &Graph, source: VertexId, st: &nf::InitialState, arc_base: u64, pc: u32) -> HostWords {
+    let (n, m) = (graph.n(), graph.m());
+    let succ = graph.successors();
+    let mut words = Vec::with_capacity(arc_base as usize + 2 * m);
+    words.extend_from_slice(&succ.offsets);
+    words.resize(arc_base as usize, 0);
+    for (&t, &w) in succ.targets.iter().zip(&succ.weights) {
+        words.push(t);
+        words.push(w.max(0) as u32);
+    }
+    let mut dist = vec![u32::MAX; 2 * n];
+    dist[source as usize] = 0;
+    for x in &mut dist[n..] {
+        *x = 0;
+    }
+    let mut near = vec![0u32; 2 * n];
+    near[..st.near.len()].copy_from_slice(&st.near);
+    let mut pieces = vec![0u32; 4 * pc as usize];
+    pieces[..st.pieces.len()].copy_from_slice(&st.pieces);
+    HostWords { words, dist, near, pieces }
 }
 
 /// A pipeline and its bind group (the entry point's layout, derived from the shader).
