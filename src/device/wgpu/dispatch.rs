@@ -66,10 +66,16 @@ impl Kernel {
         Kernel { pipeline, group, grid }
     }
 
-    /// Records the dispatch into `pass`.
-    pub(crate) fn dispatch(&self, pass: &mut wgpu::ComputePass) {
+    /// Sets the pipeline and its bind group on `pass` (for a dispatch sized elsewhere, e.g.
+    /// indirectly).
+    pub(crate) fn bind(&self, pass: &mut wgpu::ComputePass) {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &self.group, &[]);
+    }
+
+    /// Records the dispatch into `pass`.
+    pub(crate) fn dispatch(&self, pass: &mut wgpu::ComputePass) {
+        self.bind(pass);
         pass.dispatch_workgroups(self.grid.0, self.grid.1, 1);
     }
 }

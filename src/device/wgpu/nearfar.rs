@@ -7,7 +7,7 @@
 //! log are read back once per launch. Times are the host's (the driver's clock).
 
 use super::Gpu;
-use super::dispatch::{buffer_init, copy_words, read, readback_buffer};
+use super::dispatch::{Kernel, buffer_init, copy_words, read, readback_buffer};
 use crate::algo::{SolveError, Stepper};
 use crate::device::driver::nearfar::{self as nf, Launched, NearFar, NearFarBackend, NfEntry};
 use crate::device::gpu::{Build, DeltaRun};
@@ -179,11 +179,9 @@ fn host_words(graph: &Graph, source: VertexId, st: &nf::InitialState, arc_base: 
     HostWords { words, dist, near, pieces }
 }
 
-/// A pipeline and its bind group (the entry point's layout, derived from the shader).
-struct Pipe {
-    pipeline: wgpu::ComputePipeline,
-    group: wgpu::BindGroup,
-}
+/// A pipeline and its bind group (`dispatch::Kernel`, whose layout is derived from the shader);
+/// dispatched once or indirectly with sizes the scheduler wrote.
+struct Pipe(Kernel);
 
 impl Pipe {
     fn new(
@@ -194,37 +192,16 @@ impl Pipe {
         buffers: &[(u32, &wgpu::Buffer)],
         used: &[u32],
     ) -> Pipe {
-        let pipeline = d.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(entry),
-            layout: None,
-            module,
-            entry_point: Some(entry),
-            compilation_options: wgpu::PipelineCompilationOptions {
-                constants,
-                zero_initialize_workgroup_memory: false,
-            },
-            cache: None,
-        });
-        let entries: Vec<wgpu::BindGroupEntry> = buffers
-            .iter()
-            .filter(|(b, _)| used.contains(b))
-            .map(|&(binding, buf)| wgpu::BindGroupEntry { binding, resource: buf.as_entire_binding() })
-            .collect();
-        let layout = pipeline.get_bind_group_layout(0);
-        let group =
-            d.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(entry), layout: &layout, entries: &entries });
-        Pipe { pipeline, group }
+        Pipe(Kernel::new(d, module, entry, constants, buffers, used, (1, 1)))
     }
 
     fn bind(&self, pass: &mut wgpu::ComputePass<'_>) {
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &self.group, &[]);
+        self.0.bind(pass);
     }
 
     /// One workgroup.
     fn once(&self, pass: &mut wgpu::ComputePass<'_>) {
-        self.bind(pass);
-        pass.dispatch_workgroups(1, 1, 1);
+        self.0.dispatch(pass);
     }
 }
 
