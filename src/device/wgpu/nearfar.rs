@@ -95,7 +95,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
         let kernel = |entry: &str, wg: Option<u32>, used: &[u32]| {
             let constants: Vec<(&str, f64)> =
                 wg.map(|w| vec![("WG", f64::from(w)), ("BAL", if bal { 1.0 } else { 0.0 })]).unwrap_or_default();
-            Pipe::new(d, &module, entry, &constants, &all, used)
+            Pipe(Kernel::new(d, &module, entry, &constants, &all, used, (1, 1)))
         };
         let phase = [0, 1, 2, 3, 4, 5, 6];
         let kernels = [
@@ -184,17 +184,6 @@ fn host_words(graph: &Graph, source: VertexId, st: &nf::InitialState, arc_base: 
 struct Pipe(Kernel);
 
 impl Pipe {
-    fn new(
-        d: &wgpu::Device,
-        module: &wgpu::ShaderModule,
-        entry: &str,
-        constants: &[(&str, f64)],
-        buffers: &[(u32, &wgpu::Buffer)],
-        used: &[u32],
-    ) -> Pipe {
-        Pipe(Kernel::new(d, module, entry, constants, buffers, used, (1, 1)))
-    }
-
     fn bind(&self, pass: &mut wgpu::ComputePass<'_>) {
         self.0.bind(pass);
     }
