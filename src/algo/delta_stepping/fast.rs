@@ -380,23 +380,8 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
                 i = stop;
             }
         }
-        // Bin fusion: a small current bin is relaxed by its owner without another round — unless
-        // half the threads already wait at (B) and the bin has a vertex for each: then it is
-        // left for the next round, which shares it out in chunks (same bin, same distances).
         let c = curr as usize;
-        while c < bins.len()
-            && !bins[c].is_empty()
-            && bins[c].len() < knobs.fuse
-            && (share == 0 || bins[c].len() < share * s.threads || 2 * s.barrier.waiting() < s.threads)
-        {
-            // What this pass lowers into bin c goes into a spare vector (no allocation).
-            let mut copy = std::mem::replace(&mut bins[c], spare.pop().unwrap_or_default());
-            for &u in &copy {
-                relax(s, succ, u, &mut bins, &mut spare);
-            }
-            copy.clear();
-            spare.push(copy);
-        }
+        fuse_bin(s, succ, c, &mut bins, &mut spare, knobs.fuse, share);
         if let Some(b) = (c..bins.len()).find(|&b| !bins[b].is_empty()) {
             s.next_bin[round as usize & 1].fetch_min(b as u64, Relaxed);
         }
@@ -447,6 +432,36 @@ pub(super) fn keep(mut spare: Vec<Vec<VertexId>>) {
     });
     // Popped from the end: the smallest go first into the many short-lived bins of a run.
     SPARE.with_borrow_mut(|s| *s = spare);
+}
+
+/// Bin fusion (GAP's): while this thread's current bin `c` is non-empty and smaller than
+/// `fuse`, it relaxes the bin itself without another round — unless sharing is on (`share` > 0),
+/// the bin holds `share` vertices per thread and half the threads already wait at the barrier:
+/// then it is left for the next round, which shares it out in chunks (same bin, same distances).
+/// Shared by both workers (two barriers per round here, one in `fast1.rs`).
+#[inline]
+pub(super) fn fuse_bin<C: Cells + ?Sized>(
+    s: &Shared<C>,
+    succ: &Csr,
+    c: usize,
+    bins: &mut Vec<Vec<VertexId>>,
+    spare: &mut Vec<Vec<VertexId>>,
+    fuse: usize,
+    share: usize,
+) {
+    while c < bins.len()
+        && !bins[c].is_empty()
+        && bins[c].len() < fuse
+        && (share == 0 || bins[c].len() < share * s.threads || 2 * s.barrier.waiting() < s.threads)
+    {
+        // What this pass lowers into bin c goes into a spare vector (no allocation).
+        let mut copy = std::mem::replace(&mut bins[c], spare.pop().unwrap_or_default());
+        for &u in &copy {
+            relax(s, succ, u, bins, spare);
+        }
+        copy.clear();
+        spare.push(copy);
+    }
 }
 
 /// Relaxes every arc of `u` against δ(u) now; each lowered head goes into this thread's bin of

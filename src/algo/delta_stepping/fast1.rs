@@ -14,7 +14,9 @@
 //! barrier. Kept as a switch for that A/B.
 
 use super::barrier::Padded;
-use super::fast::{CHUNK, CHUNKS_PER_THREAD, Cells, NO_BIN, Parts, SHARE_BELOW_THREADS, SPARE, Shared, knobs, relax};
+use super::fast::{
+    CHUNK, CHUNKS_PER_THREAD, Cells, NO_BIN, Parts, SHARE_BELOW_THREADS, SPARE, Shared, fuse_bin, knobs, relax,
+};
 use crate::graph::{Distance, VertexId};
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
@@ -125,18 +127,7 @@ pub(super) fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &Atomic
         }
         // Bin fusion, as in fast.rs (the frontier's vectors are the parts, not bins[c]).
         let c = curr as usize;
-        while c < bins.len()
-            && !bins[c].is_empty()
-            && bins[c].len() < knobs.fuse
-            && (share == 0 || bins[c].len() < share * threads || 2 * s.barrier.waiting() < threads)
-        {
-            let mut copy = std::mem::replace(&mut bins[c], spare.pop().unwrap_or_default());
-            for &u in &copy {
-                relax(s, succ, u, &mut bins, &mut spare);
-            }
-            copy.clear();
-            spare.push(copy);
-        }
+        fuse_bin(s, succ, c, &mut bins, &mut spare, knobs.fuse, share);
         // This thread's candidate for the next frontier goes into its part of parity 1 − p,
         // which nobody reads since the last barrier.
         let mine = (c..bins.len()).find(|&b| !bins[b].is_empty());
