@@ -62,19 +62,60 @@ struct NfParams {
 
 __device__ __forceinline__ u32 nf_warp_min(u32 x) { return (u32)warp_min64((u64)x); }
 
-// Appends one lane's outcome (every lane of the warp calls it): near list `out` (a hub as pieces of
-// NF_PIECE arcs) or far pile `fsel` as (u, nd) with its minimum into *fmin. `c` is the global
-// control block (grid phases) or block 0's shared copy (solo phases).
-__device__ __forceinline__ void nf_emit(const NfParams &p, NfCtl *c, bool near_take, bool far_take, u32 u, u32 nd,
-                                        u32 out, u32 fsel, u32 *fmin) {
+// A grid phase's appends are staged per block in shared memory and flushed with one global
+// atomicAdd per pile and per flush (issue 30: on uniform 21 at Δ = ½ w̄ most warps of a relax
+// phase append, and one global atomicAdd per warp and append on the same pile counter, plus an
+// atomicMin on the far minimum, serialised every block on three words). Solo phases append
+// straight into their shared control block. A warp that finds the stage full appends globally.
+#ifndef NF_STAGE
+#define NF_STAGE 1 // 0: grid phases append globally per warp, as before the stage (A/B runs)
+#endif
+#define NF_SN 4096 // staged near items per block
+#define NF_SF 2048 // staged far entries per block
+struct NfStage {
+    u32 nn, nf, fmin, base_n, base_f, arcs, impr;
+    u32 near[NF_SN];
+    uint2 far[NF_SF];
+};
+
+// Where a phase's appends go: the near list `out`, far pile `fsel` and its minimum `*fmin` (the
+// control block's `far_min` in a relax phase, `far_min_next` in a split), through stage `st` when
+// it is not null.
+struct NfDest {
+    NfStage *st;
+    u32 out, fsel;
+    u32 *fmin;
+};
+
+// Reserves `cnt` slots for the warp's takers (mask): the first `fit` in the stage from `*sbase`,
+// the rest in the global pile through `gcount`. Returns this lane's slot and whether it is staged.
+__device__ __forceinline__ u32 nf_reserve(u32 mask, bool take, u32 *scount, u32 cap, u32 *gcount, bool &staged) {
+    const u32 lane = lane_id(), leader = __ffs(mask) - 1, cnt = __popc(mask);
+    const u32 rank = __popc(mask & ((1u << lane) - 1u));
+    u32 sb = cap;
+    if (scount != nullptr && lane == leader) sb = atomicAdd(scount, cnt);
+    sb = __shfl_sync(FULL_MASK, sb, leader);
+    const u32 fit = sb < cap ? min(cnt, cap - sb) : 0u;
+    u32 gb = 0;
+    if (fit < cnt && lane == leader) gb = atomicAdd(gcount, cnt - fit);
+    gb = __shfl_sync(FULL_MASK, gb, leader);
+    staged = take && rank < fit;
+    return staged ? sb + rank : gb + (rank - fit);
+}
+
+// Appends one lane's outcome (every lane of the warp calls it): near list d.out (a hub as pieces
+// of NF_PIECE arcs) or far pile d.fsel as (u, nd) with its minimum into *d.fmin. `c` is the global
+// control block (grid phases, d.st = the block's stage) or block 0's shared copy (solo phases).
+__device__ __forceinline__ void nf_emit(const NfParams &p, NfCtl *c, const NfDest &d, bool near_take, bool far_take,
+                                        u32 u, u32 nd) {
     bool hub = false;
     if (near_take && p.hub_deg != NF_NOHUB) {
         const u32 b = __ldg(&p.rowptr[u]), e = __ldg(&p.rowptr[u + 1]);
         if (e - b > p.hub_deg) {
             hub = true;
             const u32 np = (e - b + NF_PIECE - 1) / NF_PIECE;
-            const u32 base = atomicAdd(&c->piece_count[out], np);
-            uint2 *pl = out ? p.pieces1 : p.pieces0;
+            const u32 base = atomicAdd(&c->piece_count[d.out], np);
+            uint2 *pl = d.out ? p.pieces1 : p.pieces0;
             if (base + np <= p.piece_cap) {
                 for (u32 k = 0; k < np; ++k) pl[base + k] = make_uint2(u, b + k * NF_PIECE);
             } else {
@@ -82,28 +123,79 @@ __device__ __forceinline__ void nf_emit(const NfParams &p, NfCtl *c, bool near_t
             }
         }
     }
-    warp_append(near_take && !hub, u, out ? p.near1 : p.near0, &c->near_count[out]);
-    const u32 mask = __ballot_sync(FULL_MASK, far_take);
-    if (mask) {
-        const u32 lane = lane_id(), leader = __ffs(mask) - 1;
-        u32 base = 0;
-        if (lane == leader) base = atomicAdd(&c->far_count[fsel], (u32)__popc(mask));
-        base = __shfl_sync(FULL_MASK, base, leader);
+    const bool nt = near_take && !hub;
+    const u32 nmask = __ballot_sync(FULL_MASK, nt);
+    if (nmask) {
+        bool staged;
+        const u32 i = nf_reserve(nmask, nt, d.st ? &d.st->nn : nullptr, NF_SN, &c->near_count[d.out], staged);
+        if (staged) d.st->near[i] = u;
+        else if (nt) (d.out ? p.near1 : p.near0)[i] = u;
+    }
+    const u32 fmask = __ballot_sync(FULL_MASK, far_take);
+    if (fmask) {
+        bool staged;
+        const u32 i = nf_reserve(fmask, far_take, d.st ? &d.st->nf : nullptr, NF_SF, &c->far_count[d.fsel], staged);
         const u32 m = nf_warp_min(far_take ? nd : NF_INF);
-        if (lane == leader) atomicMin(fmin, m);
-        if (far_take) {
-            const u32 idx = base + __popc(mask & ((1u << lane) - 1u));
-            if (idx < p.far_cap) (fsel ? p.far1 : p.far0)[idx] = make_uint2(u, nd);
+        if (lane_id() == __ffs(fmask) - 1) atomicMin(d.st ? &d.st->fmin : d.fmin, m);
+        if (staged) {
+            d.st->far[i] = make_uint2(u, nd);
+        } else if (far_take) {
+            if (i < p.far_cap) (d.fsel ? p.far1 : p.far0)[i] = make_uint2(u, nd);
             else atomicExch(&c->overflow, 1u);
         }
     }
 }
 
+// Writes the block's stage out (one atomicAdd per pile, one atomicMin) and empties it; with
+// `counts`, also adds the phase counters it gathered. Every thread of the block calls it.
+__device__ void nf_flush(const NfParams &p, NfCtl *c, const NfDest &d, bool counts) {
+    NfStage *st = d.st;
+    __syncthreads();
+    const u32 nn = min(st->nn, (u32)NF_SN), nf = min(st->nf, (u32)NF_SF);
+    if (threadIdx.x == 0) {
+        st->base_n = nn ? atomicAdd(&c->near_count[d.out], nn) : 0u;
+        st->base_f = nf ? atomicAdd(&c->far_count[d.fsel], nf) : 0u;
+        if (st->fmin != NF_INF) atomicMin(d.fmin, st->fmin);
+        if (counts) {
+            if (st->arcs) atomicAdd(&c->ph_arcs, st->arcs);
+            if (st->impr) atomicAdd(&c->ph_impr, st->impr);
+        }
+    }
+    __syncthreads();
+    u32 *nl = d.out ? p.near1 : p.near0;
+    for (u32 i = threadIdx.x; i < nn; i += blockDim.x) nl[st->base_n + i] = st->near[i];
+    uint2 *fl = d.fsel ? p.far1 : p.far0;
+    for (u32 i = threadIdx.x; i < nf; i += blockDim.x) {
+        const u32 k = st->base_f + i;
+        if (k < p.far_cap) fl[k] = st->far[i];
+        else atomicExch(&c->overflow, 1u);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        st->nn = 0;
+        st->nf = 0;
+        st->fmin = NF_INF;
+        if (counts) {
+            st->arcs = 0;
+            st->impr = 0;
+        }
+    }
+    __syncthreads();
+}
+
+// A block-uniform point of a grid phase: flushes the stage once it is half full. Thread 0 alone
+// reads the counts and the barrier hands its decision to every thread.
+__device__ __forceinline__ void nf_maybe_flush(const NfParams &p, NfCtl *c, const NfDest &d) {
+    if (d.st == nullptr) return; // solo: no stage (the same for every thread)
+    const bool full = __syncthreads_or(threadIdx.x == 0 && (d.st->nn > NF_SN / 2 || d.st->nf > NF_SF / 2));
+    if (full) nf_flush(p, c, d, false);
+}
+
 // U arcs per lane at once: all loads, then all atomics, then the appends, so a lane has U requests
 // in flight instead of one dependent chain.
 template <int U>
-__device__ __forceinline__ void nf_relax_batch(const NfParams &p, NfCtl *c, const NfSnap &s, const bool *ok,
-                                               const u32 *e, const u32 *d, u32 &arcs, u32 &impr) {
+__device__ __forceinline__ void nf_relax_batch(const NfParams &p, NfCtl *c, const NfDest &dst, const NfSnap &s,
+                                               const bool *ok, const u32 *e, const u32 *d, u32 &arcs, u32 &impr) {
     u32 uu[U], nd[U];
     u64 cd[U], old[U];
 #pragma unroll
@@ -123,13 +215,12 @@ __device__ __forceinline__ void nf_relax_batch(const NfParams &p, NfCtl *c, cons
         old[j] = 0ull;
         if (ok[j] && nd[j] < (u32)(cd[j] >> 32)) old[j] = atomicMin(&p.dist[uu[j]], ((u64)nd[j] << 32) | s.stamp);
     }
-    const u32 out = s.cur ^ 1u;
 #pragma unroll
     for (int j = 0; j < U; ++j) {
         const u32 od = (u32)(old[j] >> 32);
         const bool imp = ok[j] && nd[j] < od;
         const bool again = (u32)old[j] == s.stamp && od < s.T; // already near-appended in this phase
-        nf_emit(p, c, imp && nd[j] < s.T && !again, imp && nd[j] >= s.T, uu[j], nd[j], out, s.fsel, &c->far_min);
+        nf_emit(p, c, dst, imp && nd[j] < s.T && !again, imp && nd[j] >= s.T, uu[j], nd[j]);
         arcs += ok[j] ? 1u : 0u;
         impr += imp ? 1u : 0u;
     }
@@ -137,8 +228,8 @@ __device__ __forceinline__ void nf_relax_batch(const NfParams &p, NfCtl *c, cons
 
 // A relax phase over the near list and hub pieces of s.cur, split over `nw` workers (blocks).
 template <bool BAL>
-__device__ void nf_relax_phase(const NfParams &p, NfCtl *c, const NfSnap &s, u32 worker, u32 nw, u32 &arcs,
-                               u32 &impr) {
+__device__ void nf_relax_phase(const NfParams &p, NfCtl *c, const NfDest &dst, const NfSnap &s, u32 worker, u32 nw,
+                               u32 &arcs, u32 &impr) {
     const u32 n_in = s.n_in, n_p = s.n_p;
     const u32 *in = s.cur ? p.near1 : p.near0;
     const uint2 *pin = s.cur ? p.pieces1 : p.pieces0;
@@ -161,8 +252,9 @@ __device__ void nf_relax_phase(const NfParams &p, NfCtl *c, const NfSnap &s, u32
                     e[j] = b + k + j;
                     dd[j] = d;
                 }
-                nf_relax_batch<4>(p, c, s, ok, e, dd, arcs, impr);
+                nf_relax_batch<4>(p, c, dst, s, ok, e, dd, arcs, impr);
             }
+            nf_maybe_flush(p, c, dst);
         }
     } else {
         __shared__ u32 s_pos[NF_BLOCK], s_beg[NF_BLOCK], s_d[NF_BLOCK];
@@ -194,9 +286,11 @@ __device__ void nf_relax_phase(const NfParams &p, NfCtl *c, const NfSnap &s, u32
                         dd[q] = s_d[k];
                     }
                 }
-                nf_relax_batch<2>(p, c, s, ok, e, dd, arcs, impr);
+                nf_relax_batch<2>(p, c, dst, s, ok, e, dd, arcs, impr);
             }
-            __syncthreads();
+            // also keeps s_pos until every thread is done with this chunk
+            if (dst.st != nullptr) nf_maybe_flush(p, c, dst);
+            else __syncthreads();
         }
     }
     for (u32 pc_i = worker; pc_i < n_p; pc_i += nw) {
@@ -214,14 +308,15 @@ __device__ void nf_relax_phase(const NfParams &p, NfCtl *c, const NfSnap &s, u32
                 ok[q] = e[q] < e_end;
                 dd[q] = d;
             }
-            nf_relax_batch<2>(p, c, s, ok, e, dd, arcs, impr);
+            nf_relax_batch<2>(p, c, dst, s, ok, e, dd, arcs, impr);
         }
+        nf_maybe_flush(p, c, dst);
     }
 }
 
 // A split phase: far[s.fsel] → near list (d < T) or far[s.fsel ^ 1]; stale entries (δ(u) ≠ d: a
 // newer entry or a near append exists) are dropped, so a live entry is unique per vertex.
-__device__ void nf_split_phase(const NfParams &p, NfCtl *c, const NfSnap &s, u32 worker, u32 nw) {
+__device__ void nf_split_phase(const NfParams &p, NfCtl *c, const NfDest &dst, const NfSnap &s, u32 worker, u32 nw) {
     const u32 cnt = s.n_in < p.far_cap ? s.n_in : p.far_cap;
     const uint2 *src = s.fsel ? p.far1 : p.far0;
     const u32 tid = threadIdx.x, stride = nw * blockDim.x;
@@ -231,7 +326,8 @@ __device__ void nf_split_phase(const NfParams &p, NfCtl *c, const NfSnap &s, u32
         uint2 en = make_uint2(0, 0);
         if (ok) en = __ldcg(&src[i]);
         const bool live = ok && (u32)(__ldcg(&p.dist[en.x]) >> 32) == en.y;
-        nf_emit(p, c, live && en.y < s.T, live && en.y >= s.T, en.x, en.y, s.cur ^ 1u, s.fsel ^ 1u, &c->far_min_next);
+        nf_emit(p, c, dst, live && en.y < s.T, live && en.y >= s.T, en.x, en.y);
+        nf_maybe_flush(p, c, dst);
     }
 }
 
@@ -315,23 +411,37 @@ __device__ __forceinline__ NfSnap nf_load_snap(const NfCtl *g) {
     return s;
 }
 
-// Adds the block's per-thread phase counters to c (one atomic per warp and counter).
-__device__ __forceinline__ void nf_count(NfCtl *c, u32 &arcs, u32 &impr) {
+// Adds the block's per-thread phase counters to c (one atomic per warp and counter), or to the
+// block's stage when it has one (one atomic per block, at its last flush).
+__device__ __forceinline__ void nf_count(NfCtl *c, NfStage *st, u32 &arcs, u32 &impr) {
     const u32 a = (u32)warp_sum64((u64)arcs), m = (u32)warp_sum64((u64)impr);
     if (lane_id() == 0) {
-        if (a) atomicAdd(&c->ph_arcs, a);
-        if (m) atomicAdd(&c->ph_impr, m);
+        if (a) atomicAdd(st ? &st->arcs : &c->ph_arcs, a);
+        if (m) atomicAdd(st ? &st->impr : &c->ph_impr, m);
     }
     arcs = 0;
     impr = 0;
 }
 
+// One phase on `nw` workers; `st` is the block's stage in a grid phase, null in a solo phase.
 template <bool BAL>
-__device__ __forceinline__ void nf_run_phase(const NfParams &p, NfCtl *c, const NfSnap &s, u32 worker, u32 nw) {
+__device__ __forceinline__ void nf_run_phase(const NfParams &p, NfCtl *c, NfStage *st, const NfSnap &s, u32 worker,
+                                             u32 nw) {
     u32 arcs = 0, impr = 0;
-    if (s.kind == NF_RELAX) nf_relax_phase<BAL>(p, c, s, worker, nw, arcs, impr);
-    else nf_split_phase(p, c, s, worker, nw);
-    nf_count(c, arcs, impr);
+    NfDest d;
+    d.st = st;
+    d.out = s.cur ^ 1u;
+    if (s.kind == NF_RELAX) {
+        d.fsel = s.fsel;
+        d.fmin = &c->far_min;
+        nf_relax_phase<BAL>(p, c, d, s, worker, nw, arcs, impr);
+    } else {
+        d.fsel = s.fsel ^ 1u;
+        d.fmin = &c->far_min_next;
+        nf_split_phase(p, c, d, s, worker, nw);
+    }
+    nf_count(c, st, arcs, impr);
+    if (st != nullptr) nf_flush(p, c, d, true);
 }
 
 // The solve (or its next `budget` phases): one cooperative launch. While a phase is small, block 0
@@ -340,8 +450,17 @@ __device__ __forceinline__ void nf_run_phase(const NfParams &p, NfCtl *c, const 
 template <bool BAL>
 __device__ void nf_solve(const NfParams p) {
     __shared__ NfCtl s_ctl;
+    __shared__ NfStage s_stage;
     u32 *gw = reinterpret_cast<u32 *>(p.ctl);
     u32 *sw = reinterpret_cast<u32 *>(&s_ctl);
+    if (threadIdx.x == 0) {
+        s_stage.nn = 0;
+        s_stage.nf = 0;
+        s_stage.fmin = NF_INF;
+        s_stage.arcs = 0;
+        s_stage.impr = 0;
+    }
+    __syncthreads();
     while (true) {
         const NfSnap s = nf_load_snap(p.ctl);
         if (s.kind == NF_DONE || s.kind == NF_PAUSE) break;
@@ -351,7 +470,7 @@ __device__ void nf_solve(const NfParams p) {
                 __syncthreads();
                 while (true) {
                     const NfSnap t = s_ctl.snap;
-                    nf_run_phase<BAL>(p, &s_ctl, t, 0, 1);
+                    nf_run_phase<BAL>(p, &s_ctl, nullptr, t, 0, 1);
                     __syncthreads();
                     if (threadIdx.x == 0) {
                         nf_schedule(p, s_ctl);
@@ -367,7 +486,7 @@ __device__ void nf_solve(const NfParams p) {
                 if (threadIdx.x >= 12 && threadIdx.x < NF_CTL_WORDS) __stcg(&gw[threadIdx.x], sw[threadIdx.x]);
             }
         } else {
-            nf_run_phase<BAL>(p, p.ctl, s, blockIdx.x, gridDim.x);
+            nf_run_phase<BAL>(p, p.ctl, NF_STAGE ? &s_stage : nullptr, s, blockIdx.x, gridDim.x);
         }
         grid_sync_then(p.ctl, [&] {
             NfCtl l;

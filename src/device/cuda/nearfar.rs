@@ -63,8 +63,13 @@ fn kernels(gpu: &Gpu) -> Result<[CudaFunction; 3], SolveError> {
         return Ok(f.clone());
     }
     let names = ["nf_solve_vertex", "nf_solve_balanced", "nf_resume"];
+    // `SSSP_NF_STAGE=0` compiles the grid phases without their block stage (A/B runs only).
+    let src = match std::env::var("SSSP_NF_STAGE").as_deref() {
+        Ok("0") => format!("#define NF_STAGE 0\n{SRC}"),
+        _ => SRC.to_string(),
+    };
     let f: [CudaFunction; 3] = gpu
-        .compile_file("nearfar.cu", SRC, &names)?
+        .compile_file("nearfar.cu", &src, &names)?
         .try_into()
         .map_err(|_| SolveError::Device("kernels/nearfar.cu: an entry point is missing".into()))?;
     cache.push((gpu.ordinal, f.clone()));
