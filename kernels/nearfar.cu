@@ -16,6 +16,10 @@
 // the atomicMin that lowers δ(u) also says whether u was already near-appended in this phase.
 
 #define NF_BLOCK 1024
+// Arcs per lane in flight in the balanced expansion (loads, then atomics); A/B via SSSP_NF_DEFINES.
+#ifndef NF_BAL_U
+#define NF_BAL_U 2
+#endif
 #define NF_PIECE 4096
 #define NF_INF 0xFFFFFFFFu
 #define NF_NOHUB 0xFFFFFFFFu
@@ -68,7 +72,8 @@ __device__ __forceinline__ u32 nf_warp_min(u32 x) { return (u32)warp_min64((u64)
 // atomicMin on the far minimum, serialised every block on three words). Solo phases append
 // straight into their shared control block. A warp that finds the stage full appends globally.
 #ifndef NF_STAGE
-#define NF_STAGE 1 // 0: grid phases append globally per warp, as before the stage (A/B runs)
+#define NF_STAGE 1 // 0: grid phases append globally per warp, as before the stage (A/B runs:
+                   // SSSP_NF_DEFINES="NF_STAGE=0", src/device/cuda/nearfar.rs)
 #endif
 #define NF_SN 4096 // staged near items per block
 #define NF_SF 2048 // staged far entries per block
@@ -271,11 +276,11 @@ __device__ void nf_relax_phase(const NfParams &p, NfCtl *c, const NfDest &dst, c
             s_beg[tid] = b;
             s_d[tid] = d;
             __syncthreads();
-            for (u32 jb = 0; jb < total; jb += 2 * blockDim.x) {
-                bool ok[2];
-                u32 e[2], dd[2];
+            for (u32 jb = 0; jb < total; jb += NF_BAL_U * blockDim.x) {
+                bool ok[NF_BAL_U];
+                u32 e[NF_BAL_U], dd[NF_BAL_U];
 #pragma unroll
-                for (int q = 0; q < 2; ++q) {
+                for (int q = 0; q < NF_BAL_U; ++q) {
                     const u32 j = jb + q * blockDim.x + tid;
                     ok[q] = j < total;
                     e[q] = 0;
@@ -286,7 +291,7 @@ __device__ void nf_relax_phase(const NfParams &p, NfCtl *c, const NfDest &dst, c
                         dd[q] = s_d[k];
                     }
                 }
-                nf_relax_batch<2>(p, c, dst, s, ok, e, dd, arcs, impr);
+                nf_relax_batch<NF_BAL_U>(p, c, dst, s, ok, e, dd, arcs, impr);
             }
             // also keeps s_pos until every thread is done with this chunk
             if (dst.st != nullptr) nf_maybe_flush(p, c, dst);

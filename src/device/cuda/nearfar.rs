@@ -63,17 +63,27 @@ fn kernels(gpu: &Gpu) -> Result<[CudaFunction; 3], SolveError> {
         return Ok(f.clone());
     }
     let names = ["nf_solve_vertex", "nf_solve_balanced", "nf_resume"];
-    // `SSSP_NF_STAGE=0` compiles the grid phases without their block stage (A/B runs only).
-    let src = match std::env::var("SSSP_NF_STAGE").as_deref() {
-        Ok("0") => format!("#define NF_STAGE 0\n{SRC}"),
-        _ => SRC.to_string(),
-    };
+    let src = format!("{}{SRC}", ab_defines(std::env::var("SSSP_NF_DEFINES").ok().as_deref()));
     let f: [CudaFunction; 3] = gpu
         .compile_file("nearfar.cu", &src, &names)?
         .try_into()
         .map_err(|_| SolveError::Device("kernels/nearfar.cu: an entry point is missing".into()))?;
     cache.push((gpu.ordinal, f.clone()));
     Ok(f)
+}
+
+/// `#define` lines for A/B runs on the GPU machine from `SSSP_NF_DEFINES`, e.g. `NF_STAGE=0
+/// NF_BAL_U=4` (the kernel's `#ifndef` switches: the old per-warp global appends, arcs in flight per
+/// lane). Tokens that are not `NAME=DIGITS` with an upper-case name are ignored.
+fn ab_defines(spec: Option<&str>) -> String {
+    let ok_name =
+        |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+    spec.unwrap_or_default()
+        .split_whitespace()
+        .filter_map(|t| t.split_once('='))
+        .filter(|(n, v)| ok_name(n) && !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+        .map(|(n, v)| format!("#define {n} {v}\n"))
+        .collect()
 }
 
 /// One near-far run on a CUDA device (the backend of [`NearFar`]).
@@ -255,5 +265,18 @@ impl NearFarBackend for NearFarCuda {
     fn threads(&self) -> (u32, u64) {
         let _ = &self.gpu;
         (BLOCK, u64::from(BLOCK) * u64::from(self.grid))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Only `NAME=DIGITS` tokens become defines.
+    #[test]
+    fn ab_defines_take_only_numeric_switches() {
+        assert_eq!(super::ab_defines(None), "");
+        assert_eq!(
+            super::ab_defines(Some("NF_STAGE=0 bad=1 NF_BAL_U=4 X=y Z")),
+            "#define NF_STAGE 0\n#define NF_BAL_U 4\n"
+        );
     }
 }
