@@ -427,10 +427,17 @@ impl Oracle {
         if !self.check || s as usize >= self.graph.n() {
             return;
         }
-        let g = &self.graph;
-        // A negative cycle has no distances: the solver's error already failed the run.
-        let Ok(want) = reference_distances(g, s) else { return };
-        let want = self.cache.entry(s).or_insert_with(|| Arc::new(want));
+        // Dijkstra once per source: the repetitions of a cell reuse it (each timed run of a
+        // parallel solver used to wait for a fresh one, ~1.5 s on Kronecker 21, while its
+        // team fell asleep).
+        let want = match self.cache.get(&s) {
+            Some(w) => Arc::clone(w),
+            // A negative cycle has no distances: the solver's error already failed the run.
+            None => match reference_distances(&self.graph, s) {
+                Ok(w) => Arc::clone(self.cache.entry(s).or_insert(Arc::new(w))),
+                Err(_) => return,
+            },
+        };
         let differ = want.iter().zip(dist).filter(|(a, b)| a != b).count() + want.len().abs_diff(dist.len());
         r.mismatches = Some(differ as u64);
         r.correct = Some(differ == 0);
