@@ -231,7 +231,12 @@ impl<'a> Worker<'a> {
         let gpu = matches!(d, DeviceId::Cuda(_) | DeviceId::Wgpu(_));
         // A graph too large for the device (memory, 32-bit distances) is skipped with the
         // reason, as an unsupported algorithm is: not a failed cell (`sssp-lab check` alike).
-        if let (true, Some(info), Some(choice)) = (gpu, crate::device::find(d), cell.algorithm.as_ref()) {
+        // Only a GPU cell lists the devices: listing probes CUDA (cuInit) and every Vulkan
+        // driver, whose threads then live beside a CPU cell's timed team (issue 31, lease 7).
+        // `SSSP_LAB_PROBE=1` lists them anyway, for that A/B.
+        let probe = gpu || std::env::var_os("SSSP_LAB_PROBE").is_some_and(|v| v == "1");
+        let info = if probe { crate::device::find(d) } else { None };
+        if let (true, Some(info), Some(choice)) = (gpu, info, cell.algorithm.as_ref()) {
             let opts = SolveOptions { params: choice.params.clone(), block: cell.block, ..Default::default() };
             if let Err(why) = info.fits(g, choice.algorithm, &opts) {
                 let work = sources.len() * reps as usize;

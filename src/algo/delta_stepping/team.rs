@@ -291,4 +291,18 @@ mod tests {
             assert!(hits.iter().all(|h| h.load(Relaxed) == 1));
         }
     }
+
+    /// Pinning (`SSSP_DS_PIN=1`) takes effect on Linux and leaves a thread on an allowed CPU;
+    /// [`prepare`] starts the team without running anything.
+    #[test]
+    fn pinning_and_preparing() {
+        let pinned = std::thread::spawn(|| pin::to(1)).join().expect("no panic");
+        assert_eq!(pinned, cfg!(target_os = "linux"));
+        prepare(3);
+        let sum = AtomicUsize::new(0);
+        run(3, &|t| {
+            sum.fetch_add(t, Relaxed);
+        });
+        assert_eq!(sum.load(Relaxed), 3);
+    }
 }

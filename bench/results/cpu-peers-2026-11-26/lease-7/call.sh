@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Lease 7 (issue 31): what makes our runs stall. GAP and ours interleaved on all four graphs in
+# one call on the GPU machine's 16 cores. Run as `bash .dev/cpu3/call.sh` with .dev/cpu3 carried
+# (binary, GAP's sssp/converter, wsg2wel, lux.gr.gz, the scripts). Sides per round: GAP(Δa) ·
+# ours (the default: no GPU probe, team and δ array started before the timed run) · GAP(Δb) ·
+# ours with each switch — roads: the old GPU probe (SSSP_LAB_PROBE=1), pinning, spinning
+# waiters that yield, a team that stays hot 50 ms between runs, pinning + yield; the 21-scale
+# graphs, every other round: the road switch with the lowest medians (AUTO_FROM).
+set -uo pipefail
+D=.dev/cpu3
+o=$OUT/lease-7; mkdir -p "$o"
+xz -dc $D/sssp-lab.xz > /tmp/sssp-lab && chmod +x /tmp/sssp-lab
+chmod +x $D/gapbs/* $D/wsg2wel 2>/dev/null
+{ date -u; nproc; lscpu | grep -E 'Model name|Socket|Thread|Core|NUMA|L3|MHz'; uptime; free -g
+  cat /sys/kernel/mm/transparent_hugepage/enabled /proc/sys/kernel/numa_balancing 2>/dev/null
+  ls /usr/share/vulkan/icd.d /etc/vulkan/icd.d 2>/dev/null
+  ps -eo pid,ni,pcpu,nlwp,comm --sort=-pcpu | head -15; } > "$o/machine.txt" 2>&1
+PEERS=$D LUX_GZ=$D/lux.gr.gz WSG2WEL=$D/wsg2wel ROUNDS=14 BIG_ROUNDS=10 BIG_REPS=8 BIG_AB_EVERY=2 \
+  STOP_kron21=255 STOP_urand21=405 \
+  AB_ENVS="SSSP_LAB_PROBE=1;SSSP_DS_PIN=1;SSSP_DS_YIELD=1;SSSP_DS_HOT=50;SSSP_DS_PIN=1 SSSP_DS_YIELD=1" \
+  AUTO_FROM="SSSP_DS_PIN=1;SSSP_DS_YIELD=1;SSSP_DS_HOT=50;SSSP_DS_PIN=1 SSSP_DS_YIELD=1" BIG_AB=auto \
+  timeout 440 bash $D/cpu-ab-interleave.sh /tmp/sssp-lab "$o" ny lux kron21 urand21
+echo "rc=$? at $(date -u)" >> "$o/log.txt"
+{ uptime; ps -eo pid,ni,pcpu,nlwp,comm --sort=-pcpu | head -15; } >> "$o/machine.txt" 2>&1
+cd $OUT && tar czf lease-7.tgz lease-7 && rm -rf lease-7
