@@ -7,6 +7,8 @@
 # waiters that yield, a team that stays hot 50 ms between runs, pinning + yield; the 21-scale
 # graphs, every other round: the road switch with the lowest medians (AUTO_FROM).
 set -uo pipefail
+# CALL_S: the call's time limit; the graphs' stops and the tar are fitted into it.
+C=${CALL_S:-480}
 D=.dev/cpu3
 o=$OUT/lease-7; mkdir -p "$o"
 xz -dc $D/sssp-lab.xz > /tmp/sssp-lab && chmod +x /tmp/sssp-lab
@@ -16,10 +18,10 @@ chmod +x $D/gapbs/* $D/wsg2wel 2>/dev/null
   ls /usr/share/vulkan/icd.d /etc/vulkan/icd.d 2>/dev/null
   ps -eo pid,ni,pcpu,nlwp,comm --sort=-pcpu | head -15; } > "$o/machine.txt" 2>&1
 PEERS=$D LUX_GZ=$D/lux.gr.gz WSG2WEL=$D/wsg2wel ROUNDS=14 BIG_ROUNDS=10 BIG_REPS=8 BIG_AB_EVERY=2 \
-  STOP_kron21=255 STOP_urand21=405 \
+  STOP_kron21=$(( C * 53 / 100 )) STOP_urand21=$(( C - 75 )) \
   AB_ENVS="SSSP_LAB_PROBE=1;SSSP_DS_PIN=1;SSSP_DS_YIELD=1;SSSP_DS_HOT=50;SSSP_DS_PIN=1 SSSP_DS_YIELD=1" \
   AUTO_FROM="SSSP_DS_PIN=1;SSSP_DS_YIELD=1;SSSP_DS_HOT=50;SSSP_DS_PIN=1 SSSP_DS_YIELD=1" BIG_AB=auto \
-  timeout 440 bash $D/cpu-ab-interleave.sh /tmp/sssp-lab "$o" ny lux kron21 urand21
+  timeout $(( C - 35 )) bash $D/cpu-ab-interleave.sh /tmp/sssp-lab "$o" ny lux kron21 urand21
 echo "rc=$? at $(date -u)" >> "$o/log.txt"
 { uptime; ps -eo pid,ni,pcpu,nlwp,comm --sort=-pcpu | head -15; } >> "$o/machine.txt" 2>&1
 cd $OUT && tar czf lease-7.tgz lease-7 && rm -rf lease-7
