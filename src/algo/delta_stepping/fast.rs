@@ -31,6 +31,11 @@
 //! bins' bytes and leaves each lowered vertex to the one thread that binned it last: NY 5.06
 //! against 4.54 ms, luxembourg 2.73 against 2.38 ms at 16 threads in the same call.
 //!
+//! Lease 7 (interleaved with GAP in one call, all four graphs): the stalls of lease 6 (15–28 %
+//! of road runs > 2× the median) did not come back (2–3 %, GAP 0–5 %); a team that stays hot
+//! 50 ms between runs ([`super::team`]) won on the roads, pinning lost, yielding spinners
+//! (`SSSP_DS_YIELD=1`) and the GPU probe made no difference.
+//!
 //! Tried and not faster (lease 6, interleaved A/B in one call, 16 rounds of fresh processes):
 //! one barrier per round instead of two ([`super::fast1`], `SSSP_DS_BARRIERS=1`). NY 4.68
 //! against 4.49 ms, luxembourg 2.69 against 2.75, Kronecker 21 92.1 against 85.6 (medians;
