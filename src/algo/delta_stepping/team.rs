@@ -133,8 +133,8 @@ const HOT: Duration = Duration::from_millis(50);
 struct Knobs {
     /// `SSSP_DS_PIN=1`: worker i runs on the i-th CPU the process may use, the caller on the
     /// first (no two team threads share a core, none migrates). Lease 7: slower, NY 4.00
-    /// against 3.68 ms, luxembourg 2.03 against 1.91 (a pinned thread cannot leave a core that
-    /// a kernel thread takes; every other thread then waits at the barrier).
+    /// against 3.68 ms, luxembourg 2.03 against 1.91 (not measured why; a pinned thread cannot
+    /// leave a core that a kernel thread takes, and every other thread waits for it).
     pin: bool,
     /// `SSSP_DS_HOT=ms`: how long a worker spins after a run before it parks, while the team
     /// has a core per thread (unset: [`HOT`]; 0: as long as the barrier spins, lease 6's rule).
