@@ -123,15 +123,15 @@ impl DeltaSteppingStepper {
             // The team and the δ array of the fast path, outside the timed `run_to_end`.
             super::fast::prepare(&graph, pool.as_ref().map_or(1, super::team::LazyPool::threads));
         }
-        let arcs = std::sync::OnceLock::new();
+        let light_heavy = std::sync::OnceLock::new();
         if opts.launch != Launch::Fast {
             // Stepped runs time their phases: the split stays out of the first one.
-            let _ = arcs.set(split(&graph, delta));
+            let _ = light_heavy.set(split(&graph, delta));
         }
         let mut prev = vec![INF; n];
         prev[source as usize] = 0;
         let mut st = DeltaSteppingStepper {
-            split: arcs,
+            split: light_heavy,
             dist: prev.iter().map(|&d| AtomicDistance::new(d)).collect(),
             prev,
             stamp: (0..n).map(|_| AtomicU32::new(0)).collect(),
