@@ -63,7 +63,11 @@ fn kernels(gpu: &Gpu) -> Result<[CudaFunction; 3], SolveError> {
         return Ok(f.clone());
     }
     let names = ["nf_solve_vertex", "nf_solve_balanced", "nf_resume"];
-    let src = format!("{}{SRC}", ab_defines(std::env::var("SSSP_NF_DEFINES").ok().as_deref()));
+    let mut spec = std::env::var("SSSP_NF_DEFINES").unwrap_or_default();
+    if std::env::var("SSSP_NF_SKIP").is_ok_and(|v| v == "0") {
+        spec.push_str(" NF_SKIP=0"); // the switch wgpu reads too, so one A/B covers both devices
+    }
+    let src = format!("{}{SRC}", ab_defines(Some(&spec)));
     let f: [CudaFunction; 3] = gpu
         .compile_file("nearfar.cu", &src, &names)?
         .try_into()
@@ -73,8 +77,9 @@ fn kernels(gpu: &Gpu) -> Result<[CudaFunction; 3], SolveError> {
 }
 
 /// `#define` lines for A/B runs on the GPU machine from `SSSP_NF_DEFINES`, e.g. `NF_STAGE=0
-/// NF_BAL_U=4` (the kernel's `#ifndef` switches: the old per-warp global appends, arcs in flight per
-/// lane). Tokens that are not `NAME=DIGITS` with an upper-case name are ignored.
+/// NF_BAL_U=4 NF_SKIP=0 NF_CONTIG=0` (the kernel's `#ifndef` switches: the old per-warp global
+/// appends, arcs in flight per lane, expanding near items already queued again, one binary search
+/// per arc). Tokens that are not `NAME=DIGITS` with an upper-case name are ignored.
 fn ab_defines(spec: Option<&str>) -> String {
     let ok_name =
         |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
