@@ -5,6 +5,11 @@
 //! four dispatches (scheduler, a solo stretch in one workgroup, scheduler, one grid phase), each
 //! sized on the GPU through indirect dispatch, then a final scheduler; the control block and the
 //! log are read back once per launch. Times are the host's (the driver's clock).
+//!
+//! A grid phase's appends go through a per-workgroup stage in workgroup memory, sized from the
+//! device's limit (`stage_entries`); relax phases skip near items already queued for the next
+//! phase. Env `SSSP_NF_WG_STAGE=0` / `SSSP_NF_SKIP=0` turn either off for A/B runs (read when the
+//! pipelines are built; `docs/gpu-worklist.md` §11).
 
 use super::Gpu;
 use super::dispatch::{Kernel, buffer_init, copy_words, read, readback_buffer};
