@@ -19,7 +19,19 @@
 //
 // δ and the stamp of the phase that last near-appended a vertex are two u32 words (WGSL has no
 // 64-bit atomics): dist[v] and dist[n + v]; the atomicExchange of the stamp after a decrease says
-// whether v is already in this phase's near list.
+// whether v is already in this phase's near list. A relax phase skips a near item (or hub piece)
+// whose stamp is already the running phase's (SKIP): it was lowered in this phase and sits in the
+// next near list, which expands it at a δ at least as low. Stamps only grow (the first phase's is
+// 2, every vertex starts at 0) and a split phase writes none, so equality means exactly that.
+//
+// The stage (STAGE, grid phases only, as kernels/nearfar.cu's NfStage): each workgroup of a grid
+// phase reserves near and far slots with workgroup atomics in st_near / st_far (STAGE_N and
+// STAGE_F entries, sized by the host from the device's workgroup-memory limit), keeps the far
+// minimum in st_fmin, and writes the stage out with one storage atomicAdd per pile (a coalesced
+// copy) when it is half full — checked at workgroup-uniform points (stage_check) — and at the end
+// of its share. An append that finds the stage full goes to the storage pile directly, so the
+// result is exact either way. The solo pipeline is built with STAGE off and 1-entry stage arrays,
+// so it allocates no stage.
 
 struct NfParams {
     n: u32,
@@ -37,6 +49,13 @@ const SOLO_PHASES: u32 = 1024u;
 
 /// Balanced relax (the graph's maximum out-degree is above 32).
 override BAL: bool = false;
+/// Grid phases append through the workgroup's stage (env SSSP_NF_WG_STAGE=0: off).
+override STAGE: bool = false;
+/// Stage capacity in near items and far entries (1 where STAGE is off: no workgroup memory).
+override STAGE_N: u32 = 1u;
+override STAGE_F: u32 = 1u;
+/// Skip near items already queued for the next phase (env SSSP_NF_SKIP=0: off).
+override SKIP: bool = true;
 
 @group(0) @binding(0) var<uniform> P: NfParams;
 // rowptr[0..=n], then (head, weight) pairs from P.arc_base.
@@ -73,6 +92,17 @@ var<workgroup> w_impr: atomic<u32>;
 // The solo workgroup's copy of the control block (CUDA's shared-memory copy): a solo stretch's
 // appends and its scheduler touch workgroup memory, not L2. `solo` below picks the copy.
 var<workgroup> w_ctl: array<atomic<u32>, NF_C_WORDS>;
+// The grid workgroup's stage: reserved counts (they run past the capacity once it is full),
+// entries, far minimum; flush bases and counts, the flush decision and the balanced arc total
+// handed to every invocation by workgroupUniformLoad.
+var<workgroup> st_nn: atomic<u32>;
+var<workgroup> st_nf: atomic<u32>;
+var<workgroup> st_fmin: atomic<u32>;
+var<workgroup> st_near: array<u32, STAGE_N>;
+var<workgroup> st_far: array<vec2<u32>, STAGE_F>;
+var<workgroup> st_base: vec4<u32>;
+var<workgroup> st_flag: u32;
+var<workgroup> w_total: u32;
 
 fn cg(solo: bool, i: u32) -> u32 {
     if solo {
@@ -143,22 +173,103 @@ fn nf_emit(solo: bool, near_take: bool, far_take: bool, u: u32, nd: u32, out: u3
             }
         }
     }
+    let staged = STAGE && !solo;
     if near_take && !hub {
-        let i = cadd(solo, NF_C_NEAR + out, 1u);
-        if i < P.n {
-            near[out * P.n + i] = u;
-        } else {
-            cs(solo, NF_C_OVERFLOW, 1u);
+        var put = false;
+        if staged {
+            let k = atomicAdd(&st_nn, 1u);
+            if k < STAGE_N {
+                st_near[k] = u;
+                put = true;
+            }
+        }
+        if !put {
+            let i = cadd(solo, NF_C_NEAR + out, 1u);
+            if i < P.n {
+                near[out * P.n + i] = u;
+            } else {
+                cs(solo, NF_C_OVERFLOW, 1u);
+            }
         }
     }
     if far_take {
+        if staged {
+            atomicMin(&st_fmin, nd);
+            let k = atomicAdd(&st_nf, 1u);
+            if k < STAGE_F {
+                st_far[k] = vec2<u32>(u, nd);
+                return;
+            }
+        } else {
+            cmin(solo, fmin, nd);
+        }
         let i = cadd(solo, NF_C_FAR + fsel, 1u);
-        cmin(solo, fmin, nd);
         if i < P.far_cap {
             far[fsel * P.far_cap + i] = vec2<u32>(u, nd);
         } else {
             cs(solo, NF_C_OVERFLOW, 1u);
         }
+    }
+}
+
+// Writes the workgroup's stage out — near list `out`, far pile `fsel`, minimum ctl[fmin] — with
+// one storage atomicAdd per pile and a coalesced copy, and empties it. Every invocation calls it
+// at a workgroup-uniform point; the first barrier lets every reservation land first.
+fn stage_flush(lid: u32, out: u32, fsel: u32, fmin: u32) {
+    workgroupBarrier();
+    if lid == 0u {
+        let nn = min(atomicLoad(&st_nn), STAGE_N);
+        let nf = min(atomicLoad(&st_nf), STAGE_F);
+        var bn = 0u;
+        var bf = 0u;
+        if nn != 0u {
+            bn = atomicAdd(&ctl[NF_C_NEAR + out], nn);
+        }
+        if nf != 0u {
+            bf = atomicAdd(&ctl[NF_C_FAR + fsel], nf);
+        }
+        let m = atomicLoad(&st_fmin);
+        if m != INF {
+            atomicMin(&ctl[fmin], m);
+        }
+        st_base = vec4<u32>(bn, bf, nn, nf);
+    }
+    let b = workgroupUniformLoad(&st_base);
+    for (var i = lid; i < b.z; i += WG) {
+        if b.x + i < P.n {
+            near[out * P.n + b.x + i] = st_near[i];
+        } else {
+            atomicStore(&ctl[NF_C_OVERFLOW], 1u);
+        }
+    }
+    for (var i = lid; i < b.w; i += WG) {
+        if b.y + i < P.far_cap {
+            far[fsel * P.far_cap + b.y + i] = st_far[i];
+        } else {
+            atomicStore(&ctl[NF_C_OVERFLOW], 1u);
+        }
+    }
+    workgroupBarrier();
+    if lid == 0u {
+        atomicStore(&st_nn, 0u);
+        atomicStore(&st_nf, 0u);
+        atomicStore(&st_fmin, INF);
+    }
+    workgroupBarrier();
+}
+
+// A workgroup-uniform point of a grid phase: flushes the stage once it is half full. Invocation 0
+// reads the counts (those still being reserved count at the next point) and workgroupUniformLoad
+// hands its decision to all. Nothing on the solo path (no stage).
+fn stage_check(solo: bool, lid: u32, out: u32, fsel: u32, fmin: u32) {
+    if !STAGE || solo {
+        return;
+    }
+    if lid == 0u {
+        st_flag = u32(atomicLoad(&st_nn) > STAGE_N / 2u || atomicLoad(&st_nf) > STAGE_F / 2u);
+    }
+    if workgroupUniformLoad(&st_flag) != 0u {
+        stage_flush(lid, out, fsel, fmin);
     }
 }
 
@@ -183,8 +294,15 @@ fn nf_relax(solo: bool, s: Snap, e: u32, d: u32) -> u32 {
     return 1u;
 }
 
-// A relax phase over near list s.cur and its hub pieces, split over `nw` workgroups.
+// Whether near item v is already queued for the next phase (see the header: SKIP).
+fn queued(s: Snap, v: u32) -> bool {
+    return SKIP && atomicLoad(&dist[P.n + v]) == s.stamp;
+}
+
+// A relax phase over near list s.cur and its hub pieces, split over `nw` workgroups; returns the
+// arcs scanned and the decreases.
 fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u32> {
+    let out = s.cur ^ 1u;
     var arcs = 0u;
     var impr = 0u;
     let stride = nw * WG;
@@ -195,17 +313,35 @@ fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u
         var d = 0u;
         if i < s.n_in {
             let v = near[s.cur * P.n + i];
-            d = atomicLoad(&dist[v]);
-            b = graph[v];
-            deg = graph[v + 1u] - b;
+            if !queued(s, v) {
+                d = atomicLoad(&dist[v]);
+                b = graph[v];
+                deg = graph[v + 1u] - b;
+            }
         }
         if BAL {
             w_d[lid] = d;
             let total = balanced_begin(lid, b, deg);
-            for (var j = lid; j < total; j += WG) {
-                let ka = balanced_arc(j);
-                impr += nf_relax(solo, s, ka.y, w_d[ka.x]);
-                arcs += 1u;
+            if STAGE && !solo {
+                // Chunks of 4 WG arcs with a flush check after each (the loop bound made uniform).
+                if lid == 0u {
+                    w_total = total;
+                }
+                let tot = workgroupUniformLoad(&w_total);
+                for (var j0 = 0u; j0 < tot; j0 += 4u * WG) {
+                    for (var j = j0 + lid; j < min(j0 + 4u * WG, tot); j += WG) {
+                        let ka = balanced_arc(j);
+                        impr += nf_relax(solo, s, ka.y, w_d[ka.x]);
+                        arcs += 1u;
+                    }
+                    stage_check(solo, lid, out, s.fsel, NF_C_FAR_MIN);
+                }
+            } else {
+                for (var j = lid; j < total; j += WG) {
+                    let ka = balanced_arc(j);
+                    impr += nf_relax(solo, s, ka.y, w_d[ka.x]);
+                    arcs += 1u;
+                }
             }
             workgroupBarrier();
         } else {
@@ -213,17 +349,21 @@ fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u
                 impr += nf_relax(solo, s, b + k, d);
             }
             arcs += deg;
+            stage_check(solo, lid, out, s.fsel, NF_C_FAR_MIN);
         }
     }
     for (var pc = worker; pc < s.n_p; pc += nw) {
         let piece = pieces[s.cur * P.piece_cap + pc];
         let v = piece.x;
-        let end = min(piece.y + NF_PIECE_ARCS, graph[v + 1u]);
-        let d = atomicLoad(&dist[v]);
-        for (var e = piece.y + lid; e < end; e += WG) {
-            impr += nf_relax(solo, s, e, d);
-            arcs += 1u;
+        if !queued(s, v) {
+            let end = min(piece.y + NF_PIECE_ARCS, graph[v + 1u]);
+            let d = atomicLoad(&dist[v]);
+            for (var e = piece.y + lid; e < end; e += WG) {
+                impr += nf_relax(solo, s, e, d);
+                arcs += 1u;
+            }
         }
+        stage_check(solo, lid, out, s.fsel, NF_C_FAR_MIN);
     }
     return vec2<u32>(arcs, impr);
 }
@@ -232,22 +372,33 @@ fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u
 // changed since the append) are dropped, so a live entry is unique per vertex.
 fn nf_split_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) {
     let cnt = min(s.n_in, P.far_cap);
-    for (var i = worker * WG + lid; i < cnt; i += nw * WG) {
-        let en = far[s.fsel * P.far_cap + i];
-        if atomicLoad(&dist[en.x]) == en.y {
-            let near_take = en.y < s.t;
-            nf_emit(solo, near_take, !near_take, en.x, en.y, s.cur ^ 1u, s.fsel ^ 1u, NF_C_FAR_MIN_NEXT);
+    for (var base = worker * WG; base < cnt; base += nw * WG) {
+        let i = base + lid;
+        if i < cnt {
+            let en = far[s.fsel * P.far_cap + i];
+            if atomicLoad(&dist[en.x]) == en.y {
+                let near_take = en.y < s.t;
+                nf_emit(solo, near_take, !near_take, en.x, en.y, s.cur ^ 1u, s.fsel ^ 1u, NF_C_FAR_MIN_NEXT);
+            }
         }
+        stage_check(solo, lid, s.cur ^ 1u, s.fsel ^ 1u, NF_C_FAR_MIN_NEXT);
     }
 }
 
-// One phase on this workgroup's share; the phase's arcs and decreases go to the control block.
+// One phase on this workgroup's share; the phase's arcs and decreases go to the control block
+// once per workgroup, and a grid workgroup's stage is written out.
 fn nf_run_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) {
     var c = vec2<u32>(0u, 0u);
     if s.kind == NF_K_RELAX {
         c = nf_relax_phase(solo, s, worker, nw, lid);
+        if STAGE && !solo {
+            stage_flush(lid, s.cur ^ 1u, s.fsel, NF_C_FAR_MIN);
+        }
     } else {
         nf_split_phase(solo, s, worker, nw, lid);
+        if STAGE && !solo {
+            stage_flush(lid, s.cur ^ 1u, s.fsel ^ 1u, NF_C_FAR_MIN_NEXT);
+        }
     }
     if lid == 0u {
         atomicStore(&w_arcs, 0u);
@@ -450,6 +601,9 @@ fn nf_grid(
         if wg.x == 0u {
             cs(false, NF_C_PENDING, 1u);
         }
+        atomicStore(&st_nn, 0u);
+        atomicStore(&st_nf, 0u);
+        atomicStore(&st_fmin, INF);
     }
     let s = workgroupUniformLoad(&w_snap);
     if s.kind == NF_K_RELAX || s.kind == NF_K_SPLIT {

@@ -15,7 +15,7 @@ use sssp_lab::algo::{DELTA_STEPPING, DeltaSteppingParams, Params, SolveError, So
 use sssp_lab::device::{DeviceId, devices, make_stepper};
 use sssp_lab::formats::{LoadOptions, load};
 use sssp_lab::generate;
-use sssp_lab::graph::{Distance, Graph, VertexId, WeightRule};
+use sssp_lab::graph::{Distance, Graph, GraphBuilder, VertexId, VertexLabels, WeightRule};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -129,6 +129,40 @@ fn fast_path_equals_dijkstra() {
                     same(&format!("{dev}: {} from {s}, Δ {delta} ({phases} phases)", g.name), &got, &want);
                 }
             }
+        }
+    }
+}
+
+/// Source 0 → 16 hubs → 8 192 leaves each (131 089 vertices): phase 2 is a grid phase of 32 hub
+/// pieces whose 4 096 arcs each append to fresh leaves between two flush checks — more than a
+/// workgroup's stage holds (lavapipe: 3 584 near items, 1 792 far entries; the H100: 4 096 and
+/// 2 048), so the mid-phase flush and the full-stage fallback to the storage piles both run.
+fn hub_star() -> Arc<Graph> {
+    const HUBS: u32 = 16;
+    const LEAVES: u32 = 8192;
+    let mut b = GraphBuilder::new((1 + HUBS * (1 + LEAVES)) as usize, WeightRule::File);
+    let w = |x: u32| (x.wrapping_mul(2_654_435_761) >> 7) as i32 % 100;
+    for h in 1..=HUBS {
+        b.push(0, h, Some(w(h) % 10 + 1));
+        for l in 0..LEAVES {
+            let leaf = 1 + HUBS + (h - 1) * LEAVES + l;
+            b.push(h, leaf, Some(w(leaf) + 100));
+        }
+    }
+    Arc::new(b.build("hub star", None, VertexLabels::Offset(0)).expect("n ≥ 1"))
+}
+
+#[test]
+fn stage_overflow_equals_dijkstra() {
+    let g = hub_star();
+    let want = petgraph_distances(&g, 0);
+    for dev in gpus("stage_overflow_equals_dijkstra") {
+        // Hub arcs weigh 1..=10, leaf arcs 100..=199. Δ 50: the hubs are near and every leaf far
+        // (far entries overflow the stage); Δ 50 000 (and the auto Δ): every leaf near (near
+        // items overflow); Δ 1: one hub per phase, all solo.
+        for delta in ["0", "1", "50", "50000"] {
+            let (got, phases) = fast(dev, &g, 0, &near_far(&[("delta", delta)]));
+            same(&format!("{dev}: {} from 0, Δ {delta} ({phases} phases)", g.name), &got, &want);
         }
     }
 }

@@ -5,6 +5,11 @@
 //! four dispatches (scheduler, a solo stretch in one workgroup, scheduler, one grid phase), each
 //! sized on the GPU through indirect dispatch, then a final scheduler; the control block and the
 //! log are read back once per launch. Times are the host's (the driver's clock).
+//!
+//! A grid phase's appends go through a per-workgroup stage in workgroup memory, sized from the
+//! device's limit (`stage_entries`); relax phases skip near items already queued for the next
+//! phase. Env `SSSP_NF_WG_STAGE=0` / `SSSP_NF_SKIP=0` turn either off for A/B runs (read when the
+//! pipelines are built; `docs/gpu-worklist.md` §11).
 
 use super::Gpu;
 use super::dispatch::{Kernel, buffer_init, copy_words, read, readback_buffer};
@@ -50,6 +55,8 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
         gpu.limits.max_compute_invocations_per_workgroup.min(gpu.limits.max_compute_workgroup_size_x).min(1024);
     let grid_wg = GRID_WG.min(solo_wg);
     let max_groups = gpu.limits.max_compute_workgroups_per_dimension.min(4 * 132 * 2048 / grid_wg).max(1);
+    let stage = if env_switch("SSSP_NF_WG_STAGE") { stage_entries(&gpu, grid_wg) } else { None };
+    let skip = env_switch("SSSP_NF_SKIP");
     let st = nf::initial_state(graph, b.source, run.delta, hub_deg);
     let HostWords { words, dist, near, pieces } = host_words(graph, b.source, &st, arc_base, pc);
     let params = [n as u32, pc, fc, hub_deg, nf::LOG_CAP, arc_base as u32, grid_wg, max_groups];
@@ -91,32 +98,67 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
             (7, &log),
             (8, &args),
         ];
-        // The one-invocation kernels take no constants (they use neither WG nor BAL).
-        let kernel = |entry: &str, wg: Option<u32>, used: &[u32]| {
-            let constants: Vec<(&str, f64)> =
-                wg.map(|w| vec![("WG", f64::from(w)), ("BAL", if bal { 1.0 } else { 0.0 })]).unwrap_or_default();
+        // The one-invocation kernels take no constants (they use none). Only the grid pipeline
+        // gets a stage: the solo one keeps 1-entry stage arrays.
+        let flag = |b: bool| if b { 1.0 } else { 0.0 };
+        let kernel = |entry: &str, wg: Option<u32>, stage: Option<(u32, u32)>, used: &[u32]| {
+            let (sn, sf) = stage.unwrap_or((1, 1));
+            let constants: Vec<(&str, f64)> = wg
+                .map(|w| {
+                    vec![
+                        ("WG", f64::from(w)),
+                        ("BAL", flag(bal)),
+                        ("STAGE", flag(stage.is_some())),
+                        ("STAGE_N", f64::from(sn)),
+                        ("STAGE_F", f64::from(sf)),
+                        ("SKIP", flag(skip)),
+                    ]
+                })
+                .unwrap_or_default();
             Pipe(Kernel::new(d, &module, entry, &constants, &all, used, (1, 1)))
         };
         let phase = [0, 1, 2, 3, 4, 5, 6];
         let kernels = [
-            kernel("nf_resume", None, &[6]),
-            kernel("nf_sched", None, &[0, 6, 7, 8]),
-            kernel("nf_solo", Some(solo_wg), &[0, 1, 2, 3, 4, 5, 6, 7]),
-            kernel("nf_grid", Some(grid_wg), &phase),
+            kernel("nf_resume", None, None, &[6]),
+            kernel("nf_sched", None, None, &[0, 6, 7, 8]),
+            kernel("nf_solo", Some(solo_wg), None, &[0, 1, 2, 3, 4, 5, 6, 7]),
+            kernel("nf_grid", Some(grid_wg), stage, &phase),
         ];
         (kernels, dist, ctl, log, args)
     })?;
     let (kernels, dist, ctl, log, args) = built;
+    let staged = match stage {
+        Some((sn, sf)) => format!("staged per workgroup ({sn} near, {sf} far)"),
+        None => "unstaged".to_string(),
+    };
     let device = format!(
-        "{} · u32 δ (near-far, Δ = {}, {} relax; solo phases in one workgroup of {solo_wg}, grid phases one \
-         indirect dispatch each) · host wall-clock timing",
+        "{} · u32 δ (near-far, Δ = {}, {} relax{}; solo phases in one workgroup of {solo_wg}, grid phases one \
+         indirect dispatch each, {staged}) · host wall-clock timing",
         gpu.name,
         run.delta,
-        if bal { "balanced" } else { "vertex" }
+        if bal { "balanced" } else { "vertex" },
+        if skip { "" } else { ", no skip of queued items" },
     );
     let grid_threads = u64::from(max_groups) * u64::from(grid_wg);
     let backend = NearFarWgpu { gpu, n, kernels, dist, ctl, log, args, solo_wg, grid_threads, far_cap: fc };
     Ok(Box::new(NearFar::new(backend, run, b.ident(device))))
+}
+
+/// An A/B switch read where the pipelines are built: on unless the variable is `0`.
+fn env_switch(name: &str) -> bool {
+    std::env::var(name).map(|v| v.trim() != "0").unwrap_or(true)
+}
+
+/// The grid workgroup's stage, (near items, far entries), from the device's workgroup-memory
+/// limit (the device is opened with the adapter's limits): at most CUDA's 4 096 + 2 048 (32 KiB),
+/// in multiples of 256 far entries beside the grid kernel's other workgroup variables (about
+/// 12 bytes per invocation and the control block's copy); `None` (no stage) under 4 KiB.
+fn stage_entries(gpu: &Gpu, grid_wg: u32) -> Option<(u32, u32)> {
+    let other = 12 * grid_wg + 4 * NF_C_WORDS as u32 + 256;
+    let room = gpu.limits.max_compute_workgroup_storage_size.saturating_sub(other);
+    // 4 bytes per near item, 8 per far entry, twice as many near items: 16 bytes per far entry.
+    let sf = (room / 16 / 256 * 256).min(2048);
+    (sf >= 256).then_some((2 * sf, sf))
 }
 
 /// Refuses an adapter without indirect dispatch, and a graph whose biggest array exceeds one
