@@ -21,9 +21,12 @@
 #ifndef NF_BAL_U
 #define NF_BAL_U 4
 #endif
-// A near item whose stamp is the running phase's was lowered in this phase after it was queued and
-// sits in the next near list already, which expands it with a δ at least as low: expanding it now
-// scans its arcs twice (issue 30: Kronecker 21 scanned 2.76 arcs per arc). 0 for A/B runs.
+// Balanced relax only: a near item whose stamp is the running phase's was lowered in this phase
+// after it was queued and sits in the next near list already, which expands it with a δ at least
+// as low, so it is left to that phase (Kronecker 21: 2.71 -> 2.15 arcs scanned per arc). Not on
+// the vertex path: a road vertex's few arcs are cheap to scan twice, while leaving it to the next
+// phase delays its wave by a phase (NY 10.06 -> 10.50 ms with it, gpu-peers-2026-11-27/adapt).
+// 0 for A/B runs.
 #ifndef NF_SKIP
 #define NF_SKIP 1
 #endif
@@ -278,11 +281,9 @@ __device__ void nf_relax_phase(const NfParams &p, NfCtl *c, const NfDest &dst, c
             const u32 i = base + tid;
             const bool valid = tid < per && i < n_in;
             const u32 v = valid ? __ldcg(&in[i]) : 0;
-            const u64 w = valid ? __ldcg(&p.dist[v]) : 0ull;
-            const bool live = valid && !(NF_SKIP && (u32)w == s.stamp);
-            const u32 d = (u32)(w >> 32);
-            const u32 b = live ? __ldg(&p.rowptr[v]) : 0;
-            const u32 deg = live ? __ldg(&p.rowptr[v + 1]) - b : 0;
+            const u32 d = valid ? (u32)(__ldcg(&p.dist[v]) >> 32) : 0;
+            const u32 b = valid ? __ldg(&p.rowptr[v]) : 0;
+            const u32 deg = valid ? __ldg(&p.rowptr[v + 1]) - b : 0;
             const u32 most = warp_max32(deg);
             for (u32 k = 0; k < most; k += 4) {
                 bool ok[4];

@@ -19,8 +19,9 @@
 //
 // δ and the stamp of the phase that last near-appended a vertex are two u32 words (WGSL has no
 // 64-bit atomics): dist[v] and dist[n + v]; the atomicExchange of the stamp after a decrease says
-// whether v is already in this phase's near list. A relax phase skips a near item (or hub piece)
-// whose stamp is already the running phase's (SKIP): it was lowered in this phase and sits in the
+// whether v is already in this phase's near list. A balanced relax phase (BAL; not the vertex
+// path, as in CUDA) skips a near item (or hub piece) whose stamp is already the running phase's
+// (SKIP): it was lowered in this phase and sits in the
 // next near list, which expands it at a δ at least as low. Stamps only grow (the first phase's is
 // 2, every vertex starts at 0) and a split phase writes none, so equality means exactly that.
 //
@@ -54,7 +55,7 @@ override STAGE: bool = false;
 /// Stage capacity in near items and far entries (1 where STAGE is off: no workgroup memory).
 override STAGE_N: u32 = 1u;
 override STAGE_F: u32 = 1u;
-/// Skip near items already queued for the next phase (env SSSP_NF_SKIP=0: off).
+/// Skip near items already queued for the next phase, balanced relax only (env SSSP_NF_SKIP=0: off).
 override SKIP: bool = true;
 
 @group(0) @binding(0) var<uniform> P: NfParams;
@@ -296,7 +297,7 @@ fn nf_relax(solo: bool, s: Snap, e: u32, d: u32) -> u32 {
 
 // Whether near item v is already queued for the next phase (see the header: SKIP).
 fn queued(s: Snap, v: u32) -> bool {
-    return SKIP && atomicLoad(&dist[P.n + v]) == s.stamp;
+    return SKIP && BAL && atomicLoad(&dist[P.n + v]) == s.stamp;
 }
 
 // A relax phase over near list s.cur and its hub pieces, split over `nw` workgroups; returns the
