@@ -61,11 +61,20 @@ const FUSE_BELOW: usize = 1000;
 /// 4.3 / 5.1 ms with, luxembourg 1.9 / 2.2 against 2.1 / 2.7 ms, in two leases); at 8 threads
 /// NY is even and luxembourg 1.9 against 2.4 ms.
 pub(super) const SHARE_BELOW_THREADS: usize = 8;
-/// How far ahead in a frontier or fused bin [`expand`] prefetches (`SSSP_DS_PREFETCH`, 0 =
-/// off). On one thread of this repository's build machine (2 cores, shared) GAP's scale-19
-/// graphs ran 312 → 184 ms (uniform random) and 149 → 115 ms (Kronecker) with 8 against none;
+/// How far ahead in a frontier or fused bin [`expand`] prefetches on graphs of mean out-degree
+/// above 4 ([`prefetch_rule`]; `SSSP_DS_PREFETCH` overrides, 0 = off). On one thread of this
+/// repository's build machine (2 cores, quiet) GAP's scale-19 graphs ran 189 → 132 ms (uniform
+/// random) and 107 → 67 ms (Kronecker) with 8 against none, NY 10.4 → 11.1 ms (its δ and arcs
+/// sit in L2, there is no miss to hide and a degree-3 vertex pays the prefetch's own loads);
 /// the 16-core A/B is lease 8 of `bench/results/cpu-peers-2026-11-26/`.
 pub(super) const PREFETCH: usize = 8;
+
+/// The prefetch distance on `graph`: [`PREFETCH`] where the mean out-degree d̄ = m / n exceeds
+/// 4 (the threshold of [`super::auto_delta`]: GAP's Kronecker and uniform graphs, d̄ ≈ 30,
+/// each frontier vertex's arcs a random memory access), else 0 (roads, d̄ < 3).
+pub(super) fn prefetch_rule(graph: &Graph) -> usize {
+    if graph.m() > 4 * graph.n() { PREFETCH } else { 0 }
+}
 /// Vertices of the frontier a thread takes at a time at most (GAP's `schedule(dynamic, 64)`).
 pub(super) const CHUNK: usize = 64;
 /// Chunks per thread a round's frontier is cut into at least: a road frontier of a few hundred
@@ -94,8 +103,8 @@ pub(super) struct Knobs {
     pub(super) one_barrier: bool,
     /// `SSSP_DS_PREFETCH=k` (k ≥ 1): while relaxing a frontier or fused bin, prefetch the
     /// offsets and δ of the vertex 2k places ahead, the arcs of the one k ahead and the heads'
-    /// δ of the one ⌈k/2⌉ ahead; 0: no prefetch (GAP's loop); unset: [`PREFETCH`].
-    pub(super) prefetch: usize,
+    /// δ of the one ⌈k/2⌉ ahead; 0: no prefetch (GAP's loop); unset: [`prefetch_rule`].
+    pub(super) prefetch: Option<usize>,
     /// `SSSP_DS_COUNT=1`: print each fast run's work counts ([`Counts`]) to stderr.
     pub(super) count: bool,
 }
@@ -109,7 +118,7 @@ pub(super) fn knobs() -> Knobs {
             share: var("SSSP_DS_SHARE"),
             fuse: var("SSSP_DS_FUSE").unwrap_or(FUSE_BELOW),
             one_barrier: var("SSSP_DS_BARRIERS") == Some(1),
-            prefetch: var("SSSP_DS_PREFETCH").unwrap_or(PREFETCH),
+            prefetch: var("SSSP_DS_PREFETCH"),
             count: var("SSSP_DS_COUNT").is_some_and(|c| c > 0),
         }
     })
@@ -283,6 +292,8 @@ pub(super) struct Shared<'a, C: Cells + ?Sized> {
     pub(super) one: super::fast1::OneBarrier,
     /// The switches of this run ([`knobs`] outside tests).
     pub(super) knobs: Knobs,
+    /// How far [`expand`] prefetches (the switch, else [`prefetch_rule`]).
+    pub(super) prefetch: usize,
 }
 
 /// Runs Δ-stepping from the δ already in `dist` (the source at 0, everything else ∞) on
@@ -362,6 +373,7 @@ fn drive<C: Cells + ?Sized>(
         barrier: FutexBarrier::new(threads),
         one: super::fast1::OneBarrier::new(threads),
         knobs,
+        prefetch: knobs.prefetch.unwrap_or_else(|| prefetch_rule(graph)),
     };
     let rounds = AtomicU64::new(0);
     let counts = Mutex::new(Counts::default());
@@ -396,7 +408,7 @@ fn drive<C: Cells + ?Sized>(
 expanded={} fused={} arcs={} pushes={} stale={} expanded/reached={:.4} arcs/m={:.4} pushes/reached={:.4} stale/reached={:.4}",
             graph.n(),
             graph.m(),
-            knobs.prefetch,
+            shared.prefetch,
             c.expanded,
             c.fused,
             c.arcs,
@@ -477,7 +489,7 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
                 let base = ends[k] - part.len();
                 let stop = end.min(ends[k]);
                 // A vertex lowered again since it was binned is relaxed from its lower bin.
-                expand(s, part, i - base..stop - base, Some(floor), &mut bins, &mut spare, &mut cn, knobs.prefetch);
+                expand(s, part, i - base..stop - base, Some(floor), &mut bins, &mut spare, &mut cn, s.prefetch);
                 i = stop;
             }
         }
@@ -558,7 +570,7 @@ pub(super) fn fuse_bin<C: Cells + ?Sized>(
         // What this pass lowers into bin c goes into a spare vector (no allocation).
         let mut copy = std::mem::replace(&mut bins[c], spare.pop().unwrap_or_default());
         cn.fused += copy.len() as u64;
-        expand(s, &copy, 0..copy.len(), None, bins, spare, cn, knobs.prefetch);
+        expand(s, &copy, 0..copy.len(), None, bins, spare, cn, s.prefetch);
         copy.clear();
         spare.push(copy);
     }
@@ -569,7 +581,8 @@ pub(super) fn fuse_bin<C: Cells + ?Sized>(
 /// = k > 0 the loop asks for the memory of later vertices of `list` (also past the range)
 /// before it needs it: the offsets and δ of the vertex 2k ahead, the first arcs (up to 64) of
 /// the one k ahead, the heads' δ (up to 32) of the one ⌈k/2⌉ ahead — GAP's loop waits for each
-/// of these in turn.
+/// of these in turn. A range starts by asking for the offsets and δ of its first 2k vertices and
+/// the arcs of its first k: a chunk of the shared frontier comes cold.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn expand<C: Cells + ?Sized>(
@@ -584,6 +597,29 @@ pub(super) fn expand<C: Cells + ?Sized>(
 ) {
     let succ = s.succ;
     let half = prefetch.div_ceil(2);
+    let arcs = |x: VertexId| {
+        let (lo, hi) = (succ.offsets[x as usize] as usize, succ.offsets[x as usize + 1] as usize);
+        let hi = hi.min(lo + 64);
+        let mut k = lo;
+        while k < hi {
+            fetch(succ.targets.as_ptr().wrapping_add(k));
+            fetch(succ.weights.as_ptr().wrapping_add(k));
+            k += 16;
+        }
+        if hi > lo {
+            fetch(succ.targets.as_ptr().wrapping_add(hi - 1));
+            fetch(succ.weights.as_ptr().wrapping_add(hi - 1));
+        }
+    };
+    if prefetch > 0 {
+        // A chunk starts cold: what the loop would have asked for before its first entries.
+        let start = range.start;
+        for &x in list.iter().skip(start).take(2 * prefetch) {
+            fetch(succ.offsets.as_ptr().wrapping_add(x as usize));
+            fetch(s.dist.addr(x as usize));
+        }
+        list.iter().skip(start).take(prefetch).for_each(|&x| arcs(x));
+    }
     for j in range {
         if prefetch > 0 {
             if let Some(&x) = list.get(j + 2 * prefetch) {
@@ -591,18 +627,7 @@ pub(super) fn expand<C: Cells + ?Sized>(
                 fetch(s.dist.addr(x as usize));
             }
             if let Some(&x) = list.get(j + prefetch) {
-                let (lo, hi) = (succ.offsets[x as usize] as usize, succ.offsets[x as usize + 1] as usize);
-                let hi = hi.min(lo + 64);
-                let mut k = lo;
-                while k < hi {
-                    fetch(succ.targets.as_ptr().wrapping_add(k));
-                    fetch(succ.weights.as_ptr().wrapping_add(k));
-                    k += 16;
-                }
-                if hi > lo {
-                    fetch(succ.targets.as_ptr().wrapping_add(hi - 1));
-                    fetch(succ.weights.as_ptr().wrapping_add(hi - 1));
-                }
+                arcs(x);
             }
             if let Some(&x) = list.get(j + half) {
                 let lo = succ.offsets[x as usize] as usize;
@@ -694,7 +719,7 @@ mod tests {
                         let dist: Vec<AtomicI64> = (0..g.n()).map(|_| AtomicI64::new(0)).collect();
                         let cells: Vec<AtomicU32> = (0..g.n()).map(|_| AtomicU32::new(0)).collect();
                         let cancel = AtomicBool::new(false);
-                        let knobs = Knobs { one_barrier: one, prefetch, ..knobs() };
+                        let knobs = Knobs { one_barrier: one, prefetch: Some(prefetch), ..knobs() };
                         let run = drive(&g, &cells[..], Some(&dist), true, source, delta, threads, &cancel, knobs)
                             .expect("not cancelled");
                         let got: Vec<Distance> = dist.iter().map(|d| d.load(Relaxed)).collect();

@@ -117,7 +117,7 @@ pub(super) fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &Atomic
                 let part = unsafe { o.parts.read(p * threads + owners[j]) };
                 let base = ends[j] - part.len();
                 let stop = end.min(ends[j]);
-                expand(s, part, i - base..stop - base, Some(floor), &mut bins, &mut spare, &mut cn, knobs.prefetch);
+                expand(s, part, i - base..stop - base, Some(floor), &mut bins, &mut spare, &mut cn, s.prefetch);
                 i = stop;
             }
         }

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Lease 8 (issue 31): prefetching in the relax loop (fast.rs `expand`, SSSP_DS_PREFETCH, default
-# 8) against GAP on all four graphs, two back-to-back calls on the same warm machine's 16 cores.
+# Lease 8 (issue 31): prefetching in the relax loop (fast.rs `expand`, SSSP_DS_PREFETCH; the
+# default `prefetch_rule`: 8 where the mean degree exceeds 4, i.e. on Kronecker and uniform, none
+# on roads) against GAP on all four graphs, two back-to-back calls on one warm machine's 16 cores.
 # Run as `CALL=1 CALL_S=450 bash .dev/cpu4/call.sh` (then CALL=2 with ROUND0=100 and the rounds
 # still missing) with .dev/cpu4 carried (binary, GAP's sssp/converter, wsg2wel, lux.gr.gz, the
-# scripts). Sides per round (scripts/cpu-ab-interleave.sh): GAP(Δa) · ours (the default,
-# prefetch 8) · GAP(Δb) · ours with each switch — roads: no prefetch (GAP's loop, the lease-7
-# default), prefetch 4, prefetch 16; the 21-scale graphs: no prefetch, every AB_EVERY-th round.
+# scripts). Sides per round (scripts/cpu-ab-interleave.sh): GAP(Δa) · ours (the default) ·
+# GAP(Δb) · ours with each switch — roads (default: no prefetch, as lease 7): prefetch 8, 4, 16;
+# the 21-scale graphs (default: prefetch 8): no prefetch (GAP's loop, the lease-7 default), every
+# AB_EVERY-th round.
 # GRAPHS picks the graphs and their order; ROUNDS_<graph> / STOP_<graph> as the script says.
 # The raw output is tarred into $OUT every 20 s, so a call cut short still brings back what ran.
 set -uo pipefail
@@ -21,7 +23,7 @@ chmod +x $D/gapbs/* $D/wsg2wel 2>/dev/null
   ps -eo pid,ni,pcpu,nlwp,comm --sort=-pcpu | head -12; } > "$o/machine.txt" 2>&1
 PEERS=$D LUX_GZ=$D/lux.gr.gz WSG2WEL=$D/wsg2wel ROUNDS=${ROUNDS:-16} BIG_ROUNDS=${BIG_ROUNDS:-16} BIG_REPS=8 \
   BIG_AB_EVERY=${BIG_AB_EVERY:-2} STOP_kron21=${STOP_kron21:-$(( C - 70 ))} STOP_urand21=${STOP_urand21:-$(( C - 70 ))} \
-  AB_ENVS="SSSP_DS_PREFETCH=0;SSSP_DS_PREFETCH=4;SSSP_DS_PREFETCH=16" BIG_AB="SSSP_DS_PREFETCH=0" \
+  AB_ENVS="SSSP_DS_PREFETCH=8;SSSP_DS_PREFETCH=4;SSSP_DS_PREFETCH=16" BIG_AB="SSSP_DS_PREFETCH=0" \
   timeout $(( C - 30 )) bash $D/cpu-ab-interleave.sh /tmp/sssp-lab "$o" ${GRAPHS:-ny lux kron21 urand21} &
 run=$!
 while kill -0 $run 2>/dev/null; do sleep 20; pack; done
