@@ -71,10 +71,17 @@ pub(super) const PREFETCH: usize = 8;
 
 /// The prefetch distance on `graph`: [`PREFETCH`] where the mean out-degree d̄ = m / n exceeds
 /// 4 (the threshold of [`super::auto_delta`]: GAP's Kronecker and uniform graphs, d̄ ≈ 30,
-/// each frontier vertex's arcs a random memory access), else 0 (roads, d̄ < 3).
+/// each frontier vertex's arcs a random memory access) and there are at least
+/// [`PREFETCH_MIN_N`] vertices, else 0 (roads, d̄ < 3; small graphs).
 pub(super) fn prefetch_rule(graph: &Graph) -> usize {
-    if graph.m() > 4 * graph.n() { PREFETCH } else { 0 }
+    if graph.m() > 4 * graph.n() && graph.n() >= PREFETCH_MIN_N { PREFETCH } else { 0 }
 }
+
+/// Below this many vertices the δ array (32-bit) and most arcs stay in a core's caches and the
+/// prefetch's own loads cost more than the misses they hide: on one thread of the build
+/// machine, GAP's Kronecker graphs ran 2.0 → 3.0 ms with prefetch 8 at scale 15, 15.9 → 14.6 ms
+/// at scale 17 (2^17 vertices), 107 → 67 ms at scale 19.
+pub(super) const PREFETCH_MIN_N: usize = 1 << 18;
 /// Vertices of the frontier a thread takes at a time at most (GAP's `schedule(dynamic, 64)`).
 pub(super) const CHUNK: usize = 64;
 /// Chunks per thread a round's frontier is cut into at least: a road frontier of a few hundred
@@ -578,8 +585,7 @@ pub(super) fn fuse_bin<C: Cells + ?Sized>(
 
 /// Relaxes the arcs of every vertex of `list[range]` in order ([`relax`]); with `floor`, a
 /// vertex whose δ has since dropped below it is skipped (counted as stale). With `prefetch`
-/// = k > 0 the loop asks for the memory of later vertices of `list` (also past the range)
-/// before it needs it: the offsets and δ of the vertex 2k ahead, the first arcs (up to 64) of
+/// = k > 0 the loop asks for the memory of later vertices of the range before it needs it: the offsets and δ of the vertex 2k ahead, the first arcs (up to 64) of
 /// the one k ahead, the heads' δ (up to 32) of the one ⌈k/2⌉ ahead — GAP's loop waits for each
 /// of these in turn. A range starts by asking for the offsets and δ of its first 2k vertices and
 /// the arcs of its first k: a chunk of the shared frontier comes cold.
@@ -611,6 +617,9 @@ pub(super) fn expand<C: Cells + ?Sized>(
             fetch(succ.weights.as_ptr().wrapping_add(hi - 1));
         }
     };
+    // Only this range: past its end the vertices are another thread's chunk (a small frontier
+    // is cut into chunks of one vertex), whose prefetch would be wasted work here.
+    let list = &list[..range.end];
     if prefetch > 0 {
         // A chunk starts cold: what the loop would have asked for before its first entries.
         let start = range.start;

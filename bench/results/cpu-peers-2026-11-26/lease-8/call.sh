@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lease 8 (issue 31): prefetching in the relax loop (fast.rs `expand`, SSSP_DS_PREFETCH; the
-# default `prefetch_rule`: 8 where the mean degree exceeds 4, i.e. on Kronecker and uniform, none
-# on roads) against GAP on all four graphs, two back-to-back calls on one warm machine's 16 cores.
+# default `prefetch_rule`: 8 where the mean degree exceeds 4 and n >= 2^18, i.e. on Kronecker and
+# uniform 21, none on roads) against GAP on all four graphs, two back-to-back calls on one warm machine's 16 cores.
 # Run as `CALL=1 CALL_S=450 bash .dev/cpu4/call.sh` (then CALL=2 with ROUND0=100 and the rounds
 # still missing) with .dev/cpu4 carried (binary, GAP's sssp/converter, wsg2wel, lux.gr.gz, the
 # scripts). Sides per round (scripts/cpu-ab-interleave.sh): GAP(Δa) · ours (the default) ·
