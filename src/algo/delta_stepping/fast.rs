@@ -36,6 +36,12 @@
 //! 50 ms between runs ([`super::team`]) won on the roads, pinning lost, yielding spinners
 //! (`SSSP_DS_YIELD=1`) and the GPU probe made no difference.
 //!
+//! Tried and slower at 16 threads (lease 8): software prefetch of the next frontier vertices'
+//! offsets, arcs and heads' δ ([`expand`], `SSSP_DS_PREFETCH=k`; [`PREFETCH`] has the numbers),
+//! 1.6× faster on one thread on scale-19 graphs, 13–14 % slower on 16. The work itself is
+//! GAP's: the same vertices expanded, arcs scanned and bin entries popped at the same Δ
+//! (`SSSP_DS_COUNT=1` prints a run's [`Counts`]; lease-8/counts-scale19.txt).
+//!
 //! Tried and not faster (lease 6, interleaved A/B in one call, 16 rounds of fresh processes):
 //! one barrier per round instead of two ([`super::fast1`], `SSSP_DS_BARRIERS=1`). NY 4.68
 //! against 4.49 ms, luxembourg 2.69 against 2.75, Kronecker 21 92.1 against 85.6 (medians;
@@ -44,6 +50,8 @@
 //! the imbalance of the fused work, not the second barrier's latency.
 
 use super::barrier::{FutexBarrier, Padded};
+pub use super::relax::Counts;
+use super::relax::expand;
 use crate::algo::SolveError;
 use crate::graph::{Csr, Distance, Graph, INF, VertexId};
 use std::cell::{RefCell, UnsafeCell};
@@ -61,27 +69,16 @@ const FUSE_BELOW: usize = 1000;
 /// 4.3 / 5.1 ms with, luxembourg 1.9 / 2.2 against 2.1 / 2.7 ms, in two leases); at 8 threads
 /// NY is even and luxembourg 1.9 against 2.4 ms.
 pub(super) const SHARE_BELOW_THREADS: usize = 8;
-/// How far ahead in a frontier or fused bin [`expand`] prefetches on graphs of mean out-degree
-/// above 4 ([`prefetch_rule`]; `SSSP_DS_PREFETCH` overrides, 0 = off). On one thread of this
-/// repository's build machine (2 cores, quiet) GAP's scale-19 graphs ran 189 → 132 ms (uniform
-/// random) and 107 → 67 ms (Kronecker) with 8 against none, NY 10.4 → 11.1 ms (its δ and arcs
-/// sit in L2, there is no miss to hide and a degree-3 vertex pays the prefetch's own loads);
-/// the 16-core A/B is lease 8 of `bench/results/cpu-peers-2026-11-26/`.
+/// A prefetch distance for tests and for `SSSP_DS_PREFETCH` A/Bs; the default is none.
+/// Measured (lease 8 of `bench/results/cpu-peers-2026-11-26/`): on one thread of this
+/// repository's build machine prefetch 8 took GAP's scale-19 graphs from 189 to 132 ms (uniform
+/// random) and 107 to 67 ms (Kronecker), but scale 15 from 2.0 to 3.0 ms and NY from 10.4 to
+/// 11.1 ms; on 16 cores, interleaved with GAP, it was slower everywhere: Kronecker 21 by 14 %
+/// (90 % interval of no-prefetch / prefetch 1.03–1.14, 3 rounds), uniform random 21 by 13 %
+/// (2 rounds), NY by 13 % (0.87–0.91, 12 rounds), luxembourg even. With 16 threads missing at
+/// once the misses already overlap; the prefetch's own loads and lines only add traffic.
+#[cfg_attr(not(test), allow(dead_code))]
 pub(super) const PREFETCH: usize = 8;
-
-/// The prefetch distance on `graph`: [`PREFETCH`] where the mean out-degree d̄ = m / n exceeds
-/// 4 (the threshold of [`super::auto_delta`]: GAP's Kronecker and uniform graphs, d̄ ≈ 30,
-/// each frontier vertex's arcs a random memory access) and there are at least
-/// [`PREFETCH_MIN_N`] vertices, else 0 (roads, d̄ < 3; small graphs).
-pub(super) fn prefetch_rule(graph: &Graph) -> usize {
-    if graph.m() > 4 * graph.n() && graph.n() >= PREFETCH_MIN_N { PREFETCH } else { 0 }
-}
-
-/// Below this many vertices the δ array (32-bit) and most arcs stay in a core's caches and the
-/// prefetch's own loads cost more than the misses they hide: on one thread of the build
-/// machine, GAP's Kronecker graphs ran 2.0 → 3.0 ms with prefetch 8 at scale 15, 15.9 → 14.6 ms
-/// at scale 17 (2^17 vertices), 107 → 67 ms at scale 19.
-pub(super) const PREFETCH_MIN_N: usize = 1 << 18;
 /// Vertices of the frontier a thread takes at a time at most (GAP's `schedule(dynamic, 64)`).
 pub(super) const CHUNK: usize = 64;
 /// Chunks per thread a round's frontier is cut into at least: a road frontier of a few hundred
@@ -110,8 +107,8 @@ pub(super) struct Knobs {
     pub(super) one_barrier: bool,
     /// `SSSP_DS_PREFETCH=k` (k ≥ 1): while relaxing a frontier or fused bin, prefetch the
     /// offsets and δ of the vertex 2k places ahead, the arcs of the one k ahead and the heads'
-    /// δ of the one ⌈k/2⌉ ahead; 0: no prefetch (GAP's loop); unset: [`prefetch_rule`].
-    pub(super) prefetch: Option<usize>,
+    /// δ of the one ⌈k/2⌉ ahead; 0 or unset: no prefetch (GAP's loop; see [`PREFETCH`]).
+    pub(super) prefetch: usize,
     /// `SSSP_DS_COUNT=1`: print each fast run's work counts ([`Counts`]) to stderr.
     pub(super) count: bool,
 }
@@ -125,7 +122,7 @@ pub(super) fn knobs() -> Knobs {
             share: var("SSSP_DS_SHARE"),
             fuse: var("SSSP_DS_FUSE").unwrap_or(FUSE_BELOW),
             one_barrier: var("SSSP_DS_BARRIERS") == Some(1),
-            prefetch: var("SSSP_DS_PREFETCH"),
+            prefetch: var("SSSP_DS_PREFETCH").unwrap_or(0),
             count: var("SSSP_DS_COUNT").is_some_and(|c| c > 0),
         }
     })
@@ -149,33 +146,6 @@ pub struct FastRun {
     /// The work, summed over the threads (read by the tests; `SSSP_DS_COUNT=1` prints it).
     #[allow(dead_code)]
     pub counts: Counts,
-}
-
-/// The work of a fast run, counted in registers per thread and summed at the end (a few adds
-/// per vertex, always on): what GAP's loop does is the same sum for its rules.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// Vertices expanded (every arc relaxed), from a shared frontier or a fused bin.
-    pub expanded: u64,
-    /// Of those, expanded from a fused bin.
-    pub fused: u64,
-    /// Arcs scanned (the expanded vertices' out-degrees summed).
-    pub arcs: u64,
-    /// Relaxations that lowered δ and pushed the head into a bin.
-    pub pushes: u64,
-    /// Frontier entries skipped because their vertex was lowered below the bin since (GAP's
-    /// `dist[u] >= delta * curr_bin_index` test).
-    pub stale: u64,
-}
-
-impl Counts {
-    fn add(&mut self, o: &Counts) {
-        self.expanded += o.expanded;
-        self.fused += o.fused;
-        self.arcs += o.arcs;
-        self.pushes += o.pushes;
-        self.stale += o.stale;
-    }
 }
 
 /// One thread's time in a fast run.
@@ -299,7 +269,7 @@ pub(super) struct Shared<'a, C: Cells + ?Sized> {
     pub(super) one: super::fast1::OneBarrier,
     /// The switches of this run ([`knobs`] outside tests).
     pub(super) knobs: Knobs,
-    /// How far [`expand`] prefetches (the switch, else [`prefetch_rule`]).
+    /// How far [`expand`] prefetches (`knobs.prefetch`).
     pub(super) prefetch: usize,
 }
 
@@ -380,7 +350,7 @@ fn drive<C: Cells + ?Sized>(
         barrier: FutexBarrier::new(threads),
         one: super::fast1::OneBarrier::new(threads),
         knobs,
-        prefetch: knobs.prefetch.unwrap_or_else(|| prefetch_rule(graph)),
+        prefetch: knobs.prefetch,
     };
     let rounds = AtomicU64::new(0);
     let counts = Mutex::new(Counts::default());
@@ -583,120 +553,6 @@ pub(super) fn fuse_bin<C: Cells + ?Sized>(
     }
 }
 
-/// Relaxes the arcs of every vertex of `list[range]` in order ([`relax`]); with `floor`, a
-/// vertex whose δ has since dropped below it is skipped (counted as stale). With `prefetch`
-/// = k > 0 the loop asks for the memory of later vertices of the range before it needs it: the offsets and δ of the vertex 2k ahead, the first arcs (up to 64) of
-/// the one k ahead, the heads' δ (up to 32) of the one ⌈k/2⌉ ahead — GAP's loop waits for each
-/// of these in turn. A range starts by asking for the offsets and δ of its first 2k vertices and
-/// the arcs of its first k: a chunk of the shared frontier comes cold.
-#[inline]
-#[allow(clippy::too_many_arguments)]
-pub(super) fn expand<C: Cells + ?Sized>(
-    s: &Shared<C>,
-    list: &[VertexId],
-    range: std::ops::Range<usize>,
-    floor: Option<Distance>,
-    bins: &mut Vec<Vec<VertexId>>,
-    spare: &mut Vec<Vec<VertexId>>,
-    cn: &mut Counts,
-    prefetch: usize,
-) {
-    let succ = s.succ;
-    let half = prefetch.div_ceil(2);
-    let arcs = |x: VertexId| {
-        let (lo, hi) = (succ.offsets[x as usize] as usize, succ.offsets[x as usize + 1] as usize);
-        let hi = hi.min(lo + 64);
-        let mut k = lo;
-        while k < hi {
-            fetch(succ.targets.as_ptr().wrapping_add(k));
-            fetch(succ.weights.as_ptr().wrapping_add(k));
-            k += 16;
-        }
-        if hi > lo {
-            fetch(succ.targets.as_ptr().wrapping_add(hi - 1));
-            fetch(succ.weights.as_ptr().wrapping_add(hi - 1));
-        }
-    };
-    // Only this range: past its end the vertices are another thread's chunk (a small frontier
-    // is cut into chunks of one vertex), whose prefetch would be wasted work here.
-    let list = &list[..range.end];
-    if prefetch > 0 {
-        // A chunk starts cold: what the loop would have asked for before its first entries.
-        let start = range.start;
-        for &x in list.iter().skip(start).take(2 * prefetch) {
-            fetch(succ.offsets.as_ptr().wrapping_add(x as usize));
-            fetch(s.dist.addr(x as usize));
-        }
-        list.iter().skip(start).take(prefetch).for_each(|&x| arcs(x));
-    }
-    for j in range {
-        if prefetch > 0 {
-            if let Some(&x) = list.get(j + 2 * prefetch) {
-                fetch(succ.offsets.as_ptr().wrapping_add(x as usize));
-                fetch(s.dist.addr(x as usize));
-            }
-            if let Some(&x) = list.get(j + prefetch) {
-                arcs(x);
-            }
-            if let Some(&x) = list.get(j + half) {
-                let lo = succ.offsets[x as usize] as usize;
-                let hi = (succ.offsets[x as usize + 1] as usize).min(lo + 32);
-                for &v in &succ.targets[lo..hi] {
-                    fetch(s.dist.addr(v as usize));
-                }
-            }
-        }
-        let u = list[j];
-        if let Some(f) = floor
-            && s.dist.get(u as usize) < f
-        {
-            cn.stale += 1;
-            continue;
-        }
-        relax(s, succ, u, bins, spare, cn);
-    }
-}
-
-/// A hint to bring the line of `p` into L1; never faults, whatever the address.
-#[inline(always)]
-fn fetch<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch has no architectural effect and never faults.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
-
-/// Relaxes every arc of `u` against δ(u) now; each lowered head goes into this thread's bin of
-/// its new δ.
-#[inline]
-pub(super) fn relax<C: Cells + ?Sized>(
-    s: &Shared<C>,
-    succ: &Csr,
-    u: VertexId,
-    bins: &mut Vec<Vec<VertexId>>,
-    spare: &mut Vec<Vec<VertexId>>,
-    cn: &mut Counts,
-) {
-    let du = s.dist.get(u as usize);
-    let r = succ.offsets[u as usize] as usize..succ.offsets[u as usize + 1] as usize;
-    cn.expanded += 1;
-    cn.arcs += r.len() as u64;
-    for (&v, &w) in succ.targets[r.clone()].iter().zip(&succ.weights[r]) {
-        let nd = du + Distance::from(w);
-        if s.dist.lower(v as usize, nd) {
-            cn.pushes += 1;
-            let b = (nd / s.delta) as usize;
-            while b >= bins.len() {
-                bins.push(spare.pop().unwrap_or_default());
-            }
-            bins[b].push(v);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -728,7 +584,7 @@ mod tests {
                         let dist: Vec<AtomicI64> = (0..g.n()).map(|_| AtomicI64::new(0)).collect();
                         let cells: Vec<AtomicU32> = (0..g.n()).map(|_| AtomicU32::new(0)).collect();
                         let cancel = AtomicBool::new(false);
-                        let knobs = Knobs { one_barrier: one, prefetch: Some(prefetch), ..knobs() };
+                        let knobs = Knobs { one_barrier: one, prefetch, ..knobs() };
                         let run = drive(&g, &cells[..], Some(&dist), true, source, delta, threads, &cancel, knobs)
                             .expect("not cancelled");
                         let got: Vec<Distance> = dist.iter().map(|d| d.load(Relaxed)).collect();

@@ -14,9 +14,8 @@
 //! barrier. Kept as a switch for that A/B.
 
 use super::barrier::Padded;
-use super::fast::{
-    CHUNK, CHUNKS_PER_THREAD, Cells, Counts, NO_BIN, Parts, SHARE_BELOW_THREADS, SPARE, Shared, expand, fuse_bin,
-};
+use super::fast::{CHUNK, CHUNKS_PER_THREAD, Cells, NO_BIN, Parts, SHARE_BELOW_THREADS, SPARE, Shared, fuse_bin};
+use super::relax::{Counts, expand};
 use crate::graph::{Distance, VertexId};
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
