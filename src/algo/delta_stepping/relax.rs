@@ -36,10 +36,11 @@ impl Counts {
 
 /// Relaxes the arcs of every vertex of `list[range]` in order ([`relax`]); with `floor`, a
 /// vertex whose δ has since dropped below it is skipped (counted as stale). With `prefetch`
-/// = k > 0 the loop asks for the memory of later vertices of the range before it needs it: the offsets and δ of the vertex 2k ahead, the first arcs (up to 64) of
-/// the one k ahead, the heads' δ (up to 32) of the one ⌈k/2⌉ ahead — GAP's loop waits for each
-/// of these in turn. A range starts by asking for the offsets and δ of its first 2k vertices and
-/// the arcs of its first k: a chunk of the shared frontier comes cold.
+/// = k > 0 the loop asks for the memory of later vertices of the range before it needs it:
+/// the offsets and δ of the vertex 2k ahead, the first arcs (up to 64) of the one k ahead, the
+/// heads' δ (up to 32) of the one ⌈k/2⌉ ahead — GAP's loop waits for each of these in turn. A
+/// range starts by asking for the offsets and δ of its first 2k vertices and the arcs of its
+/// first k: a chunk of the shared frontier comes cold.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn expand<C: Cells + ?Sized>(
