@@ -24,6 +24,11 @@
 #   instead of reading the .wsg (same generator and seed). BIG_SCALE: 21 unless testing.
 #   AUTO_FROM: the road switches "auto" chooses from (';'-separated, default AB_ENVS).
 #   BIG_AB_EVERY: the 21-scale A/B side runs every this many rounds (default 2, from round 1).
+#   REUSE_GRAPHS=1: keep a 21-scale .wsg/.wel pair an earlier call on the same machine wrote.
+#   ROUNDS_<graph> / AB_EVERY_<graph> (e.g. ROUNDS_urand21=9): override ROUNDS / BIG_ROUNDS and
+#   BIG_AB_EVERY for one graph. ROUND0 (default 0): rounds are numbered ROUND0 + 1, ROUND0 + 2,
+#   … (and seeded so), so that a second call of the same lease draws other sources and its
+#   rounds stay apart when scripts/cpu-ab-stats.py merges the two folders.
 set -uo pipefail
 bin=$1
 out=$2
@@ -46,6 +51,7 @@ for f in $graphs; do
     ny) gunzip -c assets/USA-road-d.NY.gr.gz > "$g/NY.gr" && "$peers/gapbs/converter" -f "$g/NY.gr" -w -b "$g/NY.wsg" ;;
     lux) gunzip -c "${LUX_GZ:-bench/graphs/lux.gr.gz}" > "$g/lux.gr" && "$peers/gapbs/converter" -f "$g/lux.gr" -w -b "$g/lux.wsg" ;;
     kron21|urand21)
+      if [[ ${REUSE_GRAPHS:-0} == 1 && -s $g/$f.wsg && -s $g/$f.wel ]]; then log "graph $f kept from an earlier call"; continue; fi
       gen=$([[ $f == kron21 ]] && echo -g || echo -u)
       "$peers/gapbs/converter" $gen "${BIG_SCALE:-21}" -k 16 -w -b "$g/$f.wsg"
       if [[ -x ${WSG2WEL:-} ]]; then "$WSG2WEL" "$g/$f.wsg" "$g/$f.wel"
@@ -129,16 +135,19 @@ for f in $graphs; do
     [[ -n $big ]] && sides=("$big")
     log "$f: A/B side: ${big:-none}"
   fi
+  rounds_var=ROUNDS_$f every_var=AB_EVERY_$f
+  rounds=${!rounds_var:-$rounds} every=${!every_var:-${BIG_AB_EVERY:-2}}
   stop_var=STOP_$f
   stop=${!stop_var:-${DEADLINE_S:-430}}
-  for (( r = 1; r <= rounds; r++ )); do
+  r0=${ROUND0:-0}
+  for (( r = r0 + 1; r <= r0 + rounds; r++ )); do
     if (( $(elapsed) > stop )); then log "$f: stopped before round $r (time)"; break; fi
     e=$out/exp-$f.json
     experiment "ab-$f" "$file" "$group" "$r" "$reps" "$budget" > "$e"
     gap "$wsg" "$da" 5 "$r" >> "$out/gap-$f.txt" 2>&1
     ours "new-$f" "$e" "$r"
     gap "$wsg" "$db" 5 "$r" >> "$out/gap-$f.txt" 2>&1
-    if [[ $group != road ]] && (( (r - 1) % ${BIG_AB_EVERY:-2} != 0 )); then continue; fi
+    if [[ $group != road ]] && (( (r - r0 - 1) % every != 0 )); then continue; fi
     for spec in "${sides[@]}"; do
       read -r -a vars <<< "$spec"
       ours "ab-$(slug "$spec")-$f" "$e" "$r" "${vars[@]}"

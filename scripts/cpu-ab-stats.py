@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Medians, spreads and bootstrap intervals of scripts/cpu-ab-interleave.sh's output (issue 31).
 
-Usage: [NEW_LABEL=… OLD_LABEL=…] cpu-ab-stats.py DIR
-  -> DIR/tables.md, DIR/summary.json, DIR/outliers.txt
+Usage: [NEW_LABEL=… OLD_LABEL=…] [OUT_DIR=…] cpu-ab-stats.py DIR [DIR…]
+  -> OUT_DIR (default the first DIR)/tables.md, summary.json, outliers.txt
+
+Several DIRs (the calls of one lease, e.g. lease-8/call1 lease-8/call2) are merged: their rounds
+are pooled (a round is keyed by its folder and number, so two calls may both count from 1).
 
 Per graph and round: GAP's median trial time at each of its two Δ (5 trials, one process each),
 our median of the repetitions of one process for the binary's default ("new") and each A/B side
@@ -15,7 +18,8 @@ median (lease 6's measure), and runs slower than 2× the default's median.
 """
 import csv, glob, json, os, random, re, statistics as st, sys
 
-d = sys.argv[1]
+dirs = sys.argv[1:]
+d = os.environ.get("OUT_DIR", dirs[0])
 random.seed(31)
 
 
@@ -38,13 +42,15 @@ def boot(num, den, n=10000):
     return (q(vals, 0.05), q(vals, 0.95))
 
 
-def gap(f):
-    per = {}  # delta -> round -> [ms]
+def gap(g):
+    per = {}  # delta -> (folder, round) -> [ms]
     cur = None
-    for line in open(f):
+    lines = [(i, line) for i, src in enumerate(dirs) if os.path.exists(f"{src}/gap-{g}.txt")
+             for line in open(f"{src}/gap-{g}.txt")]
+    for i, line in lines:
         m = re.match(r"## graph=\S+ delta=(\d+) threads=\d+ round=(\d+)", line)
         if m:
-            cur = per.setdefault(int(m[1]), {}).setdefault(int(m[2]), [])
+            cur = per.setdefault(int(m[1]), {}).setdefault((i, int(m[2])), [])
         elif line.startswith("Trial Time:") and cur is not None:
             cur.append(float(line.split()[2]) * 1e3)
     return per
@@ -52,8 +58,8 @@ def gap(f):
 
 def ours(tag):
     per, rounds_, barrier, rows, bad = {}, [], [], 0, 0
-    for f in glob.glob(f"{d}/{tag}/r*/results.csv"):
-        r = int(re.search(r"/r(\d+)/results.csv", f)[1])
+    for i, f in [(i, f) for i, src in enumerate(dirs) for f in glob.glob(f"{src}/{tag}/r*/results.csv")]:
+        r = (i, int(re.search(r"/r(\d+)/results.csv", f)[1]))
         for row in csv.DictReader(open(f)):
             if row["algorithm"] != "delta-stepping" or row["error"] or not row["total_ms"]:
                 continue
@@ -74,19 +80,19 @@ ratios, abs_ = [], []
 
 def env_of(tag):
     """The switch a side ran with, from the interleave script's log (`env=…`)."""
-    try:
-        for line in open(f"{d}/log.txt"):
-            m = re.match(rf"## ours={re.escape(tag)} round=\d+ at=\d+ env=(.*)", line)
-            if m:
-                return m[1].strip()
-    except OSError:
-        pass
+    for src in dirs:
+        try:
+            for line in open(f"{src}/log.txt"):
+                m = re.match(rf"## ours={re.escape(tag)} round=\d+ at=\d+ env=(.*)", line)
+                if m:
+                    return m[1].strip()
+        except OSError:
+            pass
     return None
 
 
-for gf in sorted(glob.glob(f"{d}/gap-*.txt")):
-    g = gf[len(d) + 5:-4]
-    gp = gap(gf)
+for g in sorted({os.path.basename(f)[4:-4] for src in dirs for f in glob.glob(f"{src}/gap-*.txt")}):
+    gp = gap(g)
     gp = {dl: rr for dl, rr in gp.items() if any(rr.values())}
     if not gp:
         continue
@@ -102,7 +108,7 @@ for gf in sorted(glob.glob(f"{d}/gap-*.txt")):
         stalls.append(f"{g} GAP delta={dl}: n={len(allt)} median={st.median(allt):.2f} min={min(allt):.2f} q1={q(allt, .25):.2f} >2x median: {big} ({100 * big / len(allt):.0f} %)")
         if dl == best:
             gmed = {r: st.median(v) for r, v in rr.items()}
-    tags = ["new"] + sorted(os.path.basename(p)[:-len(g) - 1] for p in glob.glob(f"{d}/ab-*-{g}")) + ["old"]
+    tags = ["new"] + sorted({os.path.basename(p)[:-len(g) - 1] for src in dirs for p in glob.glob(f"{src}/ab-*-{g}")}) + ["old"]
     omed, new_all = {}, None
     for tag in tags:
         per, rn, bs, rows, bad = ours(f"{tag}-{g}")

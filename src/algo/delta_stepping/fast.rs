@@ -36,6 +36,12 @@
 //! 50 ms between runs ([`super::team`]) won on the roads, pinning lost, yielding spinners
 //! (`SSSP_DS_YIELD=1`) and the GPU probe made no difference.
 //!
+//! Tried and slower at 16 threads (lease 8): software prefetch of the next frontier vertices'
+//! offsets, arcs and heads' δ ([`expand`], `SSSP_DS_PREFETCH=k`; [`PREFETCH`] has the numbers),
+//! 1.6× faster on one thread on scale-19 graphs, 13–14 % slower on 16. The work itself is
+//! GAP's: the same vertices expanded, arcs scanned and bin entries popped at the same Δ
+//! (`SSSP_DS_COUNT=1` prints a run's [`Counts`]; lease-8/counts-scale19.txt).
+//!
 //! Tried and not faster (lease 6, interleaved A/B in one call, 16 rounds of fresh processes):
 //! one barrier per round instead of two ([`super::fast1`], `SSSP_DS_BARRIERS=1`). NY 4.68
 //! against 4.49 ms, luxembourg 2.69 against 2.75, Kronecker 21 92.1 against 85.6 (medians;
@@ -44,6 +50,8 @@
 //! the imbalance of the fused work, not the second barrier's latency.
 
 use super::barrier::{FutexBarrier, Padded};
+pub use super::relax::Counts;
+use super::relax::expand;
 use crate::algo::SolveError;
 use crate::graph::{Csr, Distance, Graph, INF, VertexId};
 use std::cell::{RefCell, UnsafeCell};
@@ -61,6 +69,16 @@ const FUSE_BELOW: usize = 1000;
 /// 4.3 / 5.1 ms with, luxembourg 1.9 / 2.2 against 2.1 / 2.7 ms, in two leases); at 8 threads
 /// NY is even and luxembourg 1.9 against 2.4 ms.
 pub(super) const SHARE_BELOW_THREADS: usize = 8;
+/// A prefetch distance for tests and for `SSSP_DS_PREFETCH` A/Bs; the default is none.
+/// Measured (lease 8 of `bench/results/cpu-peers-2026-11-26/`): on one thread of this
+/// repository's build machine prefetch 8 took GAP's scale-19 graphs from 189 to 132 ms (uniform
+/// random) and 107 to 67 ms (Kronecker), but scale 15 from 2.0 to 3.0 ms and NY from 10.4 to
+/// 11.1 ms; on 16 cores, interleaved with GAP, it was slower everywhere: Kronecker 21 by 14 %
+/// (90 % interval of no-prefetch / prefetch 1.03–1.14, 3 rounds), uniform random 21 by 13 %
+/// (2 rounds), NY by 13 % (0.87–0.91, 12 rounds), luxembourg even. With 16 threads missing at
+/// once the misses already overlap; the prefetch's own loads and lines only add traffic.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(super) const PREFETCH: usize = 8;
 /// Vertices of the frontier a thread takes at a time at most (GAP's `schedule(dynamic, 64)`).
 pub(super) const CHUNK: usize = 64;
 /// Chunks per thread a round's frontier is cut into at least: a road frontier of a few hundred
@@ -87,6 +105,12 @@ pub(super) struct Knobs {
     /// `SSSP_DS_BARRIERS=1`: one barrier per round ([`super::fast1::worker`]); unset or 2:
     /// GAP's two ([`worker`]).
     pub(super) one_barrier: bool,
+    /// `SSSP_DS_PREFETCH=k` (k ≥ 1): while relaxing a frontier or fused bin, prefetch the
+    /// offsets and δ of the vertex 2k places ahead, the arcs of the one k ahead and the heads'
+    /// δ of the one ⌈k/2⌉ ahead; 0 or unset: no prefetch (GAP's loop; see [`PREFETCH`]).
+    pub(super) prefetch: usize,
+    /// `SSSP_DS_COUNT=1`: print each fast run's work counts ([`Counts`]) to stderr.
+    pub(super) count: bool,
 }
 
 pub(super) fn knobs() -> Knobs {
@@ -98,6 +122,8 @@ pub(super) fn knobs() -> Knobs {
             share: var("SSSP_DS_SHARE"),
             fuse: var("SSSP_DS_FUSE").unwrap_or(FUSE_BELOW),
             one_barrier: var("SSSP_DS_BARRIERS") == Some(1),
+            prefetch: var("SSSP_DS_PREFETCH").unwrap_or(0),
+            count: var("SSSP_DS_COUNT").is_some_and(|c| c > 0),
         }
     })
 }
@@ -117,6 +143,9 @@ pub struct FastRun {
     pub rounds: u32,
     /// Per thread (index = thread), the time it worked and the time it waited at barriers.
     pub threads: Vec<ThreadSplit>,
+    /// The work, summed over the threads (read by the tests; `SSSP_DS_COUNT=1` prints it).
+    #[allow(dead_code)]
+    pub counts: Counts,
 }
 
 /// One thread's time in a fast run.
@@ -143,6 +172,8 @@ pub(super) trait Cells: Sync {
     fn lower(&self, v: usize, d: Distance) -> bool;
     /// Sets δ(v) to 0 (the source) or ∞.
     fn reset(&self, v: usize, source: bool);
+    /// Where δ(v) lives, for a prefetch (any v: the address is never dereferenced).
+    fn addr(&self, v: usize) -> *const u8;
 }
 
 impl Cells for [AtomicI64] {
@@ -159,6 +190,10 @@ impl Cells for [AtomicI64] {
     }
     fn reset(&self, v: usize, source: bool) {
         self[v].store(if source { 0 } else { INF }, Relaxed);
+    }
+    #[inline]
+    fn addr(&self, v: usize) -> *const u8 {
+        self.as_ptr().wrapping_add(v).cast()
     }
 }
 
@@ -182,6 +217,10 @@ impl Cells for [AtomicU32] {
     }
     fn reset(&self, v: usize, source: bool) {
         self[v].store(if source { 0 } else { u32::MAX }, Relaxed);
+    }
+    #[inline]
+    fn addr(&self, v: usize) -> *const u8 {
+        self.as_ptr().wrapping_add(v).cast()
     }
 }
 
@@ -228,6 +267,10 @@ pub(super) struct Shared<'a, C: Cells + ?Sized> {
     pub(super) barrier: FutexBarrier,
     /// The one-barrier rounds' state ([`super::fast1`]).
     pub(super) one: super::fast1::OneBarrier,
+    /// The switches of this run ([`knobs`] outside tests).
+    pub(super) knobs: Knobs,
+    /// How far [`expand`] prefetches (`knobs.prefetch`).
+    pub(super) prefetch: usize,
 }
 
 /// Runs Δ-stepping from the δ already in `dist` (the source at 0, everything else ∞) on
@@ -244,7 +287,7 @@ pub fn run(
 ) -> Result<FastRun, SolveError> {
     let threads = threads.max(1);
     if !crate::algo::dijkstra::fits_u32(graph) {
-        return drive(graph, dist, None, false, source, delta, threads, cancel, knobs().one_barrier);
+        return drive(graph, dist, None, false, source, delta, threads, cancel, knobs());
     }
     let n = graph.n();
     // Another run holding the kept array (two solves at once) gets one of its own.
@@ -254,7 +297,7 @@ pub fn run(
         // Once per size; the workers set the values.
         narrow = (0..n).map(|_| AtomicU32::new(0)).collect();
     }
-    let result = drive(graph, &narrow[..n], Some(dist), true, source, delta, threads, cancel, knobs().one_barrier);
+    let result = drive(graph, &narrow[..n], Some(dist), true, source, delta, threads, cancel, knobs());
     if let Some(k) = kept.as_mut()
         && narrow.len() <= KEEP_CELLS
     {
@@ -290,7 +333,7 @@ fn drive<C: Cells + ?Sized>(
     delta: Distance,
     threads: usize,
     cancel: &AtomicBool,
-    one_barrier: bool,
+    knobs: Knobs,
 ) -> Result<FastRun, SolveError> {
     let shared = Shared {
         succ: graph.successors(),
@@ -306,14 +349,20 @@ fn drive<C: Cells + ?Sized>(
         init,
         barrier: FutexBarrier::new(threads),
         one: super::fast1::OneBarrier::new(threads),
+        knobs,
+        prefetch: knobs.prefetch,
     };
     let rounds = AtomicU64::new(0);
+    let counts = Mutex::new(Counts::default());
     let splits: Vec<[AtomicU64; 2]> = (0..threads).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect();
     let work = |t: usize| {
         let start = Instant::now();
-        let (r, waited) =
-            if one_barrier { super::fast1::worker(&shared, t, cancel) } else { worker(&shared, t, cancel) };
+        let (r, waited, c) =
+            if knobs.one_barrier { super::fast1::worker(&shared, t, cancel) } else { worker(&shared, t, cancel) };
         let all = start.elapsed();
+        if let Ok(mut sum) = counts.lock() {
+            sum.add(&c);
+        }
         splits[t][0].store(all.saturating_sub(waited).as_nanos() as u64, Relaxed);
         splits[t][1].store(waited.as_nanos() as u64, Relaxed);
         if t == 0 {
@@ -326,9 +375,32 @@ fn drive<C: Cells + ?Sized>(
         return Err(SolveError::Cancelled);
     }
     let ms = |ns: &AtomicU64| ns.load(Relaxed) as f64 * 1e-6;
+    let counts = counts.into_inner().unwrap_or_default();
+    let rounds = rounds.load(Relaxed) as u32;
+    if knobs.count {
+        let reached = (0..cells.len()).filter(|&v| cells.get(v) != INF).count().max(1) as f64;
+        let c = &counts;
+        eprintln!(
+            "ds-count n={} m={} threads={threads} delta={delta} prefetch={} reached={reached} rounds={rounds} \
+expanded={} fused={} arcs={} pushes={} stale={} expanded/reached={:.4} arcs/m={:.4} pushes/reached={:.4} stale/reached={:.4}",
+            graph.n(),
+            graph.m(),
+            shared.prefetch,
+            c.expanded,
+            c.fused,
+            c.arcs,
+            c.pushes,
+            c.stale,
+            c.expanded as f64 / reached,
+            c.arcs as f64 / graph.m().max(1) as f64,
+            c.pushes as f64 / reached,
+            c.stale as f64 / reached,
+        );
+    }
     Ok(FastRun {
-        rounds: rounds.load(Relaxed) as u32,
+        rounds,
         threads: splits.iter().map(|s| ThreadSplit { busy_ms: ms(&s[0]), barrier_ms: ms(&s[1]) }).collect(),
+        counts,
     })
 }
 
@@ -338,8 +410,8 @@ pub(super) fn slice(n: usize, threads: usize, t: usize) -> std::ops::Range<usize
 }
 
 /// One thread's rounds from δ as it is (the source at 0, everything else ∞); returns the
-/// number of rounds and the time spent at barriers.
-fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u32, Duration) {
+/// number of rounds, the time spent at barriers and this thread's work.
+fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u32, Duration, Counts) {
     let mut spare = SPARE.with_borrow_mut(std::mem::take);
     if s.init {
         for v in slice(s.dist.len(), s.threads, t) {
@@ -352,12 +424,12 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
     if t == 0 {
         mine.push(s.source);
     }
-    let succ = s.succ;
     let mut bins: Vec<Vec<VertexId>> = Vec::new();
     let mut ends: Vec<usize> = Vec::with_capacity(s.threads);
     let mut round = 0u32;
     let mut curr = 0u64;
     let mut waited = Duration::ZERO;
+    let mut cn = Counts::default();
     loop {
         // (A) every part of this round's frontier is in place (δ initialised in round 0), and
         // every thread has read the bin index of the previous parity.
@@ -373,7 +445,7 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
             total += unsafe { s.parts.read(k) }.len();
             ends.push(total);
         }
-        let knobs = knobs();
+        let knobs = s.knobs;
         let share = knobs.share.unwrap_or(usize::from(s.threads < SHARE_BELOW_THREADS));
         let chunk = match knobs.chunk {
             0 if s.threads > 1 => (total / (CHUNKS_PER_THREAD * s.threads)).clamp(1, CHUNK),
@@ -393,17 +465,13 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
                 let part = unsafe { s.parts.read(k) };
                 let base = ends[k] - part.len();
                 let stop = end.min(ends[k]);
-                for &u in &part[i - base..stop - base] {
-                    // A vertex lowered again since it was binned is relaxed from its lower bin.
-                    if s.dist.get(u as usize) >= floor {
-                        relax(s, succ, u, &mut bins, &mut spare);
-                    }
-                }
+                // A vertex lowered again since it was binned is relaxed from its lower bin.
+                expand(s, part, i - base..stop - base, Some(floor), &mut bins, &mut spare, &mut cn, s.prefetch);
                 i = stop;
             }
         }
         let c = curr as usize;
-        fuse_bin(s, succ, c, &mut bins, &mut spare, knobs.fuse, share);
+        fuse_bin(s, c, &mut bins, &mut spare, &mut cn, knobs, share);
         if let Some(b) = (c..bins.len()).find(|&b| !bins[b].is_empty()) {
             s.next_bin[round as usize & 1].fetch_min(b as u64, Relaxed);
         }
@@ -439,7 +507,7 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
     spare.push(std::mem::take(unsafe { s.parts.write(t) }));
     spare.extend(bins);
     keep(spare);
-    (round, waited)
+    (round, waited, cn)
 }
 
 /// Keeps this thread's emptied bins for its next run, the largest first, up to [`KEEP_IDS`].
@@ -457,56 +525,31 @@ pub(super) fn keep(mut spare: Vec<Vec<VertexId>>) {
 }
 
 /// Bin fusion (GAP's): while this thread's current bin `c` is non-empty and smaller than
-/// `fuse`, it relaxes the bin itself without another round — unless sharing is on (`share` > 0),
-/// the bin holds `share` vertices per thread and half the threads already wait at the barrier:
-/// then it is left for the next round, which shares it out in chunks (same bin, same distances).
-/// Shared by both workers (two barriers per round here, one in `fast1.rs`).
+/// `knobs.fuse`, it relaxes the bin itself without another round — unless sharing is on
+/// (`share` > 0), the bin holds `share` vertices per thread and half the threads already wait
+/// at the barrier: then it is left for the next round, which shares it out in chunks (same bin,
+/// same distances). Shared by both workers (two barriers per round here, one in `fast1.rs`).
 #[inline]
 pub(super) fn fuse_bin<C: Cells + ?Sized>(
     s: &Shared<C>,
-    succ: &Csr,
     c: usize,
     bins: &mut Vec<Vec<VertexId>>,
     spare: &mut Vec<Vec<VertexId>>,
-    fuse: usize,
+    cn: &mut Counts,
+    knobs: Knobs,
     share: usize,
 ) {
     while c < bins.len()
         && !bins[c].is_empty()
-        && bins[c].len() < fuse
+        && bins[c].len() < knobs.fuse
         && (share == 0 || bins[c].len() < share * s.threads || 2 * s.barrier.waiting() < s.threads)
     {
         // What this pass lowers into bin c goes into a spare vector (no allocation).
         let mut copy = std::mem::replace(&mut bins[c], spare.pop().unwrap_or_default());
-        for &u in &copy {
-            relax(s, succ, u, bins, spare);
-        }
+        cn.fused += copy.len() as u64;
+        expand(s, &copy, 0..copy.len(), None, bins, spare, cn, s.prefetch);
         copy.clear();
         spare.push(copy);
-    }
-}
-
-/// Relaxes every arc of `u` against δ(u) now; each lowered head goes into this thread's bin of
-/// its new δ.
-#[inline]
-pub(super) fn relax<C: Cells + ?Sized>(
-    s: &Shared<C>,
-    succ: &Csr,
-    u: VertexId,
-    bins: &mut Vec<Vec<VertexId>>,
-    spare: &mut Vec<Vec<VertexId>>,
-) {
-    let du = s.dist.get(u as usize);
-    let r = succ.offsets[u as usize] as usize..succ.offsets[u as usize + 1] as usize;
-    for (&v, &w) in succ.targets[r.clone()].iter().zip(&succ.weights[r]) {
-        let nd = du + Distance::from(w);
-        if s.dist.lower(v as usize, nd) {
-            let b = (nd / s.delta) as usize;
-            while b >= bins.len() {
-                bins.push(spare.pop().unwrap_or_default());
-            }
-            bins[b].push(v);
-        }
     }
 }
 
@@ -537,14 +580,27 @@ mod tests {
             let want = crate::algo::dijkstra_distances(&g, source);
             for delta in [1, 30, 1 << 20] {
                 for threads in [1, 3, 8] {
-                    for one in [false, true] {
+                    for (one, prefetch) in [(false, 0), (true, 0), (false, 1), (false, PREFETCH), (true, 3)] {
                         let dist: Vec<AtomicI64> = (0..g.n()).map(|_| AtomicI64::new(0)).collect();
                         let cells: Vec<AtomicU32> = (0..g.n()).map(|_| AtomicU32::new(0)).collect();
                         let cancel = AtomicBool::new(false);
-                        drive(&g, &cells[..], Some(&dist), true, source, delta, threads, &cancel, one)
+                        let knobs = Knobs { one_barrier: one, prefetch, ..knobs() };
+                        let run = drive(&g, &cells[..], Some(&dist), true, source, delta, threads, &cancel, knobs)
                             .expect("not cancelled");
                         let got: Vec<Distance> = dist.iter().map(|d| d.load(Relaxed)).collect();
-                        assert_eq!(got, want, "source {source}, Δ {delta}, {threads} threads, one barrier {one}");
+                        let case = format!(
+                            "source {source}, Δ {delta}, {threads} threads, one barrier {one}, prefetch {prefetch}"
+                        );
+                        assert_eq!(got, want, "{case}");
+                        let reached = want.iter().filter(|&&d| d != INF).count() as u64;
+                        let c = run.counts;
+                        // Every reached vertex is expanded at its final δ at least once, and
+                        // every arc counted belongs to an expanded vertex.
+                        assert!(
+                            c.expanded >= reached && c.fused <= c.expanded && c.arcs <= c.expanded * g.m() as u64,
+                            "{case}: {c:?}"
+                        );
+                        assert!(c.pushes + 1 >= reached && c.stale <= c.pushes, "{case}: {c:?}");
                     }
                 }
             }

@@ -14,9 +14,8 @@
 //! barrier. Kept as a switch for that A/B.
 
 use super::barrier::Padded;
-use super::fast::{
-    CHUNK, CHUNKS_PER_THREAD, Cells, NO_BIN, Parts, SHARE_BELOW_THREADS, SPARE, Shared, fuse_bin, knobs, relax,
-};
+use super::fast::{CHUNK, CHUNKS_PER_THREAD, Cells, NO_BIN, Parts, SHARE_BELOW_THREADS, SPARE, Shared, fuse_bin};
+use super::relax::{Counts, expand};
 use crate::graph::{Distance, VertexId};
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
@@ -50,7 +49,7 @@ impl OneBarrier {
 
 /// One thread's rounds (as [`super::fast::worker`], one barrier per round); returns the number
 /// of rounds and the time spent at barriers.
-pub(super) fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u32, Duration) {
+pub(super) fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u32, Duration, Counts) {
     let o = &s.one;
     let threads = s.threads;
     let mut spare = SPARE.with_borrow_mut(std::mem::take);
@@ -68,7 +67,7 @@ pub(super) fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &Atomic
         }
     }
     o.mins[t][0].store(if t == 0 { 0 } else { NO_BIN }, Relaxed);
-    let succ = s.succ;
+    let mut cn = Counts::default();
     let mut bins: Vec<Vec<VertexId>> = Vec::new();
     let mut ends: Vec<usize> = Vec::with_capacity(threads);
     let mut owners: Vec<usize> = Vec::with_capacity(threads);
@@ -97,7 +96,7 @@ pub(super) fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &Atomic
                 owners.push(k);
             }
         }
-        let knobs = knobs();
+        let knobs = s.knobs;
         let share = knobs.share.unwrap_or(usize::from(threads < SHARE_BELOW_THREADS));
         let chunk = match knobs.chunk {
             0 if threads > 1 => (total / (CHUNKS_PER_THREAD * threads)).clamp(1, CHUNK),
@@ -117,17 +116,13 @@ pub(super) fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &Atomic
                 let part = unsafe { o.parts.read(p * threads + owners[j]) };
                 let base = ends[j] - part.len();
                 let stop = end.min(ends[j]);
-                for &u in &part[i - base..stop - base] {
-                    if s.dist.get(u as usize) >= floor {
-                        relax(s, succ, u, &mut bins, &mut spare);
-                    }
-                }
+                expand(s, part, i - base..stop - base, Some(floor), &mut bins, &mut spare, &mut cn, s.prefetch);
                 i = stop;
             }
         }
         // Bin fusion, as in fast.rs (the frontier's vectors are the parts, not bins[c]).
         let c = curr as usize;
-        fuse_bin(s, succ, c, &mut bins, &mut spare, knobs.fuse, share);
+        fuse_bin(s, c, &mut bins, &mut spare, &mut cn, knobs, share);
         // This thread's candidate for the next frontier goes into its part of parity 1 − p,
         // which nobody reads since the last barrier.
         let mine = (c..bins.len()).find(|&b| !bins[b].is_empty());
@@ -175,5 +170,5 @@ pub(super) fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &Atomic
     }
     spare.extend(bins);
     super::fast::keep(spare);
-    (round as u32, waited)
+    (round as u32, waited, cn)
 }

@@ -34,6 +34,7 @@
 mod barrier;
 mod fast;
 mod fast1;
+mod relax;
 mod stepper;
 mod team;
 

@@ -1,0 +1,150 @@
+//! The relax loop of Δ-stepping's fast rounds ([`super::fast`], [`super::fast1`]): a vertex's
+//! arcs relaxed against δ now, each lowered head pushed into the thread's bin of its new δ
+//! (GAP's `RelaxEdges`), over a range of a frontier or a fused bin, with the work counted and
+//! an optional software prefetch (`SSSP_DS_PREFETCH`, measured slower on 16 cores, see
+//! [`super::fast::PREFETCH`]).
+
+use super::fast::{Cells, Shared};
+use crate::graph::{Csr, Distance, VertexId};
+
+/// The work of a fast run, counted in registers per thread and summed at the end (a few adds
+/// per vertex, always on): what GAP's loop does is the same sum for its rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Vertices expanded (every arc relaxed), from a shared frontier or a fused bin.
+    pub expanded: u64,
+    /// Of those, expanded from a fused bin.
+    pub fused: u64,
+    /// Arcs scanned (the expanded vertices' out-degrees summed).
+    pub arcs: u64,
+    /// Relaxations that lowered δ and pushed the head into a bin.
+    pub pushes: u64,
+    /// Frontier entries skipped because their vertex was lowered below the bin since (GAP's
+    /// `dist[u] >= delta * curr_bin_index` test).
+    pub stale: u64,
+}
+
+impl Counts {
+    pub(super) fn add(&mut self, o: &Counts) {
+        self.expanded += o.expanded;
+        self.fused += o.fused;
+        self.arcs += o.arcs;
+        self.pushes += o.pushes;
+        self.stale += o.stale;
+    }
+}
+
+/// Relaxes the arcs of every vertex of `list[range]` in order ([`relax`]); with `floor`, a
+/// vertex whose δ has since dropped below it is skipped (counted as stale). With `prefetch`
+/// = k > 0 the loop asks for the memory of later vertices of the range before it needs it:
+/// the offsets and δ of the vertex 2k ahead, the first arcs (up to 64) of the one k ahead, the
+/// heads' δ (up to 32) of the one ⌈k/2⌉ ahead — GAP's loop waits for each of these in turn. A
+/// range starts by asking for the offsets and δ of its first 2k vertices and the arcs of its
+/// first k: a chunk of the shared frontier comes cold.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn expand<C: Cells + ?Sized>(
+    s: &Shared<C>,
+    list: &[VertexId],
+    range: std::ops::Range<usize>,
+    floor: Option<Distance>,
+    bins: &mut Vec<Vec<VertexId>>,
+    spare: &mut Vec<Vec<VertexId>>,
+    cn: &mut Counts,
+    prefetch: usize,
+) {
+    let succ = s.succ;
+    let half = prefetch.div_ceil(2);
+    let arcs = |x: VertexId| {
+        let (lo, hi) = (succ.offsets[x as usize] as usize, succ.offsets[x as usize + 1] as usize);
+        let hi = hi.min(lo + 64);
+        let mut k = lo;
+        while k < hi {
+            fetch(succ.targets.as_ptr().wrapping_add(k));
+            fetch(succ.weights.as_ptr().wrapping_add(k));
+            k += 16;
+        }
+        if hi > lo {
+            fetch(succ.targets.as_ptr().wrapping_add(hi - 1));
+            fetch(succ.weights.as_ptr().wrapping_add(hi - 1));
+        }
+    };
+    // Only this range: past its end the vertices are another thread's chunk (a small frontier
+    // is cut into chunks of one vertex), whose prefetch would be wasted work here.
+    let list = &list[..range.end];
+    if prefetch > 0 {
+        // A chunk starts cold: what the loop would have asked for before its first entries.
+        let start = range.start;
+        for &x in list.iter().skip(start).take(2 * prefetch) {
+            fetch(succ.offsets.as_ptr().wrapping_add(x as usize));
+            fetch(s.dist.addr(x as usize));
+        }
+        list.iter().skip(start).take(prefetch).for_each(|&x| arcs(x));
+    }
+    for j in range {
+        if prefetch > 0 {
+            if let Some(&x) = list.get(j + 2 * prefetch) {
+                fetch(succ.offsets.as_ptr().wrapping_add(x as usize));
+                fetch(s.dist.addr(x as usize));
+            }
+            if let Some(&x) = list.get(j + prefetch) {
+                arcs(x);
+            }
+            if let Some(&x) = list.get(j + half) {
+                let lo = succ.offsets[x as usize] as usize;
+                let hi = (succ.offsets[x as usize + 1] as usize).min(lo + 32);
+                for &v in &succ.targets[lo..hi] {
+                    fetch(s.dist.addr(v as usize));
+                }
+            }
+        }
+        let u = list[j];
+        if let Some(f) = floor
+            && s.dist.get(u as usize) < f
+        {
+            cn.stale += 1;
+            continue;
+        }
+        relax(s, succ, u, bins, spare, cn);
+    }
+}
+
+/// A hint to bring the line of `p` into L1; never faults, whatever the address.
+#[inline(always)]
+fn fetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch has no architectural effect and never faults.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// Relaxes every arc of `u` against δ(u) now; each lowered head goes into this thread's bin of
+/// its new δ.
+#[inline]
+pub(super) fn relax<C: Cells + ?Sized>(
+    s: &Shared<C>,
+    succ: &Csr,
+    u: VertexId,
+    bins: &mut Vec<Vec<VertexId>>,
+    spare: &mut Vec<Vec<VertexId>>,
+    cn: &mut Counts,
+) {
+    let du = s.dist.get(u as usize);
+    let r = succ.offsets[u as usize] as usize..succ.offsets[u as usize + 1] as usize;
+    cn.expanded += 1;
+    cn.arcs += r.len() as u64;
+    for (&v, &w) in succ.targets[r.clone()].iter().zip(&succ.weights[r]) {
+        let nd = du + Distance::from(w);
+        if s.dist.lower(v as usize, nd) {
+            cn.pushes += 1;
+            let b = (nd / s.delta) as usize;
+            while b >= bins.len() {
+                bins.push(spare.pop().unwrap_or_default());
+            }
+            bins[b].push(v);
+        }
+    }
+}
