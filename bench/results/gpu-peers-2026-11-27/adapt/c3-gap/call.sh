@@ -2,6 +2,7 @@
 # coord call 3 (session 38): near-far with NF_ADAPT/NF_SKIP/NF_CONTIG (commit efa56eb) beside GAP-16
 # on NY, luxembourg, Kronecker 21, uniform 21 and the 4096² grid; the NF_SKIP=0 A/B on the
 # power-law graphs and NF_ADAPT=0 on the grid, each a separate process after the default one.
+# .dev/coord held copies of scripts/gpu-peer-bench.sh (unchanged this session) and experiments/gpu-peers-*.json.
 set -u
 D=.dev/coord
 cd $D && for f in *.xz; do [ -f "${f%.xz}" ] || xz -dk "$f"; done; chmod +x sssp-lab nearfar-test sssp converter; cd ../..
