@@ -41,6 +41,47 @@
 #ifndef NF_ADAPT
 #define NF_ADAPT 1
 #endif
+// Solo stretches keep the near lists in block 0's shared memory (the stage's arrays, idle then):
+// a solo phase reads its list from there and appends the next one there, so a road phase's chain
+// loses the L2 round trip of the list entry. Items past NF_SQ spill to the global list at the same
+// index; the list goes out to global memory when the stretch ends. 0 for A/B runs.
+#ifndef NF_SOLOQ
+#define NF_SOLOQ 1
+#endif
+#define NF_SQ 4096
+// Arcs per lane and step on the vertex path: a warp steps through its largest degree, so with 4 a
+// single vertex of degree 5–8 in a warp costs the whole warp a second dependent chain.
+#ifndef NF_VU
+#define NF_VU 4
+#endif
+// Vertex path: a lane's U outcomes are appended in one warp reservation per pile (a scan of the
+// lanes' counts) instead of U ballot-reserve rounds: NY 8.17 -> 5.92 ms, lux 11.4 -> 9.1, 4096²
+// grid 132 -> 116 (a solo phase's body 8 400 -> 5 800 cycles; gpu-peers-2026-11-27/soloq). 0: A/B.
+#ifndef NF_VEMIT
+#define NF_VEMIT 1
+#endif
+// Vertex path: read δ(u) before the atomicMin and skip it when nd is not lower. It saves atomics
+// but puts a dependent L2 round trip into every phase: without it NY 5.92 -> 5.56 ms, lux 9.10 ->
+// 8.38, the grid 116 -> 111 (same call). 1 for A/B runs.
+#ifndef NF_PRECHECK
+#define NF_PRECHECK 0
+#endif
+// Cycle counters of block 0's solo phases (body, schedule, phases, stretches) in the control
+// block's spare words 40–43; the host prints them with SSSP_NF_PROF=1. 0 outside measurements.
+#ifndef NF_PROF
+#define NF_PROF 0
+#endif
+// Adaptive Δ (ADDS, Wang et al., PPoPP 2021, grows its bucket width while the GPU has too little
+// work): when a bucket's relax phases averaged fewer than NF_AD_LO arcs, the next bucket is twice
+// as wide (up to delta_max); above NF_AD_HI it halves (down to delta_min). A solo phase costs
+// ~3 000 cycles before its first arc, so on roads more arcs per phase is nearly free until the
+// redundant relaxations of a wider bucket catch up (lux: Δ ×16 took 8.4 -> 5.0 ms; NY flat at ×2).
+#ifndef NF_AD_LO
+#define NF_AD_LO 512
+#endif
+#ifndef NF_AD_HI
+#define NF_AD_HI 4096
+#endif
 #define NF_PIECE 4096
 #define NF_INF 0xFFFFFFFFu
 #define NF_NOHUB 0xFFFFFFFFu
@@ -48,7 +89,6 @@
 #define NF_SPLIT 1u
 #define NF_DONE 2u
 #define NF_PAUSE 3u
-#define NF_LOG 8
 
 // The next phase as every block reads it after a grid barrier (two 16-byte loads).
 struct __align__(16) NfSnap { u32 kind, solo, cur, fsel, T, stamp, n_in, n_p; };
@@ -67,12 +107,16 @@ struct __align__(16) NfCtl {
     u32 started, budget, logged;          // phases scheduled (the seed's is 1), last one allowed, logged
     u32 ph_arcs, ph_impr;                 // the running phase's arcs scanned and δ decreases
     u32 rec_items, rec_pieces, rec_far;   // the running phase's near list, hub pieces, far pile
-    u32 pad2, pad3, pad4, pad5;
+    u32 prof_body, prof_sched, prof_phases, prof_stretches; // NF_PROF only
+    u32 b_arcs, b_phases;                 // the running bucket's relax phases and their arcs
+    u32 delta_max, delta_min;             // Δ's range (host-set; equal: Δ stays fixed)
 };
 #define NF_CTL_WORDS ((u32)(sizeof(NfCtl) / 4))
-static_assert(sizeof(NfCtl) == 44 * 4, "NfCtl: 44 words (host: nearfar::CTL_WORDS)");
+static_assert(sizeof(NfCtl) == 48 * 4, "NfCtl: 48 words (host: NF_C_WORDS)");
+static_assert(NF_C_WORDS == 48 && NF_C_DELTA_MIN == 47 && NF_L_DELTA == 8, "NfCtl and the log as layout.rs says");
 // Words the host reads or writes (src/device/cuda/nearfar.rs): snap 4–11, kind 12, overflow 28,
-// started 32, logged 34 (NVRTC has no offsetof; the order of the fields above fixes them).
+// started 32, logged 34, the Δ range 46–47 (NVRTC has no offsetof; the order of the fields above
+// fixes them).
 
 struct NfParams {
     const u32 *rowptr;
@@ -81,11 +125,33 @@ struct NfParams {
     u32 *near0, *near1;
     uint2 *pieces0, *pieces1, *far0, *far1;
     NfCtl *ctl;
-    u32 *log; // NF_LOG words per phase: kind, solo, near items, pieces, far pile, T, arcs, decreases
+    u32 *log; // NF_LOG_WORDS per phase: kind, solo, near items, pieces, far pile, T, arcs, decreases, Δ
     u32 n, piece_cap, far_cap, hub_deg, log_cap;
 };
 
-__device__ __forceinline__ u32 nf_warp_min(u32 x) { return (u32)warp_min64((u64)x); }
+// Warp reductions of u32: one redux.sync on sm_80 and later instead of five dependent shuffle
+// rounds (a road phase's chain is made of these), shuffles before.
+__device__ __forceinline__ u32 nf_warp_min(u32 x) {
+#if __CUDA_ARCH__ >= 800
+    return __reduce_min_sync(FULL_MASK, x);
+#else
+    return (u32)warp_min64((u64)x);
+#endif
+}
+__device__ __forceinline__ u32 nf_warp_max(u32 x) {
+#if __CUDA_ARCH__ >= 800
+    return __reduce_max_sync(FULL_MASK, x);
+#else
+    return warp_max32(x);
+#endif
+}
+__device__ __forceinline__ u32 nf_warp_sum(u32 x) {
+#if __CUDA_ARCH__ >= 800
+    return __reduce_add_sync(FULL_MASK, x);
+#else
+    return (u32)warp_sum64((u64)x);
+#endif
+}
 
 // A grid phase's appends are staged per block in shared memory and flushed with one global
 // atomicAdd per pile and per flush (issue 30: on uniform 21 at Δ = ½ w̄ most warps of a relax
@@ -106,9 +172,10 @@ struct NfStage {
 
 // Where a phase's appends go: the near list `out`, far pile `fsel` and its minimum `*fmin` (the
 // control block's `far_min` in a relax phase, `far_min_next` in a split), through stage `st` when
-// it is not null.
+// it is not null; the first NF_SQ near items into shared `sq` when it is not null (solo phases).
 struct NfDest {
     NfStage *st;
+    u32 *sq;
     u32 out, fsel;
     u32 *fmin;
 };
@@ -155,6 +222,7 @@ __device__ __forceinline__ void nf_emit(const NfParams &p, NfCtl *c, const NfDes
         bool staged;
         const u32 i = nf_reserve(nmask, nt, d.st ? &d.st->nn : nullptr, NF_SN, &c->near_count[d.out], staged);
         if (staged) d.st->near[i] = u;
+        else if (nt && d.sq != nullptr && i < NF_SQ) d.sq[i] = u;
         else if (nt) (d.out ? p.near1 : p.near0)[i] = u;
     }
     const u32 fmask = __ballot_sync(FULL_MASK, far_take);
@@ -252,6 +320,127 @@ __device__ __forceinline__ void nf_relax_batch(const NfParams &p, NfCtl *c, cons
     }
 }
 
+// Reserves `cnt` slots for the warp (lane 0 asks): the first `fit` in the stage from `sb` (when
+// `scount` is not null), the rest in the global pile from `gb`. Every lane gets the same three.
+__device__ __forceinline__ void nf_reserve_n(u32 cnt, u32 *scount, u32 cap, u32 *gcount, u32 &sb, u32 &fit,
+                                             u32 &gb) {
+    u32 a = cap, g = 0;
+    if (lane_id() == 0) {
+        if (scount != nullptr) a = atomicAdd(scount, cnt);
+        const u32 f = a < cap ? min(cnt, cap - a) : 0u;
+        if (f < cnt) g = atomicAdd(gcount, cnt - f);
+    }
+    sb = __shfl_sync(FULL_MASK, a, 0);
+    gb = __shfl_sync(FULL_MASK, g, 0);
+    fit = sb < cap ? min(cnt, cap - sb) : 0u;
+}
+
+// The vertex path's appends: bit j of `nbits` / `fbits` says arc j's head uu[j] goes to the near
+// list / far pile (with nd[j]). One scan of the lanes' packed counts (near | far << 16), one
+// reservation per pile. No hubs here: a graph with a hub takes the balanced kernel.
+template <int U>
+__device__ __forceinline__ void nf_emit_vertex(const NfParams &p, NfCtl *c, const NfDest &d, u32 nbits, u32 fbits,
+                                               const u32 *uu, const u32 *nd) {
+    const u32 mine = (u32)__popc(nbits) | ((u32)__popc(fbits) << 16);
+    if (!__any_sync(FULL_MASK, mine != 0)) return;
+    const u32 lane = lane_id();
+    u32 x = mine;
+#pragma unroll
+    for (u32 o = 1; o < 32; o <<= 1) {
+        const u32 y = __shfl_up_sync(FULL_MASK, x, o);
+        if (lane >= o) x += y;
+    }
+    const u32 tot = __shfl_sync(FULL_MASK, x, 31), ex = x - mine;
+    if (tot & 0xFFFFu) {
+        u32 sb, fit, gb;
+        nf_reserve_n(tot & 0xFFFFu, d.st ? &d.st->nn : nullptr, NF_SN, &c->near_count[d.out], sb, fit, gb);
+        u32 *gl = d.out ? p.near1 : p.near0;
+        u32 o = ex & 0xFFFFu;
+#pragma unroll
+        for (int j = 0; j < U; ++j) {
+            if (!((nbits >> j) & 1u)) continue;
+            if (o < fit) {
+                d.st->near[sb + o] = uu[j];
+            } else {
+                const u32 i = gb + (o - fit);
+                if (d.sq != nullptr && i < NF_SQ) d.sq[i] = uu[j];
+                else gl[i] = uu[j];
+            }
+            ++o;
+        }
+    }
+    if (tot >> 16) {
+        u32 sb, fit, gb;
+        nf_reserve_n(tot >> 16, d.st ? &d.st->nf : nullptr, NF_SF, &c->far_count[d.fsel], sb, fit, gb);
+        u32 m = NF_INF;
+#pragma unroll
+        for (int j = 0; j < U; ++j)
+            if ((fbits >> j) & 1u) m = min(m, nd[j]);
+        m = nf_warp_min(m);
+        if (lane == 0) atomicMin(d.st ? &d.st->fmin : d.fmin, m);
+        uint2 *fl = d.fsel ? p.far1 : p.far0;
+        u32 o = ex >> 16;
+#pragma unroll
+        for (int j = 0; j < U; ++j) {
+            if (!((fbits >> j) & 1u)) continue;
+            if (o < fit) {
+                d.st->far[sb + o] = make_uint2(uu[j], nd[j]);
+            } else {
+                const u32 i = gb + (o - fit);
+                if (i < p.far_cap) fl[i] = make_uint2(uu[j], nd[j]);
+                else atomicExch(&c->overflow, 1u);
+            }
+            ++o;
+        }
+    }
+}
+
+// Arcs k .. k+U of a vertex (first arc b, `deg` arcs, δ d) on the vertex path: loads, atomics,
+// then one aggregated append for the warp.
+template <int U>
+__device__ __forceinline__ void nf_relax_vertex(const NfParams &p, NfCtl *c, const NfDest &dst, const NfSnap &s,
+                                                u32 b, u32 deg, u32 d, u32 k, u32 &arcs, u32 &impr) {
+    u32 uu[U], nd[U];
+    u64 old[U];
+#pragma unroll
+    for (int j = 0; j < U; ++j) {
+        uu[j] = 0;
+        nd[j] = 0;
+        if (k + j < deg) {
+            const uint2 a = __ldg(&p.arcs[b + k + j]);
+            uu[j] = a.x;
+            nd[j] = d + a.y;
+        }
+    }
+#if NF_PRECHECK
+    u32 cd[U];
+#pragma unroll
+    for (int j = 0; j < U; ++j) cd[j] = k + j < deg ? (u32)(__ldcg(&p.dist[uu[j]]) >> 32) : 0u;
+#endif
+#pragma unroll
+    for (int j = 0; j < U; ++j) {
+        old[j] = 0ull;
+#if NF_PRECHECK
+        const bool go = k + j < deg && nd[j] < cd[j];
+#else
+        const bool go = k + j < deg;
+#endif
+        if (go) old[j] = atomicMin(&p.dist[uu[j]], ((u64)nd[j] << 32) | s.stamp);
+    }
+    u32 nbits = 0, fbits = 0;
+#pragma unroll
+    for (int j = 0; j < U; ++j) {
+        const u32 od = (u32)(old[j] >> 32);
+        const bool imp = k + j < deg && nd[j] < od;
+        const bool again = (u32)old[j] == s.stamp && od < s.T; // already near-appended in this phase
+        if (imp && nd[j] < s.T && !again) nbits |= 1u << j;
+        if (imp && nd[j] >= s.T) fbits |= 1u << j;
+        arcs += k + j < deg ? 1u : 0u;
+        impr += imp ? 1u : 0u;
+    }
+    nf_emit_vertex<U>(p, c, dst, nbits, fbits, uu, nd);
+}
+
 // The owner of arc i among pos[lo..count) (exclusive prefix sums; pos[lo] <= i): the next vertex
 // with arcs is usually pos[lo] itself, so one look before the binary search.
 __device__ __forceinline__ u32 owner_in(const u32 *pos, u32 lo, u32 count, u32 i) {
@@ -266,9 +455,10 @@ __device__ __forceinline__ u32 owner_in(const u32 *pos, u32 lo, u32 count, u32 i
 }
 
 // A relax phase over the near list and hub pieces of s.cur, split over `nw` workers (blocks).
+// `sq_in`: the first NF_SQ items of the near list in shared memory (solo phases), or null.
 template <bool BAL>
-__device__ void nf_relax_phase(const NfParams &p, NfCtl *c, const NfDest &dst, const NfSnap &s, u32 worker, u32 nw,
-                               u32 &arcs, u32 &impr) {
+__device__ void nf_relax_phase(const NfParams &p, NfCtl *c, const NfDest &dst, const NfSnap &s, const u32 *sq_in,
+                               u32 worker, u32 nw, u32 &arcs, u32 &impr) {
     const u32 n_in = s.n_in, n_p = s.n_p;
     const u32 *in = s.cur ? p.near1 : p.near0;
     const uint2 *pin = s.cur ? p.pieces1 : p.pieces0;
@@ -280,22 +470,26 @@ __device__ void nf_relax_phase(const NfParams &p, NfCtl *c, const NfDest &dst, c
         for (u32 base = worker * per; base < n_in; base += stride) {
             const u32 i = base + tid;
             const bool valid = tid < per && i < n_in;
-            const u32 v = valid ? __ldcg(&in[i]) : 0;
+            const u32 v = !valid ? 0u : sq_in != nullptr && i < NF_SQ ? sq_in[i] : __ldcg(&in[i]);
             const u32 d = valid ? (u32)(__ldcg(&p.dist[v]) >> 32) : 0;
             const u32 b = valid ? __ldg(&p.rowptr[v]) : 0;
             const u32 deg = valid ? __ldg(&p.rowptr[v + 1]) - b : 0;
-            const u32 most = warp_max32(deg);
-            for (u32 k = 0; k < most; k += 4) {
-                bool ok[4];
-                u32 e[4], dd[4];
+            const u32 most = nf_warp_max(deg);
+#if NF_VEMIT
+            for (u32 k = 0; k < most; k += NF_VU) nf_relax_vertex<NF_VU>(p, c, dst, s, b, deg, d, k, arcs, impr);
+#else
+            for (u32 k = 0; k < most; k += NF_VU) {
+                bool ok[NF_VU];
+                u32 e[NF_VU], dd[NF_VU];
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {
+                for (int j = 0; j < NF_VU; ++j) {
                     ok[j] = k + j < deg;
                     e[j] = b + k + j;
                     dd[j] = d;
                 }
-                nf_relax_batch<4>(p, c, dst, s, ok, e, dd, arcs, impr);
+                nf_relax_batch<NF_VU>(p, c, dst, s, ok, e, dd, arcs, impr);
             }
+#endif
             nf_maybe_flush(p, c, dst);
         }
     } else {
@@ -303,7 +497,7 @@ __device__ void nf_relax_phase(const NfParams &p, NfCtl *c, const NfDest &dst, c
         for (u32 base = worker * per; base < n_in; base += stride) {
             const u32 i = base + tid;
             const bool valid = tid < per && i < n_in;
-            const u32 v = valid ? __ldcg(&in[i]) : 0;
+            const u32 v = !valid ? 0u : sq_in != nullptr && i < NF_SQ ? sq_in[i] : __ldcg(&in[i]);
             const u64 w = valid ? __ldcg(&p.dist[v]) : 0ull;
             const bool live = valid && !(NF_SKIP && (u32)w == s.stamp);
             const u32 d = (u32)(w >> 32);
@@ -395,11 +589,22 @@ __device__ void nf_split_phase(const NfParams &p, NfCtl *c, const NfDest &dst, c
     }
 }
 
+// At a bucket's end: the next bucket's Δ from the arcs per relax phase of the one that ended.
+__device__ __forceinline__ void nf_adapt_delta(NfCtl &c) {
+    if (c.b_phases > 0) {
+        const u32 avg = c.b_arcs / c.b_phases;
+        if (avg < NF_AD_LO && c.delta <= c.delta_max / 2u) c.delta *= 2u;
+        else if (avg > NF_AD_HI && c.delta / 2u >= c.delta_min) c.delta /= 2u;
+    }
+    c.b_arcs = 0;
+    c.b_phases = 0;
+}
+
 // Logs the phase just done and decides the next from its counts. One thread, on a private or
 // shared copy of the control block; every write of the phase is visible.
 __device__ void nf_schedule(const NfParams &p, NfCtl &c) {
     if (c.logged < p.log_cap) {
-        u32 *r = p.log + (u64)c.logged * NF_LOG;
+        u32 *r = p.log + (u64)c.logged * NF_LOG_WORDS;
         r[0] = c.kind;
         r[1] = c.solo;
         r[2] = c.rec_items;
@@ -408,8 +613,13 @@ __device__ void nf_schedule(const NfParams &p, NfCtl &c) {
         r[5] = c.T;
         r[6] = c.ph_arcs;
         r[7] = c.ph_impr;
+        r[8] = c.delta;
     }
     c.logged++;
+    if (c.kind == NF_RELAX) {
+        c.b_arcs = c.b_arcs + c.ph_arcs < c.b_arcs ? 0xFFFFFFFFu : c.b_arcs + c.ph_arcs;
+        c.b_phases++;
+    }
     c.ph_arcs = 0;
     c.ph_impr = 0;
     const u32 out = c.cur ^ 1u;
@@ -431,6 +641,7 @@ __device__ void nf_schedule(const NfParams &p, NfCtl &c) {
         c.rec_far = nf;
     } else if (nf > 0) {
         c.kind = NF_SPLIT;
+        nf_adapt_delta(c);
         const u32 dl = c.delta;
         const u64 jump = ((u64)(c.far_min / dl) + 1u) * dl;
         const u64 step = (u64)c.T + dl;
@@ -478,7 +689,7 @@ __device__ __forceinline__ NfSnap nf_load_snap(const NfCtl *g) {
 // Adds the block's per-thread phase counters to c (one atomic per warp and counter), or to the
 // block's stage when it has one (one atomic per block, at its last flush).
 __device__ __forceinline__ void nf_count(NfCtl *c, NfStage *st, u32 &arcs, u32 &impr) {
-    const u32 a = (u32)warp_sum64((u64)arcs), m = (u32)warp_sum64((u64)impr);
+    const u32 a = nf_warp_sum(arcs), m = nf_warp_sum(impr);
     if (lane_id() == 0) {
         if (a) atomicAdd(st ? &st->arcs : &c->ph_arcs, a);
         if (m) atomicAdd(st ? &st->impr : &c->ph_impr, m);
@@ -487,18 +698,20 @@ __device__ __forceinline__ void nf_count(NfCtl *c, NfStage *st, u32 &arcs, u32 &
     impr = 0;
 }
 
-// One phase on `nw` workers; `st` is the block's stage in a grid phase, null in a solo phase.
+// One phase on `nw` workers; `st` is the block's stage in a grid phase, null in a solo phase;
+// `sq_in` / `sq_out`: the shared near lists of a solo stretch (input, output), or null.
 template <bool BAL>
 __device__ __forceinline__ void nf_run_phase(const NfParams &p, NfCtl *c, NfStage *st, const NfSnap &s, u32 worker,
-                                             u32 nw) {
+                                             u32 nw, const u32 *sq_in = nullptr, u32 *sq_out = nullptr) {
     u32 arcs = 0, impr = 0;
     NfDest d;
     d.st = st;
+    d.sq = sq_out;
     d.out = s.cur ^ 1u;
     if (s.kind == NF_RELAX) {
         d.fsel = s.fsel;
         d.fmin = &c->far_min;
-        nf_relax_phase<BAL>(p, c, d, s, worker, nw, arcs, impr);
+        nf_relax_phase<BAL>(p, c, d, s, sq_in, worker, nw, arcs, impr);
     } else {
         d.fsel = s.fsel ^ 1u;
         d.fmin = &c->far_min_next;
@@ -532,17 +745,44 @@ __device__ void nf_solve(const NfParams p) {
             if (blockIdx.x == 0) {
                 if (threadIdx.x >= 4 && threadIdx.x < NF_CTL_WORDS) sw[threadIdx.x] = __ldcg(&gw[threadIdx.x]);
                 __syncthreads();
+                // the stage is empty between grid phases, so its arrays hold the stretch's lists
+                u32 *const sq[2] = {s_stage.near, reinterpret_cast<u32 *>(s_stage.far)};
+                bool in_sh = false; // the running phase's near list is in sq (written by this stretch)
+#if NF_PROF
+                if (threadIdx.x == 0) s_ctl.prof_stretches++;
+#endif
                 while (true) {
                     const NfSnap t = s_ctl.snap;
-                    nf_run_phase<BAL>(p, &s_ctl, nullptr, t, 0, 1);
+#if NF_PROF
+                    const long long c0 = clock64();
+#endif
+                    nf_run_phase<BAL>(p, &s_ctl, nullptr, t, 0, 1, in_sh ? sq[t.cur] : nullptr,
+                                      NF_SOLOQ ? sq[t.cur ^ 1u] : nullptr);
                     __syncthreads();
+#if NF_PROF
+                    const long long c1 = clock64();
+#endif
                     if (threadIdx.x == 0) {
                         nf_schedule(p, s_ctl);
                         s_ctl.snap = nf_make_snap(s_ctl);
                     }
                     __syncthreads();
+#if NF_PROF
+                    if (threadIdx.x == 0) {
+                        s_ctl.prof_body += (u32)(c1 - c0);
+                        s_ctl.prof_sched += (u32)(clock64() - c1);
+                        s_ctl.prof_phases++;
+                    }
+#endif
+                    in_sh = NF_SOLOQ;
                     if (s_ctl.snap.kind != NF_RELAX && s_ctl.snap.kind != NF_SPLIT) break;
                     if (!s_ctl.solo) break;
+                }
+                // The next near list leaves shared memory: a grid phase or the next launch reads it.
+                if (in_sh && s_ctl.kind == NF_RELAX) {
+                    const u32 cur = s_ctl.cur, cnt = min(s_ctl.near_count[cur], (u32)NF_SQ);
+                    u32 *gl = cur ? p.near1 : p.near0;
+                    for (u32 i = threadIdx.x; i < cnt; i += blockDim.x) gl[i] = sq[cur][i];
                 }
                 if (threadIdx.x == 0) s_ctl.decided = 1;
                 __syncthreads();

@@ -70,7 +70,7 @@ override SKIP: bool = true;
 // Far pile b, (vertex, δ when appended), at b · far_cap.
 @group(0) @binding(5) var<storage, read_write> far: array<vec2<u32>>;
 @group(0) @binding(6) var<storage, read_write> ctl: array<atomic<u32>>;
-// NF_LOG_WORDS per phase: kind, solo, near items, pieces, far pile, T, arcs, decreases.
+// NF_LOG_WORDS per phase: kind, solo, near items, pieces, far pile, T, arcs, decreases, Δ.
 @group(0) @binding(7) var<storage, read_write> nflog: array<u32>;
 // Indirect sizes: solo (x, y, z) at 0, grid (x, y, z) at 3.
 @group(0) @binding(8) var<storage, read_write> args: array<u32>;
@@ -440,6 +440,7 @@ fn nf_schedule(solo: bool) {
         nflog[r + NF_L_T] = cg(solo, NF_C_T);
         nflog[r + NF_L_ARCS] = cg(solo, NF_C_ARCS);
         nflog[r + NF_L_IMPROVED] = cg(solo, NF_C_IMPROVED);
+        nflog[r + NF_L_DELTA] = cg(solo, NF_C_DELTA);
     }
     cs(solo, NF_C_LOGGED, logged + 1u);
     cs(solo, NF_C_ARCS, 0u);

@@ -233,7 +233,7 @@ pub const DELTA_STEPPING: &[(&str, usize)] = &[
 /// keeps the same indices), the log entry of a phase and the phase kinds.
 pub mod nearfar {
     /// u32 words of the control block.
-    pub const NF_C_WORDS: usize = 44;
+    pub const NF_C_WORDS: usize = 48;
     /// Snapshot of the next phase as the kernels read it: kind (NF_K_*, PAUSE once the budget is spent).
     pub const NF_C_SNAP_KIND: usize = 4;
     /// Snapshot: 1 when block 0 / one workgroup runs it.
@@ -302,8 +302,16 @@ pub mod nearfar {
     pub const NF_C_REC_FAR: usize = 39;
     /// Wgpu: a grid phase ran and awaits the scheduler (CUDA: padding).
     pub const NF_C_PENDING: usize = 40;
+    /// Arcs scanned by the relax phases of the running bucket (CUDA's adaptive Δ).
+    pub const NF_C_B_ARCS: usize = 44;
+    /// Relax phases of the running bucket (CUDA's adaptive Δ).
+    pub const NF_C_B_PHASES: usize = 45;
+    /// The largest Δ the kernel may grow to (= the initial Δ: fixed Δ).
+    pub const NF_C_DELTA_MAX: usize = 46;
+    /// The smallest Δ the kernel may shrink to (the initial Δ).
+    pub const NF_C_DELTA_MIN: usize = 47;
     /// u32 words of a phase's log entry.
-    pub const NF_LOG_WORDS: usize = 8;
+    pub const NF_LOG_WORDS: usize = 9;
     /// Log entry: phase kind (NF_K_RELAX or NF_K_SPLIT).
     pub const NF_L_KIND: usize = 0;
     /// Log entry: 1 when one block ran it.
@@ -320,6 +328,8 @@ pub mod nearfar {
     pub const NF_L_ARCS: usize = 6;
     /// Log entry: δ decreases.
     pub const NF_L_IMPROVED: usize = 7;
+    /// Log entry: the Δ the phase ran with.
+    pub const NF_L_DELTA: usize = 8;
     /// Phase kinds: relax the near list, split the far pile, done, paused (budget spent).
     pub const NF_K_RELAX: usize = 0;
     pub const NF_K_SPLIT: usize = 1;
@@ -368,6 +378,10 @@ pub const NEAR_FAR: &[(&str, usize)] = {
         ("NF_C_REC_PIECES", NF_C_REC_PIECES),
         ("NF_C_REC_FAR", NF_C_REC_FAR),
         ("NF_C_PENDING", NF_C_PENDING),
+        ("NF_C_B_ARCS", NF_C_B_ARCS),
+        ("NF_C_B_PHASES", NF_C_B_PHASES),
+        ("NF_C_DELTA_MAX", NF_C_DELTA_MAX),
+        ("NF_C_DELTA_MIN", NF_C_DELTA_MIN),
         ("NF_LOG_WORDS", NF_LOG_WORDS),
         ("NF_L_KIND", NF_L_KIND),
         ("NF_L_SOLO", NF_L_SOLO),
@@ -377,6 +391,7 @@ pub const NEAR_FAR: &[(&str, usize)] = {
         ("NF_L_T", NF_L_T),
         ("NF_L_ARCS", NF_L_ARCS),
         ("NF_L_IMPROVED", NF_L_IMPROVED),
+        ("NF_L_DELTA", NF_L_DELTA),
         ("NF_K_RELAX", NF_K_RELAX),
         ("NF_K_SPLIT", NF_K_SPLIT),
         ("NF_K_DONE", NF_K_DONE),

@@ -55,6 +55,9 @@ pub(in crate::device) fn bucketed_bytes(graph: &Graph, opts: &crate::algo::Solve
     }
 }
 
+/// The kernel's solo-phase cycle counters (words 40–43: body, schedule, phases, stretches).
+const NF_C_PROF: usize = 40;
+
 /// The compiled kernels of device `ordinal`: solve (vertex, balanced) and resume; compiled once.
 fn kernels(gpu: &Gpu) -> Result<[CudaFunction; 3], SolveError> {
     static CACHE: Mutex<Vec<(u32, [CudaFunction; 3])>> = Mutex::new(Vec::new());
@@ -109,6 +112,8 @@ struct NearFarCuda {
     ctl: CudaSlice<u32>,
     log: CudaSlice<u32>,
     caps: (u32, u32, u32),
+    /// The widest Δ the kernel may adapt to ([`nf::adaptive_delta_max`]).
+    delta_max: u32,
 }
 
 fn new_stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
@@ -157,11 +162,13 @@ fn new_stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box<dyn St
     let dist = stream.alloc_zeros::<u64>(n.max(1)).map_err(dev_err("cannot allocate δ"))?;
     let ctl = alloc(NF_C_WORDS, "control block")?;
     let log = alloc(NF_LOG_WORDS * LOG_CAP as usize, "phase log")?;
+    let delta_max = nf::adaptive_delta_max(run.delta, bal);
     let device = format!(
-        "CUDA: {} (cuda:{}; near-far, one persistent kernel of {grid} × {BLOCK}; u32 δ; Δ = {}; {} relax)",
+        "CUDA: {} (cuda:{}; near-far, one persistent kernel of {grid} × {BLOCK}; u32 δ; Δ = {}{}; {} relax)",
         gpu.name,
         gpu.ordinal,
         run.delta,
+        if delta_max > run.delta { format!(", adaptive up to {delta_max}") } else { String::new() },
         if bal { "balanced" } else { "vertex" }
     );
     let id = b.ident(device.clone());
@@ -180,6 +187,7 @@ fn new_stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box<dyn St
         ctl,
         log,
         caps: (pc, fc, hub_deg),
+        delta_max,
     };
     s.init(graph, b.source, run)?;
     Ok(Box::new(NearFar::new(s, run, id)))
@@ -192,7 +200,7 @@ impl NearFarCuda {
         let n = graph.n();
         let mut dist = vec![u64::from(u32::MAX) << 32; n];
         dist[source as usize] = 1;
-        let st = nf::initial_state(graph, source, run.delta, self.caps.2);
+        let st = nf::initial_state(graph, source, run.delta, self.delta_max, self.caps.2);
         if !st.pieces.is_empty() {
             let mut dst = self.lists[2].slice_mut(..st.pieces.len());
             self.stream.memcpy_htod(&st.pieces, &mut dst).map_err(dev_err("cannot upload the source's pieces"))?;
@@ -234,6 +242,15 @@ impl NearFarCuda {
                 "{}: a near-far pile overflowed (far capacity {fc} entries)",
                 self.device
             )));
+        }
+        if let Some(&[body, sched, phases, stretches]) = ctl.get(NF_C_PROF..NF_C_PROF + 4).filter(|w| w[2] > 0) {
+            // Only a kernel built with SSSP_NF_DEFINES="NF_PROF=1" counts (issue 30 measurements).
+            let per = |c: u32| f64::from(c) / f64::from(phases);
+            eprintln!(
+                "nf-prof: {phases} solo phases in {stretches} stretches; cycles per phase: body {:.0}, schedule {:.0}",
+                per(body),
+                per(sched)
+            );
         }
         let done = nf::is_done(ctl[NF_C_KIND]);
         let count = ctl[NF_C_LOGGED].min(LOG_CAP) as usize;

@@ -14,8 +14,8 @@ use crate::algo::{
 use crate::device::gpu::DeltaRun;
 use crate::device::gpu_delta as book;
 use crate::device::layout::nearfar::{
-    NF_K_DONE, NF_K_SPLIT, NF_L_ARCS, NF_L_FAR, NF_L_IMPROVED, NF_L_ITEMS, NF_L_KIND, NF_L_PIECES, NF_L_SOLO, NF_L_T,
-    NF_LOG_WORDS, NF_PIECE_ARCS,
+    NF_K_DONE, NF_K_SPLIT, NF_L_ARCS, NF_L_DELTA, NF_L_FAR, NF_L_IMPROVED, NF_L_ITEMS, NF_L_KIND, NF_L_PIECES,
+    NF_L_SOLO, NF_L_T, NF_LOG_WORDS, NF_PIECE_ARCS,
 };
 use crate::graph::{Distance, Graph, INF};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -67,7 +67,9 @@ pub struct InitialState {
 }
 
 /// The state of phase 1 (see [`InitialState`]); `hub_deg` = u32::MAX when no vertex is a hub.
-pub fn initial_state(graph: &Graph, source: u32, delta: u32, hub_deg: u32) -> InitialState {
+/// Δ starts at `delta` and may grow up to `delta_max` (≥ `delta`; equal: fixed Δ) where the
+/// kernel adapts it ([`adaptive_delta_max`]).
+pub fn initial_state(graph: &Graph, source: u32, delta: u32, delta_max: u32, hub_deg: u32) -> InitialState {
     use crate::device::layout::nearfar::*;
     let n = graph.n();
     let succ = graph.successors();
@@ -79,6 +81,8 @@ pub fn initial_state(graph: &Graph, source: u32, delta: u32, hub_deg: u32) -> In
     ctl[NF_C_FAR_MIN_NEXT] = u32::MAX;
     ctl[NF_C_T] = delta;
     ctl[NF_C_DELTA] = delta;
+    ctl[NF_C_DELTA_MAX] = delta_max.max(delta);
+    ctl[NF_C_DELTA_MIN] = delta;
     ctl[NF_C_STAMP] = 2;
     ctl[NF_C_SOLO_WORK] = SOLO_WORK;
     ctl[NF_C_SOLO_FAR] = SOLO_FAR;
@@ -97,6 +101,17 @@ pub fn initial_state(graph: &Graph, source: u32, delta: u32, hub_deg: u32) -> In
         InitialState { ctl, near: vec![source], pieces: Vec::new() }
     }
 }
+
+/// How far the CUDA kernel may widen the buckets of the vertex relax (roads, grids): Δ ×
+/// `ADAPT_GROWTH` (ADDS's adaptive Δ, `kernels/nearfar.cu` `nf_adapt_delta`); a fixed Δ on the
+/// balanced relax, whose phases are never short of work, and with `SSSP_NF_ADELTA=0` (A/B runs).
+pub fn adaptive_delta_max(delta: u32, balanced: bool) -> u32 {
+    let off = std::env::var("SSSP_NF_ADELTA").is_ok_and(|v| v == "0");
+    if balanced || off { delta } else { delta.saturating_mul(ADAPT_GROWTH) }
+}
+
+/// The most an adaptive Δ grows over the auto rule's (lux took 5.0 ms at ×16, 8.4 at ×1).
+pub const ADAPT_GROWTH: u32 = 64;
 
 /// Capacities of the piles on `graph`: hub pieces (per list), far entries (per pile).
 pub fn capacities(graph: &Graph) -> (u32, u32) {
@@ -156,7 +171,7 @@ impl<B: NearFarBackend> NearFar<B> {
                 f64::from(e[NF_L_ITEMS]),
                 arcs as f64,
                 0.0,
-                dist_value(Distance::from(self.run.delta)),
+                dist_value(Distance::from(if e[NF_L_DELTA] == 0 { self.run.delta } else { e[NF_L_DELTA] })),
                 f64::NAN,
                 f64::NAN,
             ]),
