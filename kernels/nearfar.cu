@@ -1,8 +1,8 @@
 // sssp-lab: the near-far worklist solver, `delta-stepping:worklist=near-far` (issue 30; design and
 // measurements of its prototype in docs/gpu-worklist.md and bench/prototypes/nearfar/).
 //
-// Launched from: src/device/cuda/nearfar.rs, which compiles this file with the layout prelude and
-// kernels/common.cuh in front (warp_append, block_exclusive_scan, owner_of, warp sums come from
+// Launched from: src/device/cuda/nearfar.rs, which compiles this file, kernels/nearfar_vertex.cu
+// and kernels/nearfar_solve.cu as one source with the layout prelude and kernels/common.cuh in front (warp_append, block_exclusive_scan, owner_of, warp sums come from
 // there). One cooperative launch of nf_solve_{vertex,balanced} runs phases until the solve ends or
 // the phase budget set by nf_resume is spent (stepping: a budget of one phase per launch).
 //
@@ -71,16 +71,42 @@
 #ifndef NF_PROF
 #define NF_PROF 0
 #endif
+// Vertex path, fast path only (not when stepping): a solo relax phase whose near list fits NF_SQ
+// drains its bucket asynchronously instead: the list becomes a ring in shared memory that every
+// warp pops from and pushes its near appends onto, until no vertex below T is left in flight. A
+// vertex is relaxed as soon as it is pushed instead of after the next block barrier (GAP's bucket
+// fusion without the rounds; ADDS's worklist brought into one SM). A/B.
+#ifndef NF_ASYNC
+#define NF_ASYNC 0
+#endif
+#define NF_EMPTY 0xFFFFFFFFu
+// Nanoseconds a block waiting at the grid barrier sleeps between polls of the generation word:
+// during a road's solo stretch 131 blocks poll one L2 line while block 0 works. A/B.
+#ifndef NF_BAR_SLEEP
+#define NF_BAR_SLEEP 32
+#endif
+// Vertex path: row offsets and arcs read through L2 only (ld.global.cg) instead of the read-only
+// L1 path; a road phase touches each line once, so L1 may only add latency. A/B.
+#ifndef NF_LDCG
+#define NF_LDCG 0
+#endif
+#if NF_LDCG
+#define NF_LDG_V(x) __ldcg(x)
+#else
+#define NF_LDG_V(x) __ldg(x)
+#endif
 // Adaptive Δ (ADDS, Wang et al., PPoPP 2021, grows its bucket width while the GPU has too little
 // work): when a bucket's relax phases averaged fewer than NF_AD_LO arcs, the next bucket is twice
 // as wide (up to delta_max); above NF_AD_HI it halves (down to delta_min). A solo phase costs
 // ~3 000 cycles before its first arc, so on roads more arcs per phase is nearly free until the
-// redundant relaxations of a wider bucket catch up (lux: Δ ×16 took 8.4 -> 5.0 ms; NY flat at ×2).
+// redundant relaxations of a wider bucket catch up. Against the fixed Δ, 4 sources each (H100,
+// gpu-peers-2026-11-27/soloq c4): lux 8.60 -> 5.49 ms, NY 5.49 -> 5.28; with 512 / 4096 NY grew
+// to Δ ×8 and scanned 4.8 arcs per arc (5.79 ms); 256 / 1024, 384 / 768, 1024 / 2048 within 2 %.
 #ifndef NF_AD_LO
 #define NF_AD_LO 512
 #endif
 #ifndef NF_AD_HI
-#define NF_AD_HI 4096
+#define NF_AD_HI 1024
 #endif
 #define NF_PIECE 4096
 #define NF_INF 0xFFFFFFFFu
@@ -173,9 +199,18 @@ struct NfStage {
 // Where a phase's appends go: the near list `out`, far pile `fsel` and its minimum `*fmin` (the
 // control block's `far_min` in a relax phase, `far_min_next` in a split), through stage `st` when
 // it is not null; the first NF_SQ near items into shared `sq` when it is not null (solo phases).
+// Block 0's ring of a bucket drained asynchronously (NF_ASYNC): NF_SQ slots of vertices or
+// NF_EMPTY; [head, tail) reserved, `pending` vertices pushed and not yet relaxed. Shared memory,
+// touched only by atomics (a writer fills an empty slot, a reader empties a full one).
+struct NfRing {
+    u32 head, tail, pending;
+    u32 *slot;
+};
+
 struct NfDest {
     NfStage *st;
     u32 *sq;
+    NfRing *ring; // near appends go here first (NF_ASYNC drains), or null
     u32 out, fsel;
     u32 *fmin;
 };
@@ -318,522 +353,4 @@ __device__ __forceinline__ void nf_relax_batch(const NfParams &p, NfCtl *c, cons
         arcs += ok[j] ? 1u : 0u;
         impr += imp ? 1u : 0u;
     }
-}
-
-// Reserves `cnt` slots for the warp (lane 0 asks): the first `fit` in the stage from `sb` (when
-// `scount` is not null), the rest in the global pile from `gb`. Every lane gets the same three.
-__device__ __forceinline__ void nf_reserve_n(u32 cnt, u32 *scount, u32 cap, u32 *gcount, u32 &sb, u32 &fit,
-                                             u32 &gb) {
-    u32 a = cap, g = 0;
-    if (lane_id() == 0) {
-        if (scount != nullptr) a = atomicAdd(scount, cnt);
-        const u32 f = a < cap ? min(cnt, cap - a) : 0u;
-        if (f < cnt) g = atomicAdd(gcount, cnt - f);
-    }
-    sb = __shfl_sync(FULL_MASK, a, 0);
-    gb = __shfl_sync(FULL_MASK, g, 0);
-    fit = sb < cap ? min(cnt, cap - sb) : 0u;
-}
-
-// The vertex path's appends: bit j of `nbits` / `fbits` says arc j's head uu[j] goes to the near
-// list / far pile (with nd[j]). One scan of the lanes' packed counts (near | far << 16), one
-// reservation per pile. No hubs here: a graph with a hub takes the balanced kernel.
-template <int U>
-__device__ __forceinline__ void nf_emit_vertex(const NfParams &p, NfCtl *c, const NfDest &d, u32 nbits, u32 fbits,
-                                               const u32 *uu, const u32 *nd) {
-    const u32 mine = (u32)__popc(nbits) | ((u32)__popc(fbits) << 16);
-    if (!__any_sync(FULL_MASK, mine != 0)) return;
-    const u32 lane = lane_id();
-    u32 x = mine;
-#pragma unroll
-    for (u32 o = 1; o < 32; o <<= 1) {
-        const u32 y = __shfl_up_sync(FULL_MASK, x, o);
-        if (lane >= o) x += y;
-    }
-    const u32 tot = __shfl_sync(FULL_MASK, x, 31), ex = x - mine;
-    if (tot & 0xFFFFu) {
-        u32 sb, fit, gb;
-        nf_reserve_n(tot & 0xFFFFu, d.st ? &d.st->nn : nullptr, NF_SN, &c->near_count[d.out], sb, fit, gb);
-        u32 *gl = d.out ? p.near1 : p.near0;
-        u32 o = ex & 0xFFFFu;
-#pragma unroll
-        for (int j = 0; j < U; ++j) {
-            if (!((nbits >> j) & 1u)) continue;
-            if (o < fit) {
-                d.st->near[sb + o] = uu[j];
-            } else {
-                const u32 i = gb + (o - fit);
-                if (d.sq != nullptr && i < NF_SQ) d.sq[i] = uu[j];
-                else gl[i] = uu[j];
-            }
-            ++o;
-        }
-    }
-    if (tot >> 16) {
-        u32 sb, fit, gb;
-        nf_reserve_n(tot >> 16, d.st ? &d.st->nf : nullptr, NF_SF, &c->far_count[d.fsel], sb, fit, gb);
-        u32 m = NF_INF;
-#pragma unroll
-        for (int j = 0; j < U; ++j)
-            if ((fbits >> j) & 1u) m = min(m, nd[j]);
-        m = nf_warp_min(m);
-        if (lane == 0) atomicMin(d.st ? &d.st->fmin : d.fmin, m);
-        uint2 *fl = d.fsel ? p.far1 : p.far0;
-        u32 o = ex >> 16;
-#pragma unroll
-        for (int j = 0; j < U; ++j) {
-            if (!((fbits >> j) & 1u)) continue;
-            if (o < fit) {
-                d.st->far[sb + o] = make_uint2(uu[j], nd[j]);
-            } else {
-                const u32 i = gb + (o - fit);
-                if (i < p.far_cap) fl[i] = make_uint2(uu[j], nd[j]);
-                else atomicExch(&c->overflow, 1u);
-            }
-            ++o;
-        }
-    }
-}
-
-// Arcs k .. k+U of a vertex (first arc b, `deg` arcs, δ d) on the vertex path: loads, atomics,
-// then one aggregated append for the warp.
-template <int U>
-__device__ __forceinline__ void nf_relax_vertex(const NfParams &p, NfCtl *c, const NfDest &dst, const NfSnap &s,
-                                                u32 b, u32 deg, u32 d, u32 k, u32 &arcs, u32 &impr) {
-    u32 uu[U], nd[U];
-    u64 old[U];
-#pragma unroll
-    for (int j = 0; j < U; ++j) {
-        uu[j] = 0;
-        nd[j] = 0;
-        if (k + j < deg) {
-            const uint2 a = __ldg(&p.arcs[b + k + j]);
-            uu[j] = a.x;
-            nd[j] = d + a.y;
-        }
-    }
-#if NF_PRECHECK
-    u32 cd[U];
-#pragma unroll
-    for (int j = 0; j < U; ++j) cd[j] = k + j < deg ? (u32)(__ldcg(&p.dist[uu[j]]) >> 32) : 0u;
-#endif
-#pragma unroll
-    for (int j = 0; j < U; ++j) {
-        old[j] = 0ull;
-#if NF_PRECHECK
-        const bool go = k + j < deg && nd[j] < cd[j];
-#else
-        const bool go = k + j < deg;
-#endif
-        if (go) old[j] = atomicMin(&p.dist[uu[j]], ((u64)nd[j] << 32) | s.stamp);
-    }
-    u32 nbits = 0, fbits = 0;
-#pragma unroll
-    for (int j = 0; j < U; ++j) {
-        const u32 od = (u32)(old[j] >> 32);
-        const bool imp = k + j < deg && nd[j] < od;
-        const bool again = (u32)old[j] == s.stamp && od < s.T; // already near-appended in this phase
-        if (imp && nd[j] < s.T && !again) nbits |= 1u << j;
-        if (imp && nd[j] >= s.T) fbits |= 1u << j;
-        arcs += k + j < deg ? 1u : 0u;
-        impr += imp ? 1u : 0u;
-    }
-    nf_emit_vertex<U>(p, c, dst, nbits, fbits, uu, nd);
-}
-
-// The owner of arc i among pos[lo..count) (exclusive prefix sums; pos[lo] <= i): the next vertex
-// with arcs is usually pos[lo] itself, so one look before the binary search.
-__device__ __forceinline__ u32 owner_in(const u32 *pos, u32 lo, u32 count, u32 i) {
-    if (lo + 1 >= count || pos[lo + 1] > i) return lo;
-    u32 hi = count - 1;
-    ++lo;
-    while (lo < hi) {
-        const u32 mid = (lo + hi + 1) >> 1;
-        if (pos[mid] <= i) lo = mid; else hi = mid - 1;
-    }
-    return lo;
-}
-
-// A relax phase over the near list and hub pieces of s.cur, split over `nw` workers (blocks).
-// `sq_in`: the first NF_SQ items of the near list in shared memory (solo phases), or null.
-template <bool BAL>
-__device__ void nf_relax_phase(const NfParams &p, NfCtl *c, const NfDest &dst, const NfSnap &s, const u32 *sq_in,
-                               u32 worker, u32 nw, u32 &arcs, u32 &impr) {
-    const u32 n_in = s.n_in, n_p = s.n_p;
-    const u32 *in = s.cur ? p.near1 : p.near0;
-    const uint2 *pin = s.cur ? p.pieces1 : p.pieces0;
-    const u32 tid = threadIdx.x;
-    const u32 share = ((n_in + nw - 1) / nw + 31u) & ~31u;
-    const u32 per = NF_ADAPT && share < blockDim.x ? share : blockDim.x; // items per block and pass
-    const u32 stride = nw * per;
-    if (!BAL) {
-        for (u32 base = worker * per; base < n_in; base += stride) {
-            const u32 i = base + tid;
-            const bool valid = tid < per && i < n_in;
-            const u32 v = !valid ? 0u : sq_in != nullptr && i < NF_SQ ? sq_in[i] : __ldcg(&in[i]);
-            const u32 d = valid ? (u32)(__ldcg(&p.dist[v]) >> 32) : 0;
-            const u32 b = valid ? __ldg(&p.rowptr[v]) : 0;
-            const u32 deg = valid ? __ldg(&p.rowptr[v + 1]) - b : 0;
-            const u32 most = nf_warp_max(deg);
-#if NF_VEMIT
-            for (u32 k = 0; k < most; k += NF_VU) nf_relax_vertex<NF_VU>(p, c, dst, s, b, deg, d, k, arcs, impr);
-#else
-            for (u32 k = 0; k < most; k += NF_VU) {
-                bool ok[NF_VU];
-                u32 e[NF_VU], dd[NF_VU];
-#pragma unroll
-                for (int j = 0; j < NF_VU; ++j) {
-                    ok[j] = k + j < deg;
-                    e[j] = b + k + j;
-                    dd[j] = d;
-                }
-                nf_relax_batch<NF_VU>(p, c, dst, s, ok, e, dd, arcs, impr);
-            }
-#endif
-            nf_maybe_flush(p, c, dst);
-        }
-    } else {
-        __shared__ u32 s_pos[NF_BLOCK], s_beg[NF_BLOCK], s_d[NF_BLOCK];
-        for (u32 base = worker * per; base < n_in; base += stride) {
-            const u32 i = base + tid;
-            const bool valid = tid < per && i < n_in;
-            const u32 v = !valid ? 0u : sq_in != nullptr && i < NF_SQ ? sq_in[i] : __ldcg(&in[i]);
-            const u64 w = valid ? __ldcg(&p.dist[v]) : 0ull;
-            const bool live = valid && !(NF_SKIP && (u32)w == s.stamp);
-            const u32 d = (u32)(w >> 32);
-            const u32 b = live ? __ldg(&p.rowptr[v]) : 0;
-            const u32 deg = live ? __ldg(&p.rowptr[v + 1]) - b : 0;
-            u32 total = 0;
-            const u32 pos = block_exclusive_scan(deg, total);
-            s_pos[tid] = pos;
-            s_beg[tid] = b;
-            s_d[tid] = d;
-            __syncthreads();
-            for (u32 jb = 0; jb < total; jb += NF_BAL_U * blockDim.x) {
-                bool ok[NF_BAL_U];
-                u32 e[NF_BAL_U], dd[NF_BAL_U];
-#if NF_CONTIG
-                const u32 j0 = jb + tid * NF_BAL_U;
-                u32 k = j0 < total ? owner_of(s_pos, blockDim.x, j0) : 0u;
-                u32 k_end = k + 1 < blockDim.x ? s_pos[k + 1] : total; // first arc past k's
-#endif
-#pragma unroll
-                for (int q = 0; q < NF_BAL_U; ++q) {
-#if NF_CONTIG
-                    const u32 j = j0 + q;
-#else
-                    const u32 j = jb + q * blockDim.x + tid;
-#endif
-                    ok[q] = j < total;
-                    e[q] = 0;
-                    dd[q] = 0;
-                    if (ok[q]) {
-#if NF_CONTIG
-                        if (j >= k_end) { // the next owner: k + 1 unless vertices without arcs follow
-                            k = owner_in(s_pos, k + 1, blockDim.x, j);
-                            k_end = k + 1 < blockDim.x ? s_pos[k + 1] : total;
-                        }
-#else
-                        const u32 k = owner_of(s_pos, blockDim.x, j);
-#endif
-                        e[q] = s_beg[k] + (j - s_pos[k]);
-                        dd[q] = s_d[k];
-                    }
-                }
-                nf_relax_batch<NF_BAL_U>(p, c, dst, s, ok, e, dd, arcs, impr);
-            }
-            // also keeps s_pos until every thread is done with this chunk
-            if (dst.st != nullptr) nf_maybe_flush(p, c, dst);
-            else __syncthreads();
-        }
-    }
-    for (u32 pc_i = worker; pc_i < n_p; pc_i += nw) {
-        const uint2 pc = __ldcg(&pin[pc_i]);
-        const u32 v = pc.x, b = pc.y;
-#if NF_SKIP
-        // block-uniform: thread 0 alone reads the stamp (another block may lower δ(v) meanwhile)
-        if (__syncthreads_or(threadIdx.x == 0 && (u32)__ldcg(&p.dist[v]) == s.stamp)) continue;
-#endif
-        const u32 end0 = __ldg(&p.rowptr[v + 1]);
-        const u32 e_end = b + NF_PIECE < end0 ? b + NF_PIECE : end0;
-        const u32 d = (u32)(__ldcg(&p.dist[v]) >> 32);
-        for (u32 eb = b; eb < e_end; eb += 2 * blockDim.x) {
-            bool ok[2];
-            u32 e[2], dd[2];
-#pragma unroll
-            for (int q = 0; q < 2; ++q) {
-                e[q] = eb + q * blockDim.x + tid;
-                ok[q] = e[q] < e_end;
-                dd[q] = d;
-            }
-            nf_relax_batch<2>(p, c, dst, s, ok, e, dd, arcs, impr);
-        }
-        nf_maybe_flush(p, c, dst);
-    }
-}
-
-// A split phase: far[s.fsel] → near list (d < T) or far[s.fsel ^ 1]; stale entries (δ(u) ≠ d: a
-// newer entry or a near append exists) are dropped, so a live entry is unique per vertex.
-__device__ void nf_split_phase(const NfParams &p, NfCtl *c, const NfDest &dst, const NfSnap &s, u32 worker, u32 nw) {
-    const u32 cnt = s.n_in < p.far_cap ? s.n_in : p.far_cap;
-    const uint2 *src = s.fsel ? p.far1 : p.far0;
-    const u32 tid = threadIdx.x, stride = nw * blockDim.x;
-    for (u32 base = worker * blockDim.x; base < cnt; base += stride) {
-        const u32 i = base + tid;
-        const bool ok = i < cnt;
-        uint2 en = make_uint2(0, 0);
-        if (ok) en = __ldcg(&src[i]);
-        const bool live = ok && (u32)(__ldcg(&p.dist[en.x]) >> 32) == en.y;
-        nf_emit(p, c, dst, live && en.y < s.T, live && en.y >= s.T, en.x, en.y);
-        nf_maybe_flush(p, c, dst);
-    }
-}
-
-// At a bucket's end: the next bucket's Δ from the arcs per relax phase of the one that ended.
-__device__ __forceinline__ void nf_adapt_delta(NfCtl &c) {
-    if (c.b_phases > 0) {
-        const u32 avg = c.b_arcs / c.b_phases;
-        if (avg < NF_AD_LO && c.delta <= c.delta_max / 2u) c.delta *= 2u;
-        else if (avg > NF_AD_HI && c.delta / 2u >= c.delta_min) c.delta /= 2u;
-    }
-    c.b_arcs = 0;
-    c.b_phases = 0;
-}
-
-// Logs the phase just done and decides the next from its counts. One thread, on a private or
-// shared copy of the control block; every write of the phase is visible.
-__device__ void nf_schedule(const NfParams &p, NfCtl &c) {
-    if (c.logged < p.log_cap) {
-        u32 *r = p.log + (u64)c.logged * NF_LOG_WORDS;
-        r[0] = c.kind;
-        r[1] = c.solo;
-        r[2] = c.rec_items;
-        r[3] = c.rec_pieces;
-        r[4] = c.rec_far;
-        r[5] = c.T;
-        r[6] = c.ph_arcs;
-        r[7] = c.ph_impr;
-        r[8] = c.delta;
-    }
-    c.logged++;
-    if (c.kind == NF_RELAX) {
-        c.b_arcs = c.b_arcs + c.ph_arcs < c.b_arcs ? 0xFFFFFFFFu : c.b_arcs + c.ph_arcs;
-        c.b_phases++;
-    }
-    c.ph_arcs = 0;
-    c.ph_impr = 0;
-    const u32 out = c.cur ^ 1u;
-    if (c.kind == NF_SPLIT) {
-        c.fsel ^= 1u;
-        c.far_min = c.far_min_next;
-    }
-    const u32 nn = c.near_count[out], np = c.piece_count[out], nf = c.far_count[c.fsel];
-    if (c.overflow) {
-        c.kind = NF_DONE;
-    } else if (nn + np > 0) {
-        c.kind = NF_RELAX;
-        c.cur = out;
-        c.near_count[out ^ 1u] = 0;
-        c.piece_count[out ^ 1u] = 0;
-        c.solo = ((u64)nn * c.avg16 / 16u + (u64)np * NF_PIECE) <= (u64)c.solo_work;
-        c.rec_items = nn;
-        c.rec_pieces = np;
-        c.rec_far = nf;
-    } else if (nf > 0) {
-        c.kind = NF_SPLIT;
-        nf_adapt_delta(c);
-        const u32 dl = c.delta;
-        const u64 jump = ((u64)(c.far_min / dl) + 1u) * dl;
-        const u64 step = (u64)c.T + dl;
-        const u64 t = jump > step ? jump : step;
-        c.T = t > 0xFFFFFFFFull ? 0xFFFFFFFFu : (u32)t;
-        c.far_count[c.fsel ^ 1u] = 0;
-        c.far_min_next = NF_INF;
-        c.near_count[out] = 0;
-        c.piece_count[out] = 0;
-        c.solo = nf <= c.solo_far;
-        c.rec_items = 0;
-        c.rec_pieces = 0;
-        c.rec_far = nf;
-    } else {
-        c.kind = NF_DONE;
-    }
-    c.stamp++;
-    if (c.kind != NF_DONE) c.started++;
-}
-
-// The published form of the next phase; NF_PAUSE once the phase budget is spent. Only a barrier's
-// releaser (or nf_resume) writes it: a block still reading the previous one must never see a newer.
-__device__ __forceinline__ NfSnap nf_make_snap(const NfCtl &c) {
-    NfSnap n;
-    n.kind = c.kind != NF_DONE && c.started > c.budget ? NF_PAUSE : c.kind;
-    n.solo = c.solo;
-    n.cur = c.cur;
-    n.fsel = c.fsel;
-    n.T = c.T;
-    n.stamp = c.stamp;
-    n.n_in = c.kind == NF_RELAX ? c.near_count[c.cur] : c.far_count[c.fsel];
-    n.n_p = c.kind == NF_RELAX ? c.piece_count[c.cur] : 0u;
-    return n;
-}
-
-__device__ __forceinline__ NfSnap nf_load_snap(const NfCtl *g) {
-    const uint4 *q = reinterpret_cast<const uint4 *>(&g->snap);
-    const uint4 a = __ldcg(q), b = __ldcg(q + 1);
-    NfSnap s;
-    s.kind = a.x; s.solo = a.y; s.cur = a.z; s.fsel = a.w;
-    s.T = b.x; s.stamp = b.y; s.n_in = b.z; s.n_p = b.w;
-    return s;
-}
-
-// Adds the block's per-thread phase counters to c (one atomic per warp and counter), or to the
-// block's stage when it has one (one atomic per block, at its last flush).
-__device__ __forceinline__ void nf_count(NfCtl *c, NfStage *st, u32 &arcs, u32 &impr) {
-    const u32 a = nf_warp_sum(arcs), m = nf_warp_sum(impr);
-    if (lane_id() == 0) {
-        if (a) atomicAdd(st ? &st->arcs : &c->ph_arcs, a);
-        if (m) atomicAdd(st ? &st->impr : &c->ph_impr, m);
-    }
-    arcs = 0;
-    impr = 0;
-}
-
-// One phase on `nw` workers; `st` is the block's stage in a grid phase, null in a solo phase;
-// `sq_in` / `sq_out`: the shared near lists of a solo stretch (input, output), or null.
-template <bool BAL>
-__device__ __forceinline__ void nf_run_phase(const NfParams &p, NfCtl *c, NfStage *st, const NfSnap &s, u32 worker,
-                                             u32 nw, const u32 *sq_in = nullptr, u32 *sq_out = nullptr) {
-    u32 arcs = 0, impr = 0;
-    NfDest d;
-    d.st = st;
-    d.sq = sq_out;
-    d.out = s.cur ^ 1u;
-    if (s.kind == NF_RELAX) {
-        d.fsel = s.fsel;
-        d.fmin = &c->far_min;
-        nf_relax_phase<BAL>(p, c, d, s, sq_in, worker, nw, arcs, impr);
-    } else {
-        d.fsel = s.fsel ^ 1u;
-        d.fmin = &c->far_min_next;
-        nf_split_phase(p, c, d, s, worker, nw);
-    }
-    nf_count(c, st, arcs, impr);
-    if (st != nullptr) nf_flush(p, c, d, true);
-}
-
-// The solve (or its next `budget` phases): one cooperative launch. While a phase is small, block 0
-// runs phases alone on a shared-memory copy of the control block and the other blocks wait at the
-// grid barrier; the barrier's releaser schedules grid phases on a private copy.
-template <bool BAL>
-__device__ void nf_solve(const NfParams p) {
-    __shared__ NfCtl s_ctl;
-    __shared__ NfStage s_stage;
-    u32 *gw = reinterpret_cast<u32 *>(p.ctl);
-    u32 *sw = reinterpret_cast<u32 *>(&s_ctl);
-    if (threadIdx.x == 0) {
-        s_stage.nn = 0;
-        s_stage.nf = 0;
-        s_stage.fmin = NF_INF;
-        s_stage.arcs = 0;
-        s_stage.impr = 0;
-    }
-    __syncthreads();
-    while (true) {
-        const NfSnap s = nf_load_snap(p.ctl);
-        if (s.kind == NF_DONE || s.kind == NF_PAUSE) break;
-        if (s.solo) {
-            if (blockIdx.x == 0) {
-                if (threadIdx.x >= 4 && threadIdx.x < NF_CTL_WORDS) sw[threadIdx.x] = __ldcg(&gw[threadIdx.x]);
-                __syncthreads();
-                // the stage is empty between grid phases, so its arrays hold the stretch's lists
-                u32 *const sq[2] = {s_stage.near, reinterpret_cast<u32 *>(s_stage.far)};
-                bool in_sh = false; // the running phase's near list is in sq (written by this stretch)
-#if NF_PROF
-                if (threadIdx.x == 0) s_ctl.prof_stretches++;
-#endif
-                while (true) {
-                    const NfSnap t = s_ctl.snap;
-#if NF_PROF
-                    const long long c0 = clock64();
-#endif
-                    nf_run_phase<BAL>(p, &s_ctl, nullptr, t, 0, 1, in_sh ? sq[t.cur] : nullptr,
-                                      NF_SOLOQ ? sq[t.cur ^ 1u] : nullptr);
-                    __syncthreads();
-#if NF_PROF
-                    const long long c1 = clock64();
-#endif
-                    if (threadIdx.x == 0) {
-                        nf_schedule(p, s_ctl);
-                        s_ctl.snap = nf_make_snap(s_ctl);
-                    }
-                    __syncthreads();
-#if NF_PROF
-                    if (threadIdx.x == 0) {
-                        s_ctl.prof_body += (u32)(c1 - c0);
-                        s_ctl.prof_sched += (u32)(clock64() - c1);
-                        s_ctl.prof_phases++;
-                    }
-#endif
-                    in_sh = NF_SOLOQ;
-                    if (s_ctl.snap.kind != NF_RELAX && s_ctl.snap.kind != NF_SPLIT) break;
-                    if (!s_ctl.solo) break;
-                }
-                // The next near list leaves shared memory: a grid phase or the next launch reads it.
-                if (in_sh && s_ctl.kind == NF_RELAX) {
-                    const u32 cur = s_ctl.cur, cnt = min(s_ctl.near_count[cur], (u32)NF_SQ);
-                    u32 *gl = cur ? p.near1 : p.near0;
-                    for (u32 i = threadIdx.x; i < cnt; i += blockDim.x) gl[i] = sq[cur][i];
-                }
-                if (threadIdx.x == 0) s_ctl.decided = 1;
-                __syncthreads();
-                // words 4–11 (the snapshot) stay: slower blocks may still be reading it
-                if (threadIdx.x >= 12 && threadIdx.x < NF_CTL_WORDS) __stcg(&gw[threadIdx.x], sw[threadIdx.x]);
-            }
-        } else {
-            nf_run_phase<BAL>(p, p.ctl, NF_STAGE ? &s_stage : nullptr, s, blockIdx.x, gridDim.x);
-        }
-        grid_sync_then(p.ctl, [&] {
-            NfCtl l;
-            const uint4 *g4 = reinterpret_cast<const uint4 *>(p.ctl);
-            uint4 *l4 = reinterpret_cast<uint4 *>(&l);
-#pragma unroll
-            for (u32 k = 1; k < NF_CTL_WORDS / 4; ++k) l4[k] = __ldcg(&g4[k]);
-            if (l.decided) l.decided = 0;
-            else nf_schedule(p, l);
-            l.snap = nf_make_snap(l);
-            uint4 *w4 = reinterpret_cast<uint4 *>(p.ctl);
-#pragma unroll
-            for (u32 k = 1; k < NF_CTL_WORDS / 4; ++k) __stcg(&w4[k], l4[k]);
-        });
-    }
-}
-
-#define NF_PARAMS_DECL                                                                                              \
-    const u32 *rowptr, const uint2 *arcs, u64 *dist, u32 *near0, u32 *near1, uint2 *pieces0, uint2 *pieces1,      \
-        uint2 *far0, uint2 *far1, NfCtl *ctl, u32 *log, u32 n, u32 piece_cap, u32 far_cap, u32 hub_deg, u32 log_cap
-#define NF_PARAMS_INIT                                                                                              \
-    NfParams p;                                                                                                     \
-    p.rowptr = rowptr; p.arcs = arcs; p.dist = dist; p.near0 = near0; p.near1 = near1; p.pieces0 = pieces0;        \
-    p.pieces1 = pieces1; p.far0 = far0; p.far1 = far1; p.ctl = ctl; p.log = log; p.n = n;                          \
-    p.piece_cap = piece_cap; p.far_cap = far_cap; p.hub_deg = hub_deg; p.log_cap = log_cap;
-
-// One thread per vertex: low-degree graphs (roads, grids), four arcs per step.
-extern "C" __global__ void __launch_bounds__(NF_BLOCK, 1) nf_solve_vertex(NF_PARAMS_DECL) {
-    NF_PARAMS_INIT
-    nf_solve<false>(p);
-}
-
-// Block-balanced expansion (maximum degree > 32), hubs of more than NF_PIECE arcs as pieces.
-extern "C" __global__ void __launch_bounds__(NF_BLOCK, 1) nf_solve_balanced(NF_PARAMS_DECL) {
-    NF_PARAMS_INIT
-    nf_solve<true>(p);
-}
-
-// Allows `count` more phases (saturating) and publishes the next one. One thread, before a launch.
-extern "C" __global__ void nf_resume(NfCtl *ctl, u32 count) {
-    if (blockIdx.x != 0 || threadIdx.x != 0) return;
-    NfCtl &c = *ctl;
-    const u64 b = (u64)c.started - 1u + count;
-    c.budget = b > 0xFFFFFFFFull ? 0xFFFFFFFFu : (u32)b;
-    c.snap = nf_make_snap(c);
 }
