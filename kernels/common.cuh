@@ -285,7 +285,7 @@ __device__ __forceinline__ void relax_succ_k(u32 n, const u32 *__restrict__ off,
 // finished the phase) and bumps the generation the others spin on. The fences give the other
 // blocks' writes before the barrier to every thread after it (as cooperative groups do).
 template <typename C, typename Reset>
-__device__ __forceinline__ void grid_sync_then(C *ctl, Reset reset, u32 sleep_ns = 32) {
+__device__ __forceinline__ void grid_sync_then(C *ctl, Reset reset) {
     __syncthreads();
     if (threadIdx.x == 0) {
         volatile u32 *gen = &ctl->bar_gen;
@@ -299,7 +299,7 @@ __device__ __forceinline__ void grid_sync_then(C *ctl, Reset reset, u32 sleep_ns
             atomicAdd(&ctl->bar_gen, 1u);
         } else {
             while (*gen == g) {
-                __nanosleep(sleep_ns);
+                __nanosleep(32);
             }
         }
         __threadfence();

@@ -71,29 +71,10 @@
 #ifndef NF_PROF
 #define NF_PROF 0
 #endif
-// Vertex path, fast path only (not when stepping): a solo relax phase whose near list fits NF_SQ
-// drains its bucket asynchronously instead: the list becomes a ring in shared memory that every
-// warp pops from and pushes its near appends onto, until no vertex below T is left in flight. A
-// vertex is relaxed as soon as it is pushed instead of after the next block barrier (GAP's bucket
-// fusion without the rounds; ADDS's worklist brought into one SM). A/B.
-#ifndef NF_ASYNC
-#define NF_ASYNC 0
-#endif
-#define NF_EMPTY 0xFFFFFFFFu
-// Nanoseconds a block waiting at the grid barrier sleeps between polls of the generation word:
-// during a road's solo stretch 131 blocks poll one L2 line while block 0 works. A/B.
-#ifndef NF_BAR_SLEEP
-#define NF_BAR_SLEEP 32
-#endif
-// Vertex path: row offsets and arcs read through L2 only (ld.global.cg) instead of the read-only
-// L1 path; a road phase touches each line once, so L1 may only add latency. A/B.
-#ifndef NF_LDCG
-#define NF_LDCG 0
-#endif
-#if NF_LDCG
-#define NF_LDG_V(x) __ldcg(x)
-#else
-#define NF_LDG_V(x) __ldg(x)
+// Vertex path: a near-appended head's row offsets are prefetched into L1 (block 0 runs the next
+// solo phase on the same SM), so that phase's first round trip is δ(v) alone. A/B.
+#ifndef NF_PF
+#define NF_PF 1
 #endif
 // Adaptive Δ (ADDS, Wang et al., PPoPP 2021, grows its bucket width while the GPU has too little
 // work): when a bucket's relax phases averaged fewer than NF_AD_LO arcs, the next bucket is twice
@@ -199,18 +180,9 @@ struct NfStage {
 // Where a phase's appends go: the near list `out`, far pile `fsel` and its minimum `*fmin` (the
 // control block's `far_min` in a relax phase, `far_min_next` in a split), through stage `st` when
 // it is not null; the first NF_SQ near items into shared `sq` when it is not null (solo phases).
-// Block 0's ring of a bucket drained asynchronously (NF_ASYNC): NF_SQ slots of vertices or
-// NF_EMPTY; [head, tail) reserved, `pending` vertices pushed and not yet relaxed. Shared memory,
-// touched only by atomics (a writer fills an empty slot, a reader empties a full one).
-struct NfRing {
-    u32 head, tail, pending;
-    u32 *slot;
-};
-
 struct NfDest {
     NfStage *st;
     u32 *sq;
-    NfRing *ring; // near appends go here first (NF_ASYNC drains), or null
     u32 out, fsel;
     u32 *fmin;
 };

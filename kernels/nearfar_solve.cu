@@ -27,16 +27,14 @@ __device__ void nf_relax_phase(const NfParams &p, NfCtl *c, const NfDest &dst, c
     const u32 share = ((n_in + nw - 1) / nw + 31u) & ~31u;
     const u32 per = NF_ADAPT && share < blockDim.x ? share : blockDim.x; // items per block and pass
     const u32 stride = nw * per;
-    if (!BAL && dst.ring != nullptr) {
-        nf_drain<NF_VU>(p, c, dst, s, arcs, impr);
-    } else if (!BAL) {
+    if (!BAL) {
         for (u32 base = worker * per; base < n_in; base += stride) {
             const u32 i = base + tid;
             const bool valid = tid < per && i < n_in;
             const u32 v = !valid ? 0u : sq_in != nullptr && i < NF_SQ ? sq_in[i] : __ldcg(&in[i]);
             const u32 d = valid ? (u32)(__ldcg(&p.dist[v]) >> 32) : 0;
-            const u32 b = valid ? NF_LDG_V(&p.rowptr[v]) : 0;
-            const u32 deg = valid ? NF_LDG_V(&p.rowptr[v + 1]) - b : 0;
+            const u32 b = valid ? __ldg(&p.rowptr[v]) : 0;
+            const u32 deg = valid ? __ldg(&p.rowptr[v + 1]) - b : 0;
             const u32 most = nf_warp_max(deg);
 #if NF_VEMIT
             for (u32 k = 0; k < most; k += NF_VU) nf_relax_vertex<NF_VU>(p, c, dst, s, b, deg, d, k, arcs, impr);
@@ -165,7 +163,7 @@ __device__ __forceinline__ void nf_adapt_delta(NfCtl &c) {
 
 // Logs the phase just done and decides the next from its counts. One thread, on a private or
 // shared copy of the control block; every write of the phase is visible.
-__device__ void nf_schedule(const NfParams &p, NfCtl &c) {
+__device__ __forceinline__ void nf_schedule(const NfParams &p, NfCtl &c) {
     if (c.logged < p.log_cap) {
         u32 *r = p.log + (u64)c.logged * NF_LOG_WORDS;
         r[0] = c.kind;
@@ -265,13 +263,11 @@ __device__ __forceinline__ void nf_count(NfCtl *c, NfStage *st, u32 &arcs, u32 &
 // `sq_in` / `sq_out`: the shared near lists of a solo stretch (input, output), or null.
 template <bool BAL>
 __device__ __forceinline__ void nf_run_phase(const NfParams &p, NfCtl *c, NfStage *st, const NfSnap &s, u32 worker,
-                                             u32 nw, const u32 *sq_in = nullptr, u32 *sq_out = nullptr,
-                                             NfRing *ring = nullptr) {
+                                             u32 nw, const u32 *sq_in = nullptr, u32 *sq_out = nullptr) {
     u32 arcs = 0, impr = 0;
     NfDest d;
     d.st = st;
     d.sq = sq_out;
-    d.ring = s.kind == NF_RELAX ? ring : nullptr;
     d.out = s.cur ^ 1u;
     if (s.kind == NF_RELAX) {
         d.fsel = s.fsel;
@@ -293,7 +289,6 @@ template <bool BAL>
 __device__ void nf_solve(const NfParams p) {
     __shared__ NfCtl s_ctl;
     __shared__ NfStage s_stage;
-    __shared__ NfRing s_ring;
     u32 *gw = reinterpret_cast<u32 *>(p.ctl);
     u32 *sw = reinterpret_cast<u32 *>(&s_ctl);
     if (threadIdx.x == 0) {
@@ -322,26 +317,8 @@ __device__ void nf_solve(const NfParams p) {
 #if NF_PROF
                     const long long c0 = clock64();
 #endif
-                    // the fast path's small vertex-path relax phases drain their bucket at once
-                    const bool drain = NF_ASYNC && NF_SOLOQ && !BAL && t.kind == NF_RELAX && t.n_p == 0 &&
-                                       t.n_in <= NF_SQ && s_ctl.budget == 0xFFFFFFFFu;
-                    if (drain) {
-                        u32 *ring = sq[t.cur];
-                        const u32 *gin = t.cur ? p.near1 : p.near0;
-                        for (u32 i = threadIdx.x; i < NF_SQ; i += blockDim.x) {
-                            if (i >= t.n_in) ring[i] = NF_EMPTY;
-                            else if (!in_sh) ring[i] = __ldcg(&gin[i]);
-                        }
-                        if (threadIdx.x == 0) {
-                            s_ring.head = 0;
-                            s_ring.tail = t.n_in;
-                            s_ring.pending = t.n_in;
-                            s_ring.slot = ring;
-                        }
-                        __syncthreads();
-                    }
                     nf_run_phase<BAL>(p, &s_ctl, nullptr, t, 0, 1, in_sh ? sq[t.cur] : nullptr,
-                                      NF_SOLOQ ? sq[t.cur ^ 1u] : nullptr, drain ? &s_ring : nullptr);
+                                      NF_SOLOQ ? sq[t.cur ^ 1u] : nullptr);
                     __syncthreads();
 #if NF_PROF
                     const long long c1 = clock64();
@@ -391,8 +368,7 @@ __device__ void nf_solve(const NfParams p) {
                 uint4 *w4 = reinterpret_cast<uint4 *>(p.ctl);
 #pragma unroll
                 for (u32 k = 1; k < NF_CTL_WORDS / 4; ++k) __stcg(&w4[k], l4[k]);
-            },
-            NF_BAR_SLEEP);
+            });
     }
 }
 

@@ -1,5 +1,4 @@
-// sssp-lab: near-far, the vertex path (roads, grids: one thread per vertex) and its asynchronous
-// bucket drain. The second of three parts the host compiles as one source, in this order:
+// sssp-lab: near-far, the vertex path (roads, grids: one thread per vertex). The second of three parts the host compiles as one source, in this order:
 // kernels/nearfar.cu (switches, types, appends), this file, kernels/nearfar_solve.cu (phases,
 // scheduler, the persistent kernel); src/device/cuda/nearfar.rs `SRC`.
 
@@ -18,20 +17,6 @@ __device__ __forceinline__ void nf_reserve_n(u32 cnt, u32 *scount, u32 cap, u32 
     fit = sb < cap ? min(cnt, cap - sb) : 0u;
 }
 
-// Reserves k ring slots for one warp's pushes (lane 0) and counts them as pending; NF_INF when
-// the ring would wrap onto slots not yet reserved for reading (the pushes then spill to the near
-// list of the next phase).
-__device__ __forceinline__ u32 nf_ring_reserve(NfRing *r, u32 k) {
-    while (true) {
-        const u32 t = atomicAdd(&r->tail, 0u), h = atomicAdd(&r->head, 0u);
-        if (t + k - h > NF_SQ) return NF_INF;
-        if (atomicCAS(&r->tail, t, t + k) == t) {
-            atomicAdd(&r->pending, k);
-            return t;
-        }
-    }
-}
-
 // The vertex path's appends: bit j of `nbits` / `fbits` says arc j's head uu[j] goes to the near
 // list / far pile (with nd[j]). One scan of the lanes' packed counts (near | far << 16), one
 // reservation per pile. No hubs here: a graph with a hub takes the balanced kernel.
@@ -48,23 +33,7 @@ __device__ __forceinline__ void nf_emit_vertex(const NfParams &p, NfCtl *c, cons
         if (lane >= o) x += y;
     }
     const u32 tot = __shfl_sync(FULL_MASK, x, 31), ex = x - mine;
-    bool ringed = false;
-    if ((tot & 0xFFFFu) && d.ring != nullptr) {
-        u32 rb = NF_INF;
-        if (lane == 0) rb = nf_ring_reserve(d.ring, tot & 0xFFFFu);
-        rb = __shfl_sync(FULL_MASK, rb, 0);
-        ringed = rb != NF_INF;
-        u32 o = ex & 0xFFFFu;
-#pragma unroll
-        for (int j = 0; j < U; ++j) {
-            if (!ringed || !((nbits >> j) & 1u)) continue;
-            u32 *sl = &d.ring->slot[(rb + o) & (NF_SQ - 1u)];
-            while (atomicCAS(sl, NF_EMPTY, uu[j]) != NF_EMPTY) {
-            }
-            ++o;
-        }
-    }
-    if ((tot & 0xFFFFu) && !ringed) {
+    if (tot & 0xFFFFu) {
         u32 sb, fit, gb;
         nf_reserve_n(tot & 0xFFFFu, d.st ? &d.st->nn : nullptr, NF_SN, &c->near_count[d.out], sb, fit, gb);
         u32 *gl = d.out ? p.near1 : p.near0;
@@ -120,7 +89,7 @@ __device__ __forceinline__ void nf_relax_vertex(const NfParams &p, NfCtl *c, con
         uu[j] = 0;
         nd[j] = 0;
         if (k + j < deg) {
-            const uint2 a = NF_LDG_V(&p.arcs[b + k + j]);
+            const uint2 a = __ldg(&p.arcs[b + k + j]);
             uu[j] = a.x;
             nd[j] = d + a.y;
         }
@@ -151,53 +120,12 @@ __device__ __forceinline__ void nf_relax_vertex(const NfParams &p, NfCtl *c, con
         arcs += k + j < deg ? 1u : 0u;
         impr += imp ? 1u : 0u;
     }
-    nf_emit_vertex<U>(p, c, dst, nbits, fbits, uu, nd);
-}
-
-// An asynchronous drain of the bucket below s.T (NF_ASYNC; block 0, vertex path): each warp takes
-// up to 32 ring slots, clears the stamps of their vertices (atomicAnd: a later decrease pushes the
-// vertex again) and relaxes their arcs, pushing near heads back onto the ring. Ends when the ring
-// is empty and nothing is pending.
-template <int U>
-__device__ void nf_drain(const NfParams &p, NfCtl *c, const NfDest &dst, const NfSnap &s, u32 &arcs, u32 &impr) {
-    NfRing *r = dst.ring;
-    const u32 lane = lane_id();
-    while (true) {
-        u32 base = 0, k = 0;
-        if (lane == 0) {
-            while (true) {
-                const u32 h = atomicAdd(&r->head, 0u), t = atomicAdd(&r->tail, 0u);
-                if (h < t) {
-                    k = min(32u, t - h);
-                    if (atomicCAS(&r->head, h, h + k) == h) {
-                        base = h;
-                        break;
-                    }
-                    continue;
-                }
-                if (atomicAdd(&r->pending, 0u) == 0u) {
-                    k = NF_INF;
-                    break;
-                }
-                __nanosleep(32);
-            }
-        }
-        k = __shfl_sync(FULL_MASK, k, 0);
-        base = __shfl_sync(FULL_MASK, base, 0);
-        if (k == NF_INF) break;
-        const bool valid = lane < k;
-        u32 v = 0, d = 0, b = 0, deg = 0;
-        if (valid) {
-            u32 *sl = &r->slot[(base + lane) & (NF_SQ - 1u)];
-            do {
-                v = atomicExch(sl, NF_EMPTY);
-            } while (v == NF_EMPTY);
-            d = (u32)(atomicAnd(&p.dist[v], 0xFFFFFFFF00000000ull) >> 32);
-            b = NF_LDG_V(&p.rowptr[v]);
-            deg = NF_LDG_V(&p.rowptr[v + 1]) - b;
-        }
-        const u32 most = nf_warp_max(deg);
-        for (u32 kk = 0; kk < most; kk += U) nf_relax_vertex<U>(p, c, dst, s, b, deg, d, kk, arcs, impr);
-        if (lane == 0) atomicSub(&r->pending, k);
+#if NF_PF
+    if (dst.st == nullptr) { // solo: the next phase runs on this SM
+#pragma unroll
+        for (int j = 0; j < U; ++j)
+            if ((nbits >> j) & 1u) asm volatile("prefetch.global.L1 [%0];" ::"l"(p.rowptr + uu[j]));
     }
+#endif
+    nf_emit_vertex<U>(p, c, dst, nbits, fbits, uu, nd);
 }
