@@ -86,6 +86,11 @@
 #ifndef NF_AD_LO
 #define NF_AD_LO 512
 #endif
+// A grid phase counts its arcs per block (a 4096² grid's wavefront phases hold ~100 arcs per
+// block, far from what 132 blocks take for the cost of their barrier); 0: its total. A/B.
+#ifndef NF_AD_GRID
+#define NF_AD_GRID 1
+#endif
 #ifndef NF_AD_HI
 #define NF_AD_HI 1024
 #endif

@@ -178,7 +178,9 @@ __device__ __forceinline__ void nf_schedule(const NfParams &p, NfCtl &c) {
     }
     c.logged++;
     if (c.kind == NF_RELAX) {
-        c.b_arcs = c.b_arcs + c.ph_arcs < c.b_arcs ? 0xFFFFFFFFu : c.b_arcs + c.ph_arcs;
+        // a grid phase's arcs per block: its barrier costs what a solo phase costs, per block
+        const u32 a = NF_AD_GRID && !c.solo ? c.ph_arcs / gridDim.x : c.ph_arcs;
+        c.b_arcs = c.b_arcs + a < c.b_arcs ? 0xFFFFFFFFu : c.b_arcs + a;
         c.b_phases++;
     }
     c.ph_arcs = 0;
