@@ -71,11 +71,6 @@
 #ifndef NF_PROF
 #define NF_PROF 0
 #endif
-// Vertex path: a near-appended head's row offsets are prefetched into L1 (block 0 runs the next
-// solo phase on the same SM), so that phase's first round trip is δ(v) alone. A/B.
-#ifndef NF_PF
-#define NF_PF 1
-#endif
 // Adaptive Δ (ADDS, Wang et al., PPoPP 2021, grows its bucket width while the GPU has too little
 // work): when a bucket's relax phases averaged fewer than NF_AD_LO arcs, the next bucket is twice
 // as wide (up to delta_max); above NF_AD_HI it halves (down to delta_min). A solo phase costs
@@ -85,11 +80,6 @@
 // to Δ ×8 and scanned 4.8 arcs per arc (5.79 ms); 256 / 1024, 384 / 768, 1024 / 2048 within 2 %.
 #ifndef NF_AD_LO
 #define NF_AD_LO 512
-#endif
-// A grid phase counts its arcs per block (a 4096² grid's wavefront phases hold ~100 arcs per
-// block, far from what 132 blocks take for the cost of their barrier); 0: its total. A/B.
-#ifndef NF_AD_GRID
-#define NF_AD_GRID 1
 #endif
 #ifndef NF_AD_HI
 #define NF_AD_HI 1024

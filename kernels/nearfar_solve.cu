@@ -163,7 +163,7 @@ __device__ __forceinline__ void nf_adapt_delta(NfCtl &c) {
 
 // Logs the phase just done and decides the next from its counts. One thread, on a private or
 // shared copy of the control block; every write of the phase is visible.
-__device__ __forceinline__ void nf_schedule(const NfParams &p, NfCtl &c) {
+__device__ void nf_schedule(const NfParams &p, NfCtl &c) {
     if (c.logged < p.log_cap) {
         u32 *r = p.log + (u64)c.logged * NF_LOG_WORDS;
         r[0] = c.kind;
@@ -178,9 +178,7 @@ __device__ __forceinline__ void nf_schedule(const NfParams &p, NfCtl &c) {
     }
     c.logged++;
     if (c.kind == NF_RELAX) {
-        // a grid phase's arcs per block: its barrier costs what a solo phase costs, per block
-        const u32 a = NF_AD_GRID && !c.solo ? c.ph_arcs / gridDim.x : c.ph_arcs;
-        c.b_arcs = c.b_arcs + a < c.b_arcs ? 0xFFFFFFFFu : c.b_arcs + a;
+        c.b_arcs = c.b_arcs + c.ph_arcs < c.b_arcs ? 0xFFFFFFFFu : c.b_arcs + c.ph_arcs;
         c.b_phases++;
     }
     c.ph_arcs = 0;

@@ -120,12 +120,5 @@ __device__ __forceinline__ void nf_relax_vertex(const NfParams &p, NfCtl *c, con
         arcs += k + j < deg ? 1u : 0u;
         impr += imp ? 1u : 0u;
     }
-#if NF_PF
-    if (dst.st == nullptr) { // solo: the next phase runs on this SM
-#pragma unroll
-        for (int j = 0; j < U; ++j)
-            if ((nbits >> j) & 1u) asm volatile("prefetch.global.L1 [%0];" ::"l"(p.rowptr + uu[j]));
-    }
-#endif
     nf_emit_vertex<U>(p, c, dst, nbits, fbits, uu, nd);
 }

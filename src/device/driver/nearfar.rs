@@ -30,6 +30,11 @@ pub const LOG_CAP: u32 = 1 << 18;
 /// block; a split of at most `SOLO_FAR` far entries too (the prototype's NY optimum,
 /// `docs/gpu-worklist.md`).
 pub const SOLO_WORK: u32 = 32_768;
+
+/// [`SOLO_WORK`], or `SSSP_NF_SOLO_WORK` where set to a number (A/B runs on the GPU machine).
+fn solo_work() -> u32 {
+    std::env::var("SSSP_NF_SOLO_WORK").ok().and_then(|v| v.parse().ok()).unwrap_or(SOLO_WORK)
+}
 pub const SOLO_FAR: u32 = 8_192;
 
 /// What a launch returns: the log entries of the phases it ran, whether the solve ended, and the
@@ -84,7 +89,7 @@ pub fn initial_state(graph: &Graph, source: u32, delta: u32, delta_max: u32, hub
     ctl[NF_C_DELTA_MAX] = delta_max.max(delta);
     ctl[NF_C_DELTA_MIN] = delta;
     ctl[NF_C_STAMP] = 2;
-    ctl[NF_C_SOLO_WORK] = SOLO_WORK;
+    ctl[NF_C_SOLO_WORK] = solo_work();
     ctl[NF_C_SOLO_FAR] = SOLO_FAR;
     ctl[NF_C_AVG16] = if n == 0 { 16 } else { (16 * graph.m() as u64 / n as u64).clamp(16, u32::MAX as u64) as u32 };
     ctl[NF_C_STARTED] = 1;
