@@ -47,6 +47,12 @@ struct NfParams {
 
 /// Most phases of one solo dispatch.
 const SOLO_PHASES: u32 = 1024u;
+/// Adaptive Δ (ADDS, Wang et al., PPoPP 2021; kernels/nearfar.cu's nf_adapt_delta and its
+/// defaults, kept equal by a unit test in src/device/wgpu/nearfar.rs): when a bucket's relax phases
+/// averaged fewer than NF_AD_LO arcs, the next bucket is twice as wide (up to NF_C_DELTA_MAX);
+/// above NF_AD_HI it halves (down to NF_C_DELTA_MIN). The host sets the range (equal: fixed Δ).
+const NF_AD_LO: u32 = 512u;
+const NF_AD_HI: u32 = 4096u;
 
 /// Balanced relax (the graph's maximum out-degree is above 32).
 override BAL: bool = false;
@@ -425,6 +431,22 @@ fn nf_run_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) {
     }
 }
 
+// At a bucket's end: the next bucket's Δ from the arcs per relax phase of the one that ended.
+fn nf_adapt_delta(solo: bool) {
+    let phases = cg(solo, NF_C_B_PHASES);
+    if phases > 0u {
+        let avg = cg(solo, NF_C_B_ARCS) / phases;
+        let dl = cg(solo, NF_C_DELTA);
+        if avg < NF_AD_LO && dl <= cg(solo, NF_C_DELTA_MAX) / 2u {
+            cs(solo, NF_C_DELTA, dl * 2u);
+        } else if avg > NF_AD_HI && dl / 2u >= cg(solo, NF_C_DELTA_MIN) {
+            cs(solo, NF_C_DELTA, dl / 2u);
+        }
+    }
+    cs(solo, NF_C_B_ARCS, 0u);
+    cs(solo, NF_C_B_PHASES, 0u);
+}
+
 // Logs the phase just done and decides the next from its counts (kernels/nearfar.cu's
 // nf_schedule, on the solo workgroup's copy or the storage control block). One invocation; every
 // write of the phase is visible.
@@ -443,6 +465,12 @@ fn nf_schedule(solo: bool) {
         nflog[r + NF_L_DELTA] = cg(solo, NF_C_DELTA);
     }
     cs(solo, NF_C_LOGGED, logged + 1u);
+    if cg(solo, NF_C_KIND) == NF_K_RELAX {
+        let ba = cg(solo, NF_C_B_ARCS);
+        let pa = cg(solo, NF_C_ARCS);
+        cs(solo, NF_C_B_ARCS, select(ba + pa, INF, ba > INF - pa));
+        cs(solo, NF_C_B_PHASES, cg(solo, NF_C_B_PHASES) + 1u);
+    }
     cs(solo, NF_C_ARCS, 0u);
     cs(solo, NF_C_IMPROVED, 0u);
     let out = cg(solo, NF_C_CUR) ^ 1u;
@@ -471,6 +499,7 @@ fn nf_schedule(solo: bool) {
         cs(solo, NF_C_REC_FAR, nf);
     } else if nf > 0u {
         kind = NF_K_SPLIT;
+        nf_adapt_delta(solo);
         let dl = max(cg(solo, NF_C_DELTA), 1u);
         let t = cg(solo, NF_C_T);
         let q = cg(solo, NF_C_FAR_MIN) / dl + 1u;

@@ -57,7 +57,8 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let max_groups = gpu.limits.max_compute_workgroups_per_dimension.min(4 * 132 * 2048 / grid_wg).max(1);
     let stage = if env_switch("SSSP_NF_WG_STAGE") { stage_entries(&gpu, grid_wg) } else { None };
     let skip = env_switch("SSSP_NF_SKIP");
-    let st = nf::initial_state(graph, b.source, run.delta, run.delta, hub_deg); // wgpu: fixed Δ
+    let delta_max = nf::adaptive_delta_max(run.delta, bal);
+    let st = nf::initial_state(graph, b.source, run.delta, delta_max, hub_deg);
     let HostWords { words, dist, near, pieces } = host_words(graph, b.source, &st, arc_base, pc);
     let params = [n as u32, pc, fc, hub_deg, nf::LOG_CAP, arc_base as u32, grid_wg, max_groups];
     let d = &gpu.device;
@@ -132,10 +133,11 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
         None => "unstaged".to_string(),
     };
     let device = format!(
-        "{} · u32 δ (near-far, Δ = {}, {} relax{}; solo phases in one workgroup of {solo_wg}, grid phases one \
+        "{} · u32 δ (near-far, Δ = {}{}, {} relax{}; solo phases in one workgroup of {solo_wg}, grid phases one \
          indirect dispatch each, {staged}) · host wall-clock timing",
         gpu.name,
         run.delta,
+        if delta_max > run.delta { format!(", adaptive up to {delta_max}") } else { String::new() },
         if bal { "balanced" } else { "vertex" },
         if skip { "" } else { ", no skip of queued items" },
     );
@@ -300,5 +302,33 @@ impl NearFarBackend for NearFarWgpu {
 
     fn threads(&self) -> (u32, u64) {
         (self.solo_wg, self.grid_threads)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The value of `name` in a kernel source: `#define NAME v` (CUDA) or `const NAME: u32 = vu;` (WGSL).
+    fn constant(source: &str, name: &str) -> Option<u32> {
+        source.lines().find_map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                ["#define", n, v] if *n == name => v.parse().ok(),
+                ["const", n, "u32", "=", v] if n.trim_end_matches(':') == name => {
+                    v.trim_end_matches(';').trim_end_matches('u').parse().ok()
+                }
+                _ => None,
+            }
+        })
+    }
+
+    /// The adaptive Δ's thresholds are the CUDA kernel's defaults, so both backends adapt alike.
+    #[test]
+    fn adaptive_delta_thresholds_match_cuda() {
+        let cuda = include_str!("../../../kernels/nearfar.cu");
+        for name in ["NF_AD_LO", "NF_AD_HI"] {
+            let (c, w) = (constant(cuda, name), constant(super::SOURCE, name));
+            assert!(c.is_some(), "{name} not found in kernels/nearfar.cu");
+            assert_eq!(c, w, "{name}: kernels/nearfar.cu and kernels/nearfar.wgsl disagree");
+        }
     }
 }
