@@ -63,6 +63,9 @@ override STAGE_N: u32 = 1u;
 override STAGE_F: u32 = 1u;
 /// Skip near items already queued for the next phase, balanced relax only (env SSSP_NF_SKIP=0: off).
 override SKIP: bool = true;
+/// Vertex relax in steps of NF_VU arcs per invocation (env SSSP_NF_WG_VBATCH=0: off): see
+/// nf_relax_vertex in kernels/nearfar_vertex.wgsl (appended to this file by the host).
+override VBATCH: bool = true;
 
 @group(0) @binding(0) var<uniform> P: NfParams;
 // rowptr[0..=n], then (head, weight) pairs from P.arc_base.
@@ -352,8 +355,14 @@ fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u
             }
             workgroupBarrier();
         } else {
-            for (var k = 0u; k < deg; k++) {
-                impr += nf_relax(solo, s, b + k, d);
+            if VBATCH {
+                for (var k = 0u; k < deg; k += NF_VU) {
+                    impr += nf_relax_vertex(solo, s, b, deg, d, k);
+                }
+            } else {
+                for (var k = 0u; k < deg; k++) {
+                    impr += nf_relax(solo, s, b + k, d);
+                }
             }
             arcs += deg;
             stage_check(solo, lid, out, s.fsel, NF_C_FAR_MIN);

@@ -8,8 +8,10 @@
 //!
 //! A grid phase's appends go through a per-workgroup stage in workgroup memory, sized from the
 //! device's limit (`stage_entries`); relax phases skip near items already queued for the next
-//! phase. Env `SSSP_NF_WG_STAGE=0` / `SSSP_NF_SKIP=0` turn either off for A/B runs (read when the
-//! pipelines are built; `docs/gpu-worklist.md` §11).
+//! phase. The vertex relax takes 4 arcs per invocation and step with one reservation per pile
+//! (`kernels/nearfar_vertex.wgsl`). Env `SSSP_NF_WG_STAGE=0` / `SSSP_NF_SKIP=0` /
+//! `SSSP_NF_WG_VBATCH=0` turn each off for A/B runs (read when the pipelines are built;
+//! `docs/gpu-worklist.md` §11). Δ adapts per bucket as on CUDA ([`nf::adaptive_delta_max`]).
 
 use super::Gpu;
 use super::dispatch::{Kernel, buffer_init, copy_words, read, readback_buffer};
@@ -21,6 +23,8 @@ use crate::graph::{Graph, VertexId};
 use std::sync::Arc;
 
 const SOURCE: &str = include_str!("../../../kernels/nearfar.wgsl");
+/// The batched vertex relax (`nf_relax_vertex`), appended to [`SOURCE`].
+const VERTEX: &str = include_str!("../../../kernels/nearfar_vertex.wgsl");
 /// Workgroup size of the grid phases.
 const GRID_WG: u32 = 256;
 /// Most rounds (each one solo stretch and one grid phase) in one command buffer.
@@ -57,6 +61,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let max_groups = gpu.limits.max_compute_workgroups_per_dimension.min(4 * 132 * 2048 / grid_wg).max(1);
     let stage = if env_switch("SSSP_NF_WG_STAGE") { stage_entries(&gpu, grid_wg) } else { None };
     let skip = env_switch("SSSP_NF_SKIP");
+    let vbatch = env_switch("SSSP_NF_WG_VBATCH");
     let delta_max = nf::adaptive_delta_max(run.delta, bal);
     let st = nf::initial_state(graph, b.source, run.delta, delta_max, hub_deg);
     let HostWords { words, dist, near, pieces } = host_words(graph, b.source, &st, arc_base, pc);
@@ -86,7 +91,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
             init("nf args", bytemuck::cast_slice(&[0u32, 1, 1, 0, 1, 1]), storage | wgpu::BufferUsages::INDIRECT);
         let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("nearfar.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(super::kernels::with_common(SOURCE).into()),
+            source: wgpu::ShaderSource::Wgsl(super::kernels::with_common(&[SOURCE, VERTEX].concat()).into()),
         });
         let all: [(u32, &wgpu::Buffer); 9] = [
             (0, &params),
@@ -113,6 +118,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
                         ("STAGE_N", f64::from(sn)),
                         ("STAGE_F", f64::from(sf)),
                         ("SKIP", flag(skip)),
+                        ("VBATCH", flag(vbatch)),
                     ]
                 })
                 .unwrap_or_default();
@@ -133,13 +139,14 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
         None => "unstaged".to_string(),
     };
     let device = format!(
-        "{} · u32 δ (near-far, Δ = {}{}, {} relax{}; solo phases in one workgroup of {solo_wg}, grid phases one \
+        "{} · u32 δ (near-far, Δ = {}{}, {} relax{}{}; solo phases in one workgroup of {solo_wg}, grid phases one \
          indirect dispatch each, {staged}) · host wall-clock timing",
         gpu.name,
         run.delta,
         if delta_max > run.delta { format!(", adaptive up to {delta_max}") } else { String::new() },
         if bal { "balanced" } else { "vertex" },
         if skip { "" } else { ", no skip of queued items" },
+        if bal || vbatch { "" } else { ", one append per arc" },
     );
     let grid_threads = u64::from(max_groups) * u64::from(grid_wg);
     let backend = NearFarWgpu { gpu, n, kernels, dist, ctl, log, args, solo_wg, grid_threads, far_cap: fc };
