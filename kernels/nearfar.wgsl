@@ -64,7 +64,8 @@ override STAGE_F: u32 = 1u;
 /// Skip near items already queued for the next phase, balanced relax only (env SSSP_NF_SKIP=0: off).
 override SKIP: bool = true;
 /// Vertex relax in steps of NF_VU arcs per invocation (env SSSP_NF_WG_VBATCH=0: off): see
-/// nf_relax_vertex in kernels/nearfar_vertex.wgsl (appended to this file by the host).
+/// nf_relax_vertex in kernels/nearfar_vertex.wgsl (appended to this file by the host, with
+/// kernels/nearfar_emit.wgsl or, on a device with subgroups, kernels/nearfar_emit_sg.wgsl).
 override VBATCH: bool = true;
 
 @group(0) @binding(0) var<uniform> P: NfParams;
@@ -356,7 +357,8 @@ fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u
             workgroupBarrier();
         } else {
             if VBATCH {
-                for (var k = 0u; k < deg; k += NF_VU) {
+                let kmax = nf_vertex_bound(deg);
+                for (var k = 0u; k < kmax; k += NF_VU) {
                     impr += nf_relax_vertex(solo, s, b, deg, d, k);
                 }
             } else {
