@@ -455,6 +455,8 @@ mod tests {
             ("racy.wgsl", include_str!("../../kernels/racy.wgsl")),
             ("seed004.cu", include_str!("../../kernels/seed004.cu")),
             ("nearfar.cu", include_str!("../../kernels/nearfar.cu")),
+            ("nearfar_vertex.cu", include_str!("../../kernels/nearfar_vertex.cu")),
+            ("nearfar_solve.cu", include_str!("../../kernels/nearfar_solve.cu")),
             ("nearfar.wgsl", include_str!("../../kernels/nearfar.wgsl")),
         ]
     }

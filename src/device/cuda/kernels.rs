@@ -231,11 +231,16 @@ fn load_plain(
     let opts = CompileOptions {
         arch: Some(arch),
         name: Some(file.to_string()),
-        options: vec!["--std=c++17".into()],
+        // line tables only (no code change): compute-sanitizer and profilers then name source lines
+        options: vec!["--std=c++17".into(), "--generate-line-info".into()],
         ..Default::default()
     };
-    let ptx = compile_ptx_with_opts(format!("{}{COMMON_SRC}\n{src}", crate::device::layout::cuda_prelude()), opts)
-        .map_err(|e| compile_error(file, e))?;
+    let full = format!("{}{COMMON_SRC}\n{src}", crate::device::layout::cuda_prelude());
+    if let Some(dir) = std::env::var_os("SSSP_CUDA_DUMP_DIR") {
+        // The source as compiled, for mapping a sanitizer's line numbers back (best effort).
+        let _ = std::fs::write(std::path::Path::new(&dir).join(file), &full);
+    }
+    let ptx = compile_ptx_with_opts(full, opts).map_err(|e| compile_error(file, e))?;
     let module = ctx.load_module(ptx).map_err(dev_err(&format!("cannot load the module of kernels/{file}")))?;
     names
         .iter()

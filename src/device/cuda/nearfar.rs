@@ -20,7 +20,12 @@ use crate::graph::Graph;
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, PushKernelArg};
 use std::sync::{Arc, Mutex};
 
-const SRC: &str = include_str!("../../../kernels/nearfar.cu");
+/// The kernel's three parts, in order (types and appends; the vertex path; phases and the solve).
+const SRC: &str = concat!(
+    include_str!("../../../kernels/nearfar.cu"),
+    include_str!("../../../kernels/nearfar_vertex.cu"),
+    include_str!("../../../kernels/nearfar_solve.cu")
+);
 /// Threads per block (`NF_BLOCK`).
 const BLOCK: u32 = 1024;
 
