@@ -52,7 +52,7 @@ const SOLO_PHASES: u32 = 1024u;
 /// averaged fewer than NF_AD_LO arcs, the next bucket is twice as wide (up to NF_C_DELTA_MAX);
 /// above NF_AD_HI it halves (down to NF_C_DELTA_MIN). The host sets the range (equal: fixed Δ).
 const NF_AD_LO: u32 = 512u;
-const NF_AD_HI: u32 = 4096u;
+const NF_AD_HI: u32 = 1024u;
 
 /// Balanced relax (the graph's maximum out-degree is above 32).
 override BAL: bool = false;
