@@ -47,6 +47,12 @@ struct NfParams {
 
 /// Most phases of one solo dispatch.
 const SOLO_PHASES: u32 = 1024u;
+/// Adaptive Δ (ADDS, Wang et al., PPoPP 2021; kernels/nearfar.cu's nf_adapt_delta and its
+/// defaults, kept equal by a unit test in src/device/wgpu/nearfar.rs): when a bucket's relax phases
+/// averaged fewer than NF_AD_LO arcs, the next bucket is twice as wide (up to NF_C_DELTA_MAX);
+/// above NF_AD_HI it halves (down to NF_C_DELTA_MIN). The host sets the range (equal: fixed Δ).
+const NF_AD_LO: u32 = 512u;
+const NF_AD_HI: u32 = 1024u;
 
 /// Balanced relax (the graph's maximum out-degree is above 32).
 override BAL: bool = false;
@@ -57,6 +63,10 @@ override STAGE_N: u32 = 1u;
 override STAGE_F: u32 = 1u;
 /// Skip near items already queued for the next phase, balanced relax only (env SSSP_NF_SKIP=0: off).
 override SKIP: bool = true;
+/// Vertex relax in steps of NF_VU arcs per invocation (env SSSP_NF_WG_VBATCH=0: off): see
+/// nf_relax_vertex in kernels/nearfar_vertex.wgsl (appended to this file by the host, with
+/// kernels/nearfar_emit.wgsl or, on a device with subgroups, kernels/nearfar_emit_sg.wgsl).
+override VBATCH: bool = true;
 
 @group(0) @binding(0) var<uniform> P: NfParams;
 // rowptr[0..=n], then (head, weight) pairs from P.arc_base.
@@ -346,8 +356,15 @@ fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u
             }
             workgroupBarrier();
         } else {
-            for (var k = 0u; k < deg; k++) {
-                impr += nf_relax(solo, s, b + k, d);
+            if VBATCH {
+                let kmax = nf_vertex_bound(deg);
+                for (var k = 0u; k < kmax; k += NF_VU) {
+                    impr += nf_relax_vertex(solo, s, b, deg, d, k);
+                }
+            } else {
+                for (var k = 0u; k < deg; k++) {
+                    impr += nf_relax(solo, s, b + k, d);
+                }
             }
             arcs += deg;
             stage_check(solo, lid, out, s.fsel, NF_C_FAR_MIN);
@@ -425,6 +442,22 @@ fn nf_run_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) {
     }
 }
 
+// At a bucket's end: the next bucket's Δ from the arcs per relax phase of the one that ended.
+fn nf_adapt_delta(solo: bool) {
+    let phases = cg(solo, NF_C_B_PHASES);
+    if phases > 0u {
+        let avg = cg(solo, NF_C_B_ARCS) / phases;
+        let dl = cg(solo, NF_C_DELTA);
+        if avg < NF_AD_LO && dl <= cg(solo, NF_C_DELTA_MAX) / 2u {
+            cs(solo, NF_C_DELTA, dl * 2u);
+        } else if avg > NF_AD_HI && dl / 2u >= cg(solo, NF_C_DELTA_MIN) {
+            cs(solo, NF_C_DELTA, dl / 2u);
+        }
+    }
+    cs(solo, NF_C_B_ARCS, 0u);
+    cs(solo, NF_C_B_PHASES, 0u);
+}
+
 // Logs the phase just done and decides the next from its counts (kernels/nearfar.cu's
 // nf_schedule, on the solo workgroup's copy or the storage control block). One invocation; every
 // write of the phase is visible.
@@ -443,6 +476,12 @@ fn nf_schedule(solo: bool) {
         nflog[r + NF_L_DELTA] = cg(solo, NF_C_DELTA);
     }
     cs(solo, NF_C_LOGGED, logged + 1u);
+    if cg(solo, NF_C_KIND) == NF_K_RELAX {
+        let ba = cg(solo, NF_C_B_ARCS);
+        let pa = cg(solo, NF_C_ARCS);
+        cs(solo, NF_C_B_ARCS, select(ba + pa, INF, ba > INF - pa));
+        cs(solo, NF_C_B_PHASES, cg(solo, NF_C_B_PHASES) + 1u);
+    }
     cs(solo, NF_C_ARCS, 0u);
     cs(solo, NF_C_IMPROVED, 0u);
     let out = cg(solo, NF_C_CUR) ^ 1u;
@@ -471,6 +510,7 @@ fn nf_schedule(solo: bool) {
         cs(solo, NF_C_REC_FAR, nf);
     } else if nf > 0u {
         kind = NF_K_SPLIT;
+        nf_adapt_delta(solo);
         let dl = max(cg(solo, NF_C_DELTA), 1u);
         let t = cg(solo, NF_C_T);
         let q = cg(solo, NF_C_FAR_MIN) / dl + 1u;

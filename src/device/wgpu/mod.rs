@@ -432,14 +432,13 @@ fn same_adapter(a: &wgpu::AdapterInfo, b: &wgpu::AdapterInfo) -> bool {
 }
 
 /// The device request the solvers make of `adapter`: every limit it has (the kernels bind up
-/// to eight storage buffers and size arc chunks to the largest binding) and `TIMESTAMP_QUERY`
-/// where it exists (per-kernel GPU times). The app asks eframe for the same, so the window's
-/// device can run the solvers ([`share_device`]).
+/// to eight storage buffers and size arc chunks to the largest binding), and `TIMESTAMP_QUERY`
+/// (per-kernel GPU times) and `SUBGROUP` (the near-far vertex relax's appends) where they exist.
+/// The app asks eframe for the same, so the window's device can run the solvers ([`share_device`]).
 pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'static> {
-    let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
     wgpu::DeviceDescriptor {
         label: Some("sssp-lab compute"),
-        required_features: if timestamps { wgpu::Features::TIMESTAMP_QUERY } else { wgpu::Features::empty() },
+        required_features: adapter.features() & (wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SUBGROUP),
         required_limits: adapter.limits(),
         ..Default::default()
     }

@@ -8,8 +8,11 @@
 //!
 //! A grid phase's appends go through a per-workgroup stage in workgroup memory, sized from the
 //! device's limit (`stage_entries`); relax phases skip near items already queued for the next
-//! phase. Env `SSSP_NF_WG_STAGE=0` / `SSSP_NF_SKIP=0` turn either off for A/B runs (read when the
-//! pipelines are built; `docs/gpu-worklist.md` §11).
+//! phase. The vertex relax takes 4 arcs per invocation and step with one reservation per pile
+//! and subgroup where the device has subgroups, else per invocation
+//! (`kernels/nearfar_vertex.wgsl`). Env `SSSP_NF_WG_STAGE=0` / `SSSP_NF_SKIP=0` /
+//! `SSSP_NF_WG_VBATCH=0` / `SSSP_NF_WG_SUBGROUP=0` turn each off for A/B runs (read when the pipelines are built;
+//! `docs/gpu-worklist.md` §11). Δ adapts per bucket as on CUDA ([`nf::adaptive_delta_max`]).
 
 use super::Gpu;
 use super::dispatch::{Kernel, buffer_init, copy_words, read, readback_buffer};
@@ -21,6 +24,11 @@ use crate::graph::{Graph, VertexId};
 use std::sync::Arc;
 
 const SOURCE: &str = include_str!("../../../kernels/nearfar.wgsl");
+/// The batched vertex relax (`nf_relax_vertex`), appended to [`SOURCE`], then one of its two
+/// reservation files: one per invocation, or one per subgroup (needs `Features::SUBGROUP`).
+const VERTEX: &str = include_str!("../../../kernels/nearfar_vertex.wgsl");
+const EMIT: &str = include_str!("../../../kernels/nearfar_emit.wgsl");
+const EMIT_SG: &str = include_str!("../../../kernels/nearfar_emit_sg.wgsl");
 /// Workgroup size of the grid phases.
 const GRID_WG: u32 = 256;
 /// Most rounds (each one solo stretch and one grid phase) in one command buffer.
@@ -57,7 +65,10 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let max_groups = gpu.limits.max_compute_workgroups_per_dimension.min(4 * 132 * 2048 / grid_wg).max(1);
     let stage = if env_switch("SSSP_NF_WG_STAGE") { stage_entries(&gpu, grid_wg) } else { None };
     let skip = env_switch("SSSP_NF_SKIP");
-    let st = nf::initial_state(graph, b.source, run.delta, run.delta, hub_deg); // wgpu: fixed Δ
+    let vbatch = env_switch("SSSP_NF_WG_VBATCH");
+    let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP) && env_switch("SSSP_NF_WG_SUBGROUP");
+    let delta_max = nf::adaptive_delta_max(run.delta, bal);
+    let st = nf::initial_state(graph, b.source, run.delta, delta_max, hub_deg);
     let HostWords { words, dist, near, pieces } = host_words(graph, b.source, &st, arc_base, pc);
     let params = [n as u32, pc, fc, hub_deg, nf::LOG_CAP, arc_base as u32, grid_wg, max_groups];
     let d = &gpu.device;
@@ -85,7 +96,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
             init("nf args", bytemuck::cast_slice(&[0u32, 1, 1, 0, 1, 1]), storage | wgpu::BufferUsages::INDIRECT);
         let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("nearfar.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(super::kernels::with_common(SOURCE).into()),
+            source: wgpu::ShaderSource::Wgsl(shader_source(subgroups).into()),
         });
         let all: [(u32, &wgpu::Buffer); 9] = [
             (0, &params),
@@ -112,6 +123,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
                         ("STAGE_N", f64::from(sn)),
                         ("STAGE_F", f64::from(sf)),
                         ("SKIP", flag(skip)),
+                        ("VBATCH", flag(vbatch)),
                     ]
                 })
                 .unwrap_or_default();
@@ -132,16 +144,30 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
         None => "unstaged".to_string(),
     };
     let device = format!(
-        "{} · u32 δ (near-far, Δ = {}, {} relax{}; solo phases in one workgroup of {solo_wg}, grid phases one \
+        "{} · u32 δ (near-far, Δ = {}{}, {} relax{}{}; solo phases in one workgroup of {solo_wg}, grid phases one \
          indirect dispatch each, {staged}) · host wall-clock timing",
         gpu.name,
         run.delta,
+        if delta_max > run.delta { format!(", adaptive up to {delta_max}") } else { String::new() },
         if bal { "balanced" } else { "vertex" },
         if skip { "" } else { ", no skip of queued items" },
+        match (bal, vbatch, subgroups) {
+            (true, _, _) => "",
+            (false, false, _) => ", one append per arc",
+            (false, true, false) => ", one reservation per invocation and 4 arcs",
+            (false, true, true) => ", one reservation per subgroup and 4 arcs",
+        },
     );
     let grid_threads = u64::from(max_groups) * u64::from(grid_wg);
     let backend = NearFarWgpu { gpu, n, kernels, dist, ctl, log, args, solo_wg, grid_threads, far_cap: fc };
     Ok(Box::new(NearFar::new(backend, run, b.ident(device))))
+}
+
+/// The module: [`SOURCE`] and the vertex relax behind the prelude, with subgroup reservations or
+/// per-invocation ones. No `enable subgroups;`: wgpu 30's naga rejects the directive ("not yet
+/// implemented") and takes the subgroup builtins from the device's `Features::SUBGROUP` alone.
+fn shader_source(subgroups: bool) -> String {
+    super::kernels::with_common(&[SOURCE, VERTEX, if subgroups { EMIT_SG } else { EMIT }].concat())
 }
 
 /// An A/B switch read where the pipelines are built: on unless the variable is `0`.
@@ -300,5 +326,48 @@ impl NearFarBackend for NearFarWgpu {
 
     fn threads(&self) -> (u32, u64) {
         (self.solo_wg, self.grid_threads)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The value of `name` in a kernel source: `#define NAME v` (CUDA) or `const NAME: u32 = vu;` (WGSL).
+    fn constant(source: &str, name: &str) -> Option<u32> {
+        source.lines().find_map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                ["#define", n, v] if *n == name => v.parse().ok(),
+                ["const", n, "u32", "=", v] if n.trim_end_matches(':') == name => {
+                    v.trim_end_matches(';').trim_end_matches('u').parse().ok()
+                }
+                _ => None,
+            }
+        })
+    }
+
+    /// Both modules (per-invocation and per-subgroup reservations) pass naga's WGSL front end and
+    /// validator (no adapter needed; the subgroup one is also run on lavapipe by tests/nearfar.rs).
+    #[test]
+    fn both_shader_variants_parse_and_validate() {
+        use wgpu::naga::{front::wgsl, valid};
+        for subgroups in [false, true] {
+            let text = super::shader_source(subgroups);
+            let module =
+                wgsl::parse_str(&text).unwrap_or_else(|e| panic!("subgroups {subgroups}: {}", e.emit_to_string(&text)));
+            valid::Validator::new(valid::ValidationFlags::all(), valid::Capabilities::all())
+                .validate(&module)
+                .unwrap_or_else(|e| panic!("subgroups {subgroups}: {}", e.emit_to_string(&text)));
+        }
+    }
+
+    /// The adaptive Δ's thresholds are the CUDA kernel's defaults, so both backends adapt alike.
+    #[test]
+    fn adaptive_delta_thresholds_match_cuda() {
+        let cuda = include_str!("../../../kernels/nearfar.cu");
+        for name in ["NF_AD_LO", "NF_AD_HI"] {
+            let (c, w) = (constant(cuda, name), constant(super::SOURCE, name));
+            assert!(c.is_some(), "{name} not found in kernels/nearfar.cu");
+            assert_eq!(c, w, "{name}: kernels/nearfar.cu and kernels/nearfar.wgsl disagree");
+        }
     }
 }
