@@ -458,6 +458,9 @@ mod tests {
             ("nearfar_vertex.cu", include_str!("../../kernels/nearfar_vertex.cu")),
             ("nearfar_solve.cu", include_str!("../../kernels/nearfar_solve.cu")),
             ("nearfar.wgsl", include_str!("../../kernels/nearfar.wgsl")),
+            ("nearfar_vertex.wgsl", include_str!("../../kernels/nearfar_vertex.wgsl")),
+            ("nearfar_emit.wgsl", include_str!("../../kernels/nearfar_emit.wgsl")),
+            ("nearfar_emit_sg.wgsl", include_str!("../../kernels/nearfar_emit_sg.wgsl")),
         ]
     }
 
