@@ -63,10 +63,11 @@ override STAGE_N: u32 = 1u;
 override STAGE_F: u32 = 1u;
 /// Skip near items already queued for the next phase, balanced relax only (env SSSP_NF_SKIP=0: off).
 override SKIP: bool = true;
-/// Vertex relax in steps of NF_VU arcs per invocation (env SSSP_NF_WG_VBATCH=0: off): see
-/// nf_relax_vertex in kernels/nearfar_vertex.wgsl (appended to this file by the host, with
-/// kernels/nearfar_emit.wgsl or, on a device with subgroups, kernels/nearfar_emit_sg.wgsl).
-override VBATCH: bool = true;
+/// Vertex relax in steps of NF_VU arcs per invocation (env SSSP_NF_WG_VBATCH=1: on; slower on
+/// the H100 than one arc at a time, gpu-peers-2026-11-27/soloq/c8): see nf_relax_vertex in
+/// kernels/nearfar_vertex.wgsl (appended to this file by the host, with kernels/nearfar_emit.wgsl
+/// or, on a device with subgroups, kernels/nearfar_emit_sg.wgsl).
+override VBATCH: bool = false;
 
 @group(0) @binding(0) var<uniform> P: NfParams;
 // rowptr[0..=n], then (head, weight) pairs from P.arc_base.

@@ -205,7 +205,8 @@ impl NearFarCuda {
         let n = graph.n();
         let mut dist = vec![u64::from(u32::MAX) << 32; n];
         dist[source as usize] = 1;
-        let st = nf::initial_state(graph, source, run.delta, self.delta_max, self.caps.2);
+        let solo = nf::solo_work(nf::SOLO_WORK_CUDA);
+        let st = nf::initial_state(graph, source, run.delta, self.delta_max, self.caps.2, solo);
         if !st.pieces.is_empty() {
             let mut dst = self.lists[2].slice_mut(..st.pieces.len());
             self.stream.memcpy_htod(&st.pieces, &mut dst).map_err(dev_err("cannot upload the source's pieces"))?;

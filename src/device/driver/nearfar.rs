@@ -27,15 +27,19 @@ pub type NfEntry = [u32; NF_LOG_WORDS];
 /// Most phases a launch logs; a longer launch keeps the first ones (8 MB of log).
 pub const LOG_CAP: u32 = 1 << 18;
 /// A relax phase of at most this many estimated arcs (near list × mean degree) runs in one
-/// block; a split of at most `SOLO_FAR` far entries too (the prototype's NY optimum,
-/// `docs/gpu-worklist.md`).
+/// block (wgpu: one workgroup); a split of at most `SOLO_FAR` far entries too (the prototype's NY
+/// optimum, `docs/gpu-worklist.md`).
 pub const SOLO_WORK: u32 = 32_768;
-
-/// [`SOLO_WORK`], or `SSSP_NF_SOLO_WORK` where set to a number (A/B runs on the GPU machine).
-fn solo_work() -> u32 {
-    std::env::var("SSSP_NF_SOLO_WORK").ok().and_then(|v| v.parse().ok()).unwrap_or(SOLO_WORK)
-}
+/// CUDA's: a solo phase of 8 000+ vertices took 31 600 cycles on the 4096² grid, where the grid
+/// of 132 blocks takes about as long as one barrier; 8 192 halved the grid's time and left the
+/// roads even (H100, `bench/results/gpu-peers-2026-11-27/soloq/c8`).
+pub const SOLO_WORK_CUDA: u32 = 8_192;
 pub const SOLO_FAR: u32 = 8_192;
+
+/// `default`, or `SSSP_NF_SOLO_WORK` where set to a number (A/B runs on the GPU machine).
+pub fn solo_work(default: u32) -> u32 {
+    std::env::var("SSSP_NF_SOLO_WORK").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(default)
+}
 
 /// What a launch returns: the log entries of the phases it ran, whether the solve ended, and the
 /// GPU milliseconds where the device times its kernels (`None`: the driver takes the host clock).
@@ -73,8 +77,16 @@ pub struct InitialState {
 
 /// The state of phase 1 (see [`InitialState`]); `hub_deg` = u32::MAX when no vertex is a hub.
 /// Δ starts at `delta` and may grow up to `delta_max` (≥ `delta`; equal: fixed Δ) where the
-/// kernel adapts it ([`adaptive_delta_max`]).
-pub fn initial_state(graph: &Graph, source: u32, delta: u32, delta_max: u32, hub_deg: u32) -> InitialState {
+/// kernel adapts it ([`adaptive_delta_max`]); a relax phase of at most `solo_work` estimated arcs
+/// runs in one block ([`solo_work`]).
+pub fn initial_state(
+    graph: &Graph,
+    source: u32,
+    delta: u32,
+    delta_max: u32,
+    hub_deg: u32,
+    solo_work: u32,
+) -> InitialState {
     use crate::device::layout::nearfar::*;
     let n = graph.n();
     let succ = graph.successors();
@@ -89,7 +101,7 @@ pub fn initial_state(graph: &Graph, source: u32, delta: u32, delta_max: u32, hub
     ctl[NF_C_DELTA_MAX] = delta_max.max(delta);
     ctl[NF_C_DELTA_MIN] = delta;
     ctl[NF_C_STAMP] = 2;
-    ctl[NF_C_SOLO_WORK] = solo_work();
+    ctl[NF_C_SOLO_WORK] = solo_work;
     ctl[NF_C_SOLO_FAR] = SOLO_FAR;
     ctl[NF_C_AVG16] = if n == 0 { 16 } else { (16 * graph.m() as u64 / n as u64).clamp(16, u32::MAX as u64) as u32 };
     ctl[NF_C_STARTED] = 1;

@@ -8,11 +8,13 @@
 //!
 //! A grid phase's appends go through a per-workgroup stage in workgroup memory, sized from the
 //! device's limit (`stage_entries`); relax phases skip near items already queued for the next
-//! phase. The vertex relax takes 4 arcs per invocation and step with one reservation per pile
-//! and subgroup where the device has subgroups, else per invocation
-//! (`kernels/nearfar_vertex.wgsl`). Env `SSSP_NF_WG_STAGE=0` / `SSSP_NF_SKIP=0` /
-//! `SSSP_NF_WG_VBATCH=0` / `SSSP_NF_WG_SUBGROUP=0` turn each off for A/B runs (read when the pipelines are built;
-//! `docs/gpu-worklist.md` §11). Δ adapts per bucket as on CUDA ([`nf::adaptive_delta_max`]).
+//! phase. Env `SSSP_NF_WG_STAGE=0` / `SSSP_NF_SKIP=0` turn each off for A/B runs (read when the
+//! pipelines are built; `docs/gpu-worklist.md` §11). `SSSP_NF_WG_VBATCH=1` turns on a vertex relax
+//! of 4 arcs per invocation and step with one reservation per pile and subgroup where the device
+//! has subgroups (`SSSP_NF_WG_SUBGROUP=0`: per invocation; `kernels/nearfar_vertex.wgsl`): on the
+//! H100 it was slower than one arc at a time (NY 19.6 against 15.0 ms, luxembourg 13.2 against
+//! 10.2; `bench/results/gpu-peers-2026-11-27/soloq/c8`), so it is off by default. Δ adapts per
+//! bucket as on CUDA ([`nf::adaptive_delta_max`]).
 
 use super::Gpu;
 use super::dispatch::{Kernel, buffer_init, copy_words, read, readback_buffer};
@@ -65,10 +67,10 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let max_groups = gpu.limits.max_compute_workgroups_per_dimension.min(4 * 132 * 2048 / grid_wg).max(1);
     let stage = if env_switch("SSSP_NF_WG_STAGE") { stage_entries(&gpu, grid_wg) } else { None };
     let skip = env_switch("SSSP_NF_SKIP");
-    let vbatch = env_switch("SSSP_NF_WG_VBATCH");
+    let vbatch = std::env::var("SSSP_NF_WG_VBATCH").is_ok_and(|v| v.trim() == "1");
     let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP) && env_switch("SSSP_NF_WG_SUBGROUP");
     let delta_max = nf::adaptive_delta_max(run.delta, bal);
-    let st = nf::initial_state(graph, b.source, run.delta, delta_max, hub_deg);
+    let st = nf::initial_state(graph, b.source, run.delta, delta_max, hub_deg, nf::solo_work(nf::SOLO_WORK));
     let HostWords { words, dist, near, pieces } = host_words(graph, b.source, &st, arc_base, pc);
     let params = [n as u32, pc, fc, hub_deg, nf::LOG_CAP, arc_base as u32, grid_wg, max_groups];
     let d = &gpu.device;
