@@ -42,6 +42,11 @@
 //! GAP's: the same vertices expanded, arcs scanned and bin entries popped at the same Δ
 //! (`SSSP_DS_COUNT=1` prints a run's [`Counts`]; lease-8/counts-scale19.txt).
 //!
+//! Kept (lease 9): hubs of more than [`SPLIT`] arcs cut into pieces that every thread takes
+//! from a queue before the barrier ([`super::help`]): Kronecker 21 at 16 threads 57.3 against
+//! 79.5 ms without, barrier share 3 % against 23 %, 1.14× GAP (90 % interval 1.10–1.22). Not
+//! kept: a fused bin's overflow for idle threads (`SSSP_DS_STEAL`), 5–10 % slower on the roads.
+//!
 //! Tried and not faster (lease 6, interleaved A/B in one call, 16 rounds of fresh processes):
 //! one barrier per round instead of two ([`super::fast1`], `SSSP_DS_BARRIERS=1`). NY 4.68
 //! against 4.49 ms, luxembourg 2.69 against 2.75, Kronecker 21 92.1 against 85.6 (medians;
