@@ -13,6 +13,8 @@
 # graph and the seconds a round took there, so that both graphs reach 15+ and the A/B side runs
 # as often as the time left allows.
 # The raw output is tarred into $OUT every 20 s, so a call cut short still brings back what ran.
+# As run (lease 9): call 1 only, `CALL=1 CALL_S=370 bash .dev/cpu5/call.sh` (09:40 UTC, 322 s, an
+# H100 host); call 2 was never placed (README, lease 9).
 set -uo pipefail
 C=${CALL_S:-418}
 N=${CALL:-1}
