@@ -42,6 +42,11 @@
 //! GAP's: the same vertices expanded, arcs scanned and bin entries popped at the same Δ
 //! (`SSSP_DS_COUNT=1` prints a run's [`Counts`]; lease-8/counts-scale19.txt).
 //!
+//! Kept (lease 9): hubs of more than [`SPLIT`] arcs cut into pieces that every thread takes
+//! from a queue before the barrier ([`super::help`]): Kronecker 21 at 16 threads 57.3 against
+//! 79.5 ms without, barrier share 3 % against 23 %, 1.14× GAP (90 % interval 1.10–1.22). Not
+//! kept: a fused bin's overflow for idle threads (`SSSP_DS_STEAL`), 5–10 % slower on the roads.
+//!
 //! Tried and not faster (lease 6, interleaved A/B in one call, 16 rounds of fresh processes):
 //! one barrier per round instead of two ([`super::fast1`], `SSSP_DS_BARRIERS=1`). NY 4.68
 //! against 4.49 ms, luxembourg 2.69 against 2.75, Kronecker 21 92.1 against 85.6 (medians;
@@ -81,6 +86,16 @@ pub(super) const SHARE_BELOW_THREADS: usize = 8;
 pub(super) const PREFETCH: usize = 8;
 /// Vertices of the frontier a thread takes at a time at most (GAP's `schedule(dynamic, 64)`).
 pub(super) const CHUNK: usize = 64;
+/// Arcs per piece of a hub ([`split_rule`]): a few µs of a thread's relaxing, long against one
+/// claim from the shared queue, short against a Kronecker hub (10⁴–10⁵ arcs at scale 21).
+pub(super) const SPLIT: usize = 2048;
+
+/// The default `split` ([`Knobs::split`]) of a graph: hubs are cut where the mean degree
+/// exceeds 4 (Kronecker, uniform random), never on road networks, which have no vertex of
+/// more than a few arcs and whose rounds would pay the queue's drain for nothing.
+pub(super) fn split_rule(graph: &Graph) -> usize {
+    if graph.m() > 4 * graph.n() { SPLIT } else { 0 }
+}
 /// Chunks per thread a round's frontier is cut into at least: a road frontier of a few hundred
 /// vertices in chunks of 64 kept all but a few threads idle, and each vertex taken seeds the
 /// taker's fused bin, so the chunk shrinks (to 1) until every thread gets some.
@@ -111,6 +126,12 @@ pub(super) struct Knobs {
     pub(super) prefetch: usize,
     /// `SSSP_DS_COUNT=1`: print each fast run's work counts ([`Counts`]) to stderr.
     pub(super) count: bool,
+    /// `SSSP_DS_SPLIT=k`: a vertex with more than k arcs is cut into pieces of k arcs that
+    /// idle threads take ([`super::help`]); 0: never. Unset: [`split_rule`].
+    pub(super) split: Option<usize>,
+    /// `SSSP_DS_STEAL=k` (k ≥ 1): a fused bin past k vertices queues the rest for idle
+    /// threads ([`super::help`]) while any thread is idle; 0 or unset: never.
+    pub(super) steal: usize,
 }
 
 pub(super) fn knobs() -> Knobs {
@@ -124,6 +145,8 @@ pub(super) fn knobs() -> Knobs {
             one_barrier: var("SSSP_DS_BARRIERS") == Some(1),
             prefetch: var("SSSP_DS_PREFETCH").unwrap_or(0),
             count: var("SSSP_DS_COUNT").is_some_and(|c| c > 0),
+            split: var("SSSP_DS_SPLIT"),
+            steal: var("SSSP_DS_STEAL").unwrap_or(0),
         }
     })
 }
@@ -271,6 +294,13 @@ pub(super) struct Shared<'a, C: Cells + ?Sized> {
     pub(super) knobs: Knobs,
     /// How far [`expand`] prefetches (`knobs.prefetch`).
     pub(super) prefetch: usize,
+    /// Hubs past this many arcs are split ([`Knobs::split`]; 0: never, always with one
+    /// barrier per round or one thread).
+    pub(super) split: usize,
+    /// Fused bins past this many vertices are shared ([`Knobs::steal`]; 0: never, as `split`).
+    pub(super) steal: usize,
+    /// The round's queue of split hubs and shared fused work.
+    pub(super) help: super::help::Help,
 }
 
 /// Runs Δ-stepping from the δ already in `dist` (the source at 0, everything else ∞) on
@@ -324,7 +354,7 @@ pub fn prepare(graph: &Graph, threads: usize) {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn drive<C: Cells + ?Sized>(
+pub(super) fn drive<C: Cells + ?Sized>(
     graph: &Graph,
     cells: &C,
     out: Option<&[AtomicI64]>,
@@ -351,7 +381,12 @@ fn drive<C: Cells + ?Sized>(
         one: super::fast1::OneBarrier::new(threads),
         knobs,
         prefetch: knobs.prefetch,
+        // The one-barrier rounds (fast1.rs) have no drain before their barrier.
+        split: if knobs.one_barrier || threads == 1 { 0 } else { knobs.split.unwrap_or_else(|| split_rule(graph)) },
+        steal: if knobs.one_barrier || threads == 1 { 0 } else { knobs.steal },
+        help: super::help::Help::take(),
     };
+    shared.help.reset(threads);
     let rounds = AtomicU64::new(0);
     let counts = Mutex::new(Counts::default());
     let splits: Vec<[AtomicU64; 2]> = (0..threads).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect();
@@ -371,7 +406,10 @@ fn drive<C: Cells + ?Sized>(
     };
     // Every thread runs one worker for the whole run, all at once (the barrier needs that).
     super::team::run(threads, &work);
-    if shared.stop.load(Relaxed) {
+    let stopped = shared.stop.load(Relaxed);
+    let (split, steal) = (shared.split, shared.steal);
+    shared.help.keep();
+    if stopped {
         return Err(SolveError::Cancelled);
     }
     let ms = |ns: &AtomicU64| ns.load(Relaxed) as f64 * 1e-6;
@@ -381,16 +419,17 @@ fn drive<C: Cells + ?Sized>(
         let reached = (0..cells.len()).filter(|&v| cells.get(v) != INF).count().max(1) as f64;
         let c = &counts;
         eprintln!(
-            "ds-count n={} m={} threads={threads} delta={delta} prefetch={} reached={reached} rounds={rounds} \
-expanded={} fused={} arcs={} pushes={} stale={} expanded/reached={:.4} arcs/m={:.4} pushes/reached={:.4} stale/reached={:.4}",
+            "ds-count n={} m={} threads={threads} delta={delta} prefetch={} split={split} steal={steal} reached={reached} rounds={rounds} \
+expanded={} fused={} arcs={} pushes={} stale={} pieces={} expanded/reached={:.4} arcs/m={:.4} pushes/reached={:.4} stale/reached={:.4}",
             graph.n(),
             graph.m(),
-            shared.prefetch,
+            knobs.prefetch,
             c.expanded,
             c.fused,
             c.arcs,
             c.pushes,
             c.stale,
+            c.pieces,
             c.expanded as f64 / reached,
             c.arcs as f64 / graph.m().max(1) as f64,
             c.pushes as f64 / reached,
@@ -446,7 +485,8 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
             ends.push(total);
         }
         let knobs = s.knobs;
-        let share = knobs.share.unwrap_or(usize::from(s.threads < SHARE_BELOW_THREADS));
+        // Shared fused work (`steal`) replaces leaving a straggler's bin to a shared round.
+        let share = knobs.share.unwrap_or(usize::from(s.threads < SHARE_BELOW_THREADS && s.steal == 0));
         let chunk = match knobs.chunk {
             0 if s.threads > 1 => (total / (CHUNKS_PER_THREAD * s.threads)).clamp(1, CHUNK),
             0 => CHUNK,
@@ -472,6 +512,10 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
         }
         let c = curr as usize;
         fuse_bin(s, c, &mut bins, &mut spare, &mut cn, knobs, share);
+        if s.split > 0 || s.steal > 0 {
+            // Split hubs and shared fused work, before this thread's next bin is known.
+            waited += s.help.drain(s, c, &mut bins, &mut spare, &mut cn, knobs, share);
+        }
         if let Some(b) = (c..bins.len()).find(|&b| !bins[b].is_empty()) {
             s.next_bin[round as usize & 1].fetch_min(b as u64, Relaxed);
         }
@@ -483,6 +527,7 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
         if t == 0 {
             // Not before (B): a thread still in the loop above would take a chunk again.
             s.next_chunk.store(0, Relaxed);
+            s.help.reset(s.threads);
         }
         let next = s.next_bin[round as usize & 1].load(Relaxed);
         round += 1;
@@ -542,12 +587,23 @@ pub(super) fn fuse_bin<C: Cells + ?Sized>(
     while c < bins.len()
         && !bins[c].is_empty()
         && bins[c].len() < knobs.fuse
-        && (share == 0 || bins[c].len() < share * s.threads || 2 * s.barrier.waiting() < s.threads)
+        && (share == 0
+            || bins[c].len() < share * s.threads
+            || 2 * (s.barrier.waiting() + s.help.idle(s.threads)) < s.threads)
     {
         // What this pass lowers into bin c goes into a spare vector (no allocation).
         let mut copy = std::mem::replace(&mut bins[c], spare.pop().unwrap_or_default());
         cn.fused += copy.len() as u64;
-        expand(s, &copy, 0..copy.len(), None, bins, spare, cn, s.prefetch);
+        let len = copy.len();
+        if s.steal > 0 && len > s.steal && s.help.idle(s.threads) > 0 {
+            // Past `steal` vertices the rest goes to the threads idle at the drain
+            // (super::help); what the queue cannot hold this thread does itself.
+            let given = s.help.publish_range(&copy[s.steal..]);
+            expand(s, &copy, 0..s.steal, None, bins, spare, cn, s.prefetch);
+            expand(s, &copy, s.steal + given..len, None, bins, spare, cn, s.prefetch);
+        } else {
+            expand(s, &copy, 0..len, None, bins, spare, cn, s.prefetch);
+        }
         copy.clear();
         spare.push(copy);
     }

@@ -34,6 +34,7 @@
 mod barrier;
 mod fast;
 mod fast1;
+mod help;
 mod relax;
 mod stepper;
 mod team;

@@ -22,6 +22,9 @@ pub struct Counts {
     /// Frontier entries skipped because their vertex was lowered below the bin since (GAP's
     /// `dist[u] >= delta * curr_bin_index` test).
     pub stale: u64,
+    /// Pieces of split hubs or shared fused bins taken from the round's queue
+    /// ([`super::help`]).
+    pub pieces: u64,
 }
 
 impl Counts {
@@ -31,6 +34,7 @@ impl Counts {
         self.arcs += o.arcs;
         self.pushes += o.pushes;
         self.stale += o.stale;
+        self.pieces += o.pieces;
     }
 }
 
@@ -105,6 +109,15 @@ pub(super) fn expand<C: Cells + ?Sized>(
             cn.stale += 1;
             continue;
         }
+        if s.split > 0 {
+            // A hub's arcs go to the round's queue in pieces that idle threads take
+            // (super::help); the vertex counts as expanded once, here.
+            let degree = (succ.offsets[u as usize + 1] - succ.offsets[u as usize]) as usize;
+            if degree > s.split && s.help.publish_hub(u, degree, s.split) {
+                cn.expanded += 1;
+                continue;
+            }
+        }
         relax(s, succ, u, bins, spare, cn);
     }
 }
@@ -132,9 +145,24 @@ pub(super) fn relax<C: Cells + ?Sized>(
     spare: &mut Vec<Vec<VertexId>>,
     cn: &mut Counts,
 ) {
-    let du = s.dist.get(u as usize);
     let r = succ.offsets[u as usize] as usize..succ.offsets[u as usize + 1] as usize;
     cn.expanded += 1;
+    relax_arcs(s, u, r, bins, spare, cn);
+}
+
+/// Relaxes the arcs `r` (indices into the successor lists; all of `u`'s or a piece of them)
+/// against δ(u) now, counting the arcs (not the vertex).
+#[inline]
+pub(super) fn relax_arcs<C: Cells + ?Sized>(
+    s: &Shared<C>,
+    u: VertexId,
+    r: std::ops::Range<usize>,
+    bins: &mut Vec<Vec<VertexId>>,
+    spare: &mut Vec<Vec<VertexId>>,
+    cn: &mut Counts,
+) {
+    let succ = s.succ;
+    let du = s.dist.get(u as usize);
     cn.arcs += r.len() as u64;
     for (&v, &w) in succ.targets[r.clone()].iter().zip(&succ.weights[r]) {
         let nd = du + Distance::from(w);
