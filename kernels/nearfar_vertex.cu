@@ -1,5 +1,5 @@
-// sssp-lab: near-far, the vertex path (roads, grids: one thread per vertex). The second of three parts the host compiles as one source, in this order:
-// kernels/nearfar.cu (switches, types, appends), this file, kernels/nearfar_solve.cu (phases,
+// sssp-lab: near-far, the vertex path (roads, grids: one thread per vertex). The second of three
+// parts the host compiles as one source, in this order: kernels/nearfar.cu (switches, types, appends), this file, kernels/nearfar_solve.cu (phases,
 // scheduler, the persistent kernel); src/device/cuda/nearfar.rs `SRC`.
 
 // Reserves `cnt` slots for the warp (lane 0 asks): the first `fit` in the stage from `sb` (when

@@ -610,17 +610,22 @@ pub(super) fn fuse_bin<C: Cells + ?Sized>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
-    use crate::graph::{GraphBuilder, VertexLabels, WeightRule};
+    use crate::graph::{Graph, GraphBuilder, VertexLabels, WeightRule};
 
-    /// The rounds with one barrier ([`super::super::fast1`], only behind `SSSP_DS_BARRIERS=1`
-    /// in the binary) and with GAP's two give Dijkstra's distances on a random graph with zero
-    /// weights and unreachable vertices, for several Δ and thread counts (more than cores).
-    #[test]
-    fn one_barrier_and_two_barrier_rounds_equal_dijkstra() {
-        let n = 600u32;
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    /// A seeded random graph for the fast rounds' tests: 3n arcs among the first n − 20 vertices
+    /// (the last 20 unreachable), a fifth of weight 0, the rest 0..100; then `per_hub` arcs of
+    /// weight 0..`hub_weight` out of each vertex of `hubs`.
+    pub(in super::super) fn random_graph(
+        name: &str,
+        n: u32,
+        seed: u64,
+        hubs: &[u32],
+        per_hub: u32,
+        hub_weight: u32,
+    ) -> Graph {
+        let mut x = seed;
         let mut next = |k: u32| {
             x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
             ((x >> 33) % u64::from(k)) as u32
@@ -631,7 +636,21 @@ mod tests {
             let w = if next(5) == 0 { 0 } else { next(100) };
             b.push(u, v, Some(w as i32));
         }
-        let g = b.build(String::from("random"), None, VertexLabels::Offset(0)).expect("n >= 1");
+        for &hub in hubs {
+            for _ in 0..per_hub {
+                let v = next(n - 20);
+                b.push(hub, v, Some(next(hub_weight) as i32));
+            }
+        }
+        b.build(name.to_string(), None, VertexLabels::Offset(0)).expect("n >= 1")
+    }
+
+    /// The rounds with one barrier ([`super::super::fast1`], only behind `SSSP_DS_BARRIERS=1`
+    /// in the binary) and with GAP's two give Dijkstra's distances on a random graph with zero
+    /// weights and unreachable vertices, for several Δ and thread counts (more than cores).
+    #[test]
+    fn one_barrier_and_two_barrier_rounds_equal_dijkstra() {
+        let g = random_graph("random", 600, 0x9e37_79b9_7f4a_7c15, &[], 0, 1);
         for source in [0, 7] {
             let want = crate::algo::dijkstra_distances(&g, source);
             for delta in [1, 30, 1 << 20] {

@@ -260,8 +260,9 @@ impl Help {
 
 #[cfg(test)]
 mod tests {
+    use super::super::fast::tests::random_graph;
     use super::super::fast::{drive, knobs};
-    use crate::graph::{Distance, GraphBuilder, INF, VertexLabels, WeightRule};
+    use crate::graph::{Distance, INF};
     use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, Ordering::Relaxed};
 
     /// Split hubs and shared fused bins give Dijkstra's distances: a random graph with a few
@@ -270,25 +271,7 @@ mod tests {
     /// several Δ; and no arc is scanned twice more than Δ's Bellman-Ford allows.
     #[test]
     fn split_hubs_and_shared_fused_bins_equal_dijkstra() {
-        let n = 700u32;
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |k: u32| {
-            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            ((x >> 33) % u64::from(k)) as u32
-        };
-        let mut b = GraphBuilder::new(n as usize, WeightRule::File);
-        for _ in 0..n * 3 {
-            let (u, v) = (next(n - 20), next(n - 20));
-            let w = if next(5) == 0 { 0 } else { next(100) };
-            b.push(u, v, Some(w as i32));
-        }
-        for hub in [0, 5, 333] {
-            for _ in 0..400 {
-                let v = next(n - 20);
-                b.push(hub, v, Some(next(300) as i32));
-            }
-        }
-        let g = b.build(String::from("hubs"), None, VertexLabels::Offset(0)).expect("n >= 1");
+        let g = random_graph("hubs", 700, 0x2545_f491_4f6c_dd1d, &[0, 5, 333], 400, 300);
         for source in [0, 9] {
             let want = crate::algo::dijkstra_distances(&g, source);
             let reached = want.iter().filter(|&&d| d != INF).count() as u64;
