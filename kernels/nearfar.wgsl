@@ -68,6 +68,12 @@ override SKIP: bool = true;
 /// kernels/nearfar_vertex.wgsl (appended to this file by the host, with kernels/nearfar_emit.wgsl
 /// or, on a device with subgroups, kernels/nearfar_emit_sg.wgsl).
 override VBATCH: bool = false;
+/// Vertex relax of up to 4 arcs at once with per-arc appends (env SSSP_NF_WG_QUAD=1; see
+/// nf_relax_quad in kernels/nearfar_quad.wgsl). VBATCH wins over it.
+override QUAD: bool = false;
+/// The per-arc relax reads δ before its atomicMin and skips the atomic when it cannot lower δ
+/// (env SSSP_NF_WG_PRECHECK=0: off; CUDA's vertex path dropped it, kernels/nearfar.cu NF_PRECHECK).
+override PRECHECK: bool = true;
 
 @group(0) @binding(0) var<uniform> P: NfParams;
 // rowptr[0..=n], then (head, weight) pairs from P.arc_base.
@@ -290,7 +296,7 @@ fn nf_relax(solo: bool, s: Snap, e: u32, d: u32) -> u32 {
     let a = arc(e);
     let u = a.x;
     let nd = d + a.y;
-    if nd >= atomicLoad(&dist[u]) {
+    if PRECHECK && nd >= atomicLoad(&dist[u]) {
         return 0u;
     }
     if nd >= atomicMin(&dist[u], nd) {
@@ -361,6 +367,10 @@ fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u
                 let kmax = nf_vertex_bound(deg);
                 for (var k = 0u; k < kmax; k += NF_VU) {
                     impr += nf_relax_vertex(solo, s, b, deg, d, k);
+                }
+            } else if QUAD {
+                for (var k = 0u; k < deg; k += 4u) {
+                    impr += nf_relax_quad(solo, s, b + k, min(deg - k, 4u), d);
                 }
             } else {
                 for (var k = 0u; k < deg; k++) {

@@ -31,6 +31,8 @@ const SOURCE: &str = include_str!("../../../kernels/nearfar.wgsl");
 const VERTEX: &str = include_str!("../../../kernels/nearfar_vertex.wgsl");
 const EMIT: &str = include_str!("../../../kernels/nearfar_emit.wgsl");
 const EMIT_SG: &str = include_str!("../../../kernels/nearfar_emit_sg.wgsl");
+/// The vertex relax of up to 4 arcs at once with per-arc appends (`nf_relax_quad`, `QUAD`).
+const QUAD: &str = include_str!("../../../kernels/nearfar_quad.wgsl");
 /// Workgroup size of the grid phases.
 const GRID_WG: u32 = 256;
 /// Most rounds (each one solo stretch and one grid phase) in one command buffer.
@@ -68,6 +70,8 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let stage = if env_switch("SSSP_NF_WG_STAGE") { stage_entries(&gpu, grid_wg) } else { None };
     let skip = env_switch("SSSP_NF_SKIP");
     let vbatch = std::env::var("SSSP_NF_WG_VBATCH").is_ok_and(|v| v.trim() == "1");
+    let quad = std::env::var("SSSP_NF_WG_QUAD").is_ok_and(|v| v.trim() == "1");
+    let precheck = env_switch("SSSP_NF_WG_PRECHECK");
     let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP) && env_switch("SSSP_NF_WG_SUBGROUP");
     let delta_max = nf::adaptive_delta_max(run.delta, bal);
     let st = nf::initial_state(graph, b.source, run.delta, delta_max, hub_deg, nf::solo_work(nf::SOLO_WORK));
@@ -126,6 +130,8 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
                         ("STAGE_F", f64::from(sf)),
                         ("SKIP", flag(skip)),
                         ("VBATCH", flag(vbatch)),
+                        ("QUAD", flag(quad)),
+                        ("PRECHECK", flag(precheck)),
                     ]
                 })
                 .unwrap_or_default();
@@ -155,6 +161,8 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
         if skip { "" } else { ", no skip of queued items" },
         match (bal, vbatch, subgroups) {
             (true, _, _) => "",
+            (false, false, _) if quad => ", 4 arcs at once, one append per arc",
+            (false, false, _) if !precheck => ", one append per arc, no δ read before the atomicMin",
             (false, false, _) => ", one append per arc",
             (false, true, false) => ", one reservation per invocation and 4 arcs",
             (false, true, true) => ", one reservation per subgroup and 4 arcs",
@@ -169,7 +177,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
 /// per-invocation ones. No `enable subgroups;`: wgpu 30's naga rejects the directive ("not yet
 /// implemented") and takes the subgroup builtins from the device's `Features::SUBGROUP` alone.
 fn shader_source(subgroups: bool) -> String {
-    super::kernels::with_common(&[SOURCE, VERTEX, if subgroups { EMIT_SG } else { EMIT }].concat())
+    super::kernels::with_common(&[SOURCE, VERTEX, QUAD, if subgroups { EMIT_SG } else { EMIT }].concat())
 }
 
 /// An A/B switch read where the pipelines are built: on unless the variable is `0`.
