@@ -68,12 +68,17 @@ override SKIP: bool = true;
 /// kernels/nearfar_vertex.wgsl (appended to this file by the host, with kernels/nearfar_emit.wgsl
 /// or, on a device with subgroups, kernels/nearfar_emit_sg.wgsl).
 override VBATCH: bool = false;
-/// Vertex relax of up to 4 arcs at once with per-arc appends (env SSSP_NF_WG_QUAD=1; see
-/// nf_relax_quad in kernels/nearfar_quad.wgsl). VBATCH wins over it.
-override QUAD: bool = false;
+/// Vertex relax of up to 4 arcs at once with per-arc appends (nf_relax_quad in
+/// kernels/nearfar_quad.wgsl; env SSSP_NF_WG_QUAD=0: one arc at a time). On the H100 NY 15.1 →
+/// 12.1 ms, luxembourg 10.5 → 8.2, 2048² grid 106 → 92 (gpu-peers-2026-11-27/wgq/w1). VBATCH
+/// takes precedence.
+override QUAD: bool = true;
 /// The per-arc relax reads δ before its atomicMin and skips the atomic when it cannot lower δ
 /// (env SSSP_NF_WG_PRECHECK=0: off; CUDA's vertex path dropped it, kernels/nearfar.cu NF_PRECHECK).
 override PRECHECK: bool = true;
+/// A phase's arcs and decreases summed per subgroup before the workgroup atomics (env
+/// SSSP_NF_WG_SGCOUNT=1, devices with subgroups; nf_count_add in kernels/nearfar_emit_sg.wgsl).
+override SGCOUNT: bool = false;
 
 @group(0) @binding(0) var<uniform> P: NfParams;
 // rowptr[0..=n], then (head, weight) pairs from P.arc_base.
@@ -434,12 +439,7 @@ fn nf_run_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) {
         atomicStore(&w_impr, 0u);
     }
     workgroupBarrier();
-    if c.x != 0u {
-        atomicAdd(&w_arcs, c.x);
-    }
-    if c.y != 0u {
-        atomicAdd(&w_impr, c.y);
-    }
+    nf_count_add(c);
     workgroupBarrier();
     if lid == 0u {
         let a = atomicLoad(&w_arcs);

@@ -13,8 +13,13 @@
 //! of 4 arcs per invocation and step with one reservation per pile and subgroup where the device
 //! has subgroups (`SSSP_NF_WG_SUBGROUP=0`: per invocation; `kernels/nearfar_vertex.wgsl`): on the
 //! H100 it was slower than one arc at a time (NY 19.6 against 15.0 ms, luxembourg 13.2 against
-//! 10.2; `bench/results/gpu-peers-2026-11-27/soloq/c8`), so it is off by default. Δ adapts per
-//! bucket as on CUDA ([`nf::adaptive_delta_max`]).
+//! 10.2; `bench/results/gpu-peers-2026-11-27/soloq/c8`), so it is off by default. The default
+//! vertex relax issues up to 4 arcs' loads, `atomicMin`s and stamp exchanges together and appends
+//! each decrease as the per-arc loop does (`kernels/nearfar_quad.wgsl`; `SSSP_NF_WG_QUAD=0`: one
+//! arc at a time): NY 15.1 → 12.1 ms, luxembourg 10.5 → 8.2 on the H100
+//! (`bench/results/gpu-peers-2026-11-27/wgq/w1`). `SSSP_NF_WG_PRECHECK=0` drops the δ read before
+//! the per-arc `atomicMin` (balanced relax, hub pieces, and the vertex relax with `QUAD` off). Δ
+//! adapts per bucket as on CUDA ([`nf::adaptive_delta_max`]).
 
 use super::Gpu;
 use super::dispatch::{Kernel, buffer_init, copy_words, read, readback_buffer};
@@ -63,16 +68,20 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let (hub_deg, bal) = nf::hubs(graph);
     let arc_base = (n as u64 + 1).next_multiple_of(2);
     check_fits(&gpu, graph, arc_base, pc, fc)?;
-    let solo_wg =
+    // `SSSP_NF_WG_SOLO_WG=k`: a smaller solo workgroup (A/B runs; a power of two ≥ 64).
+    let solo_cap = std::env::var("SSSP_NF_WG_SOLO_WG").ok().and_then(|v| v.trim().parse::<u32>().ok());
+    let wg_max =
         gpu.limits.max_compute_invocations_per_workgroup.min(gpu.limits.max_compute_workgroup_size_x).min(1024);
-    let grid_wg = GRID_WG.min(solo_wg);
+    let solo_wg = wg_max.min(solo_cap.filter(|k| k.is_power_of_two() && *k >= 64).unwrap_or(1024));
+    let grid_wg = GRID_WG.min(wg_max);
     let max_groups = gpu.limits.max_compute_workgroups_per_dimension.min(4 * 132 * 2048 / grid_wg).max(1);
     let stage = if env_switch("SSSP_NF_WG_STAGE") { stage_entries(&gpu, grid_wg) } else { None };
     let skip = env_switch("SSSP_NF_SKIP");
     let vbatch = std::env::var("SSSP_NF_WG_VBATCH").is_ok_and(|v| v.trim() == "1");
-    let quad = std::env::var("SSSP_NF_WG_QUAD").is_ok_and(|v| v.trim() == "1");
+    let quad = env_switch("SSSP_NF_WG_QUAD");
     let precheck = env_switch("SSSP_NF_WG_PRECHECK");
     let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP) && env_switch("SSSP_NF_WG_SUBGROUP");
+    let sgcount = subgroups && std::env::var("SSSP_NF_WG_SGCOUNT").is_ok_and(|v| v.trim() == "1");
     let delta_max = nf::adaptive_delta_max(run.delta, bal);
     let st = nf::initial_state(graph, b.source, run.delta, delta_max, hub_deg, nf::solo_work(nf::SOLO_WORK));
     let HostWords { words, dist, near, pieces } = host_words(graph, b.source, &st, arc_base, pc);
@@ -132,6 +141,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
                         ("VBATCH", flag(vbatch)),
                         ("QUAD", flag(quad)),
                         ("PRECHECK", flag(precheck)),
+                        ("SGCOUNT", flag(sgcount)),
                     ]
                 })
                 .unwrap_or_default();
