@@ -73,6 +73,9 @@ override VBATCH: bool = false;
 /// 12.1 ms, luxembourg 10.5 → 8.2, 2048² grid 106 → 92 (gpu-peers-2026-11-27/wgq/w1). VBATCH
 /// takes precedence.
 override QUAD: bool = true;
+/// QUAD's appends with one reservation per invocation and pile (env SSSP_NF_WG_QRES=1;
+/// nf_quad_put in kernels/nearfar_quad.wgsl).
+override QRES: bool = false;
 /// The per-arc relax reads δ before its atomicMin and skips the atomic when it cannot lower δ
 /// (env SSSP_NF_WG_PRECHECK=0: off; CUDA's vertex path dropped it, kernels/nearfar.cu NF_PRECHECK).
 override PRECHECK: bool = true;

@@ -79,6 +79,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let skip = env_switch("SSSP_NF_SKIP");
     let vbatch = std::env::var("SSSP_NF_WG_VBATCH").is_ok_and(|v| v.trim() == "1");
     let quad = env_switch("SSSP_NF_WG_QUAD");
+    let qres = std::env::var("SSSP_NF_WG_QRES").is_ok_and(|v| v.trim() == "1");
     let precheck = env_switch("SSSP_NF_WG_PRECHECK");
     let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP) && env_switch("SSSP_NF_WG_SUBGROUP");
     let sgcount = subgroups && std::env::var("SSSP_NF_WG_SGCOUNT").is_ok_and(|v| v.trim() == "1");
@@ -140,6 +141,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
                         ("SKIP", flag(skip)),
                         ("VBATCH", flag(vbatch)),
                         ("QUAD", flag(quad)),
+                        ("QRES", flag(qres)),
                         ("PRECHECK", flag(precheck)),
                         ("SGCOUNT", flag(sgcount)),
                     ]
@@ -171,6 +173,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
         if skip { "" } else { ", no skip of queued items" },
         match (bal, vbatch, subgroups) {
             (true, _, _) => "",
+            (false, false, _) if quad && qres => ", 4 arcs at once, one reservation per invocation and pile",
             (false, false, _) if quad => ", 4 arcs at once, one append per arc",
             (false, false, _) if !precheck => ", one append per arc, no δ read before the atomicMin",
             (false, false, _) => ", one append per arc",

@@ -1,9 +1,8 @@
 #!/bin/bash
-# coord call w2 (session 40): wgpu near-far on the H100 beside CUDA, one host, with the 4-arc vertex
-# the per-arc default, no δ pre-read (SSSP_NF_WG_PRECHECK=0), 4 arcs at once with per-arc appends
-# (SSSP_NF_WG_QUAD=1), the batched relax with per-invocation / per-subgroup reservations
-# (SSSP_NF_WG_VBATCH=1 [SSSP_NF_WG_SUBGROUP=0]); on the 2048² grid also the solo threshold
-# (SSSP_NF_SOLO_WORK). Source 1, --repeat 5 per process, each side twice (A B … A B), every
+# coord call w2 (session 40): wgpu near-far on the H100 beside CUDA, one host, with the 4-arc
+# vertex relax (QUAD) now the default: phase counts summed per subgroup (SSSP_NF_WG_SGCOUNT=1),
+# solo workgroups of 512 / 256 (SSSP_NF_WG_SOLO_WG); R-MAT 20 (balanced relax): no δ pre-read
+# (SSSP_NF_WG_PRECHECK=0), SGCOUNT. Source 1, --repeat 5 per process, each side twice, every
 # result compared with CPU Dijkstra.
 set -u
 D=.dev/coord T=/tmp/w
@@ -14,6 +13,7 @@ S=$D/sssp-lab A=delta-stepping:worklist=near-far
 nvidia-smi --query-gpu=name,clocks.max.sm,driver_version --format=csv > $o/gpu.txt
 gunzip -c assets/USA-road-d.NY.gr.gz > $T/NY.gr; gunzip -c $D/lux.gr.gz > $T/lux.gr
 $S gen -o $T/grid2048.gr grid --width 2048 --height 2048 --max-weight 100 --seed 1 > /dev/null 2>&1
+$S gen -o $T/rmat20.gr rmat --scale 20 --edge-factor 16 --seed 1 > /dev/null 2>&1
 cp $D/libvulkan.so.1 $T/
 path=$(ldconfig -p | awk '$1 == "libEGL_nvidia.so.0" { print $NF; exit }')
 printf '{"file_format_version":"1.0.0","ICD":{"library_path":"%s","api_version":"1.3.0"}}\n' "$path" > $T/icd.json
@@ -24,19 +24,19 @@ side() { # GRAPH FILE DEVICE LABEL ENV...
   wg "$@" timeout 120 $S solve $f -s 1 -a $A -d $dev --repeat 5 -o $T/got.txt >> $o/runs.txt 2>&1
   cmp -s $T/want.txt $T/got.txt && echo "$k $dev $lab: distances = dijkstra" >> $o/runs.txt || echo "$k $dev $lab: DIFFER" >> $o/runs.txt
 }
-for spec in "ny $T/NY.gr" "lux $T/lux.gr" "grid2048 $T/grid2048.gr"; do read -r k f <<< "$spec"
+for spec in "ny $T/NY.gr" "lux $T/lux.gr" "grid2048 $T/grid2048.gr" "rmat20 $T/rmat20.gr"; do read -r k f <<< "$spec"
   timeout 60 $S solve $f -s 1 -a dijkstra -d cpu -o $T/want.txt > /dev/null 2>&1
   for rep in 1 2; do
     side $k $f cuda:0 cuda X=0
     side $k $f wgpu:0 default X=0
-    side $k $f wgpu:0 noprecheck SSSP_NF_WG_PRECHECK=0
-    side $k $f wgpu:0 quad SSSP_NF_WG_QUAD=1
-    side $k $f wgpu:0 vbatch-inv SSSP_NF_WG_VBATCH=1 SSSP_NF_WG_SUBGROUP=0
-    side $k $f wgpu:0 vbatch-sg SSSP_NF_WG_VBATCH=1
-    if [[ $k == grid2048 ]]; then
-      side $k $f wgpu:0 solo8192 SSSP_NF_SOLO_WORK=8192
-      side $k $f wgpu:0 solo16384 SSSP_NF_SOLO_WORK=16384
-      side $k $f wgpu:0 quad-solo8192 SSSP_NF_WG_QUAD=1 SSSP_NF_SOLO_WORK=8192
+    side $k $f wgpu:0 sgcount SSSP_NF_WG_SGCOUNT=1
+    if [[ $k == rmat20 ]]; then
+      side $k $f wgpu:0 noprecheck SSSP_NF_WG_PRECHECK=0
+      side $k $f wgpu:0 noprecheck-sgcount SSSP_NF_WG_PRECHECK=0 SSSP_NF_WG_SGCOUNT=1
+    else
+      side $k $f wgpu:0 solo512 SSSP_NF_WG_SOLO_WG=512
+      side $k $f wgpu:0 solo256 SSSP_NF_WG_SOLO_WG=256
+      side $k $f wgpu:0 sgcount-solo512 SSSP_NF_WG_SGCOUNT=1 SSSP_NF_WG_SOLO_WG=512
     fi
     pack
   done
