@@ -73,12 +73,13 @@ override VBATCH: bool = false;
 /// 12.1 ms, luxembourg 10.5 → 8.2, 2048² grid 106 → 92 (gpu-peers-2026-11-27/wgq/w1). VBATCH
 /// takes precedence.
 override QUAD: bool = true;
-/// QUAD's appends with one reservation per invocation and pile (env SSSP_NF_WG_QRES=1;
-/// nf_quad_put in kernels/nearfar_quad.wgsl).
-override QRES: bool = false;
+/// With QUAD, two near items per invocation and pass, their arcs' memory operations issued
+/// together (env SSSP_NF_WG_TWO=1; nf_relax_quad2 in kernels/nearfar_quad.wgsl).
+override TWO: bool = false;
 /// The per-arc relax reads δ before its atomicMin and skips the atomic when it cannot lower δ
-/// (env SSSP_NF_WG_PRECHECK=0: off; CUDA's vertex path dropped it, kernels/nearfar.cu NF_PRECHECK).
-override PRECHECK: bool = true;
+/// (env SSSP_NF_WG_PRECHECK=1: on). Off since call w3: R-MAT 20 (balanced relax) 8.7 → 7.6 ms on the
+/// H100; CUDA's vertex path dropped it too (kernels/nearfar.cu NF_PRECHECK).
+override PRECHECK: bool = false;
 /// A phase's arcs and decreases summed per subgroup before the workgroup atomics (env
 /// SSSP_NF_WG_SGCOUNT=1, devices with subgroups; nf_count_add in kernels/nearfar_emit_sg.wgsl).
 override SGCOUNT: bool = false;
@@ -331,6 +332,9 @@ fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u
     let out = s.cur ^ 1u;
     var arcs = 0u;
     var impr = 0u;
+    if TWO && QUAD && !BAL && !VBATCH {
+        return nf_relax_phase2(solo, s, worker, nw, lid);
+    }
     let stride = nw * WG;
     for (var base = worker * WG; base < s.n_in; base += stride) {
         let i = base + lid;
@@ -401,6 +405,47 @@ fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u
             }
         }
         stage_check(solo, lid, out, s.fsel, NF_C_FAR_MIN);
+    }
+    return vec2<u32>(arcs, impr);
+}
+
+// nf_relax_phase's vertex relax with TWO: items base + lid and base + WG + lid of each pass of 2 WG
+// items; no hubs, so no pieces (the vertex path has none).
+fn nf_relax_phase2(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u32> {
+    var arcs = 0u;
+    var impr = 0u;
+    for (var base = worker * 2u * WG; base < s.n_in; base += nw * 2u * WG) {
+        let i0 = base + lid;
+        let i1 = i0 + WG;
+        var v0 = 0u;
+        var v1 = 0u;
+        if i0 < s.n_in {
+            v0 = near[s.cur * P.n + i0];
+        }
+        if i1 < s.n_in {
+            v1 = near[s.cur * P.n + i1];
+        }
+        var d0 = 0u;
+        var b0 = 0u;
+        var g0 = 0u;
+        var d1 = 0u;
+        var b1 = 0u;
+        var g1 = 0u;
+        if i0 < s.n_in {
+            d0 = atomicLoad(&dist[v0]);
+            b0 = graph[v0];
+            g0 = graph[v0 + 1u] - b0;
+        }
+        if i1 < s.n_in {
+            d1 = atomicLoad(&dist[v1]);
+            b1 = graph[v1];
+            g1 = graph[v1 + 1u] - b1;
+        }
+        for (var k = 0u; k < max(g0, g1); k += 4u) {
+            impr += nf_relax_quad2(solo, s, b0 + k, select(0u, g0 - k, k < g0), d0, b1 + k, select(0u, g1 - k, k < g1), d1);
+        }
+        arcs += g0 + g1;
+        stage_check(solo, lid, s.cur ^ 1u, s.fsel, NF_C_FAR_MIN);
     }
     return vec2<u32>(arcs, impr);
 }

@@ -3,61 +3,77 @@
 // per-arc loop (nf_relax) waits for each arc's chain — arc load, δ load, atomicMin, stamp
 // exchange — before the next arc's; here the 4 arcs' loads, then their atomicMins, then their
 // stamp exchanges are issued together, as kernels/nearfar.cu's nf_relax_vertex does, and each
-// decrease is appended by nf_emit as the per-arc path appends it (no reservation scheme: that is
-// VBATCH's, kernels/nearfar_vertex.wgsl). No δ read before the atomicMin (CUDA measured the
-// dependent load dearer than the atomics it saves). Scalars, not arrays: a private array indexed
-// in a loop may live in local memory.
+// decrease is appended by nf_emit as the per-arc path appends it. No δ read before the atomicMin
+// (CUDA measured the dependent load dearer than the atomics it saves). Vectors and scalars, not
+// arrays indexed in loops, which may live in local memory.
+//
+// Measured on the H100 (bench/results/gpu-peers-2026-11-27/wgq): against one arc at a time NY
+// 15.1 → 12.1 ms, luxembourg 10.5 → 8.2, 2048² grid 106 → 92 (call w1); one reservation per
+// invocation and pile instead of one atomic per append was slower (NY 12.6 against 12.1, call
+// w3), as were per-subgroup sums (w2). TWO (nf_relax_quad2): two near items per invocation.
 
-// Arcs e .. e + cnt (1 ≤ cnt ≤ 4) of a vertex at δ d; returns the decreases.
-fn nf_relax_quad(solo: bool, s: Snap, e: u32, cnt: u32, d: u32) -> u32 {
-    let a0 = arc(e);
-    var a1 = vec2<u32>(0u, INF);
-    var a2 = vec2<u32>(0u, INF);
-    var a3 = vec2<u32>(0u, INF);
-    if cnt > 1u {
-        a1 = arc(e + 1u);
-    }
-    if cnt > 2u {
-        a2 = arc(e + 2u);
-    }
-    if cnt > 3u {
-        a3 = arc(e + 3u);
-    }
-    let n0 = d + a0.y;
-    let n1 = d + a1.y;
-    let n2 = d + a2.y;
-    let n3 = d + a3.y;
-    let o0 = atomicMin(&dist[a0.x], n0);
-    var o1 = 0u;
-    var o2 = 0u;
-    var o3 = 0u;
-    if cnt > 1u {
-        o1 = atomicMin(&dist[a1.x], n1);
-    }
-    if cnt > 2u {
-        o2 = atomicMin(&dist[a2.x], n2);
-    }
-    if cnt > 3u {
-        o3 = atomicMin(&dist[a3.x], n3);
-    }
-    // Which decreases go near, and whether this phase's near list already holds the head.
-    let q0 = nf_quad_near(s, a0.x, n0, o0);
-    let q1 = nf_quad_near(s, a1.x, n1, o1);
-    let q2 = nf_quad_near(s, a2.x, n2, o2);
-    let q3 = nf_quad_near(s, a3.x, n3, o3);
-    if QRES {
-        let nb = u32(q0) | (u32(q1) << 1u) | (u32(q2) << 2u) | (u32(q3) << 3u);
-        let fb = u32(n0 < o0 && n0 >= s.t) | (u32(n1 < o1 && n1 >= s.t) << 1u)
-            | (u32(n2 < o2 && n2 >= s.t) << 2u) | (u32(n3 < o3 && n3 >= s.t) << 3u);
-        nf_quad_put(solo, s, vec4<u32>(a0.x, a1.x, a2.x, a3.x), vec4<u32>(n0, n1, n2, n3), nb, fb);
-        return u32(n0 < o0) + u32(n1 < o1) + u32(n2 < o2) + u32(n3 < o3);
-    }
-    return nf_quad_emit(solo, s, a0.x, n0, o0, q0) + nf_quad_emit(solo, s, a1.x, n1, o1, q1)
-        + nf_quad_emit(solo, s, a2.x, n2, o2, q2) + nf_quad_emit(solo, s, a3.x, n3, o3, q3);
+// Up to 4 arcs of one vertex: heads, new distances, how many (0 ≤ cnt ≤ 4).
+struct Quad {
+    h: vec4<u32>,
+    nd: vec4<u32>,
+    cnt: u32,
 }
 
-// For a decrease below T: whether it is the head's first near append this phase (the stamp
-// exchange); false otherwise. An unused slot keeps old = 0, so it never counts as a decrease.
+// Arcs e .. e + cnt (at most 4 taken) of a vertex at δ d.
+fn quad_load(e: u32, cnt: u32, d: u32) -> Quad {
+    var q = Quad(vec4<u32>(0u), vec4<u32>(INF), min(cnt, 4u));
+    if q.cnt > 0u {
+        let a = arc(e);
+        q.h.x = a.x;
+        q.nd.x = d + a.y;
+    }
+    if q.cnt > 1u {
+        let a = arc(e + 1u);
+        q.h.y = a.x;
+        q.nd.y = d + a.y;
+    }
+    if q.cnt > 2u {
+        let a = arc(e + 2u);
+        q.h.z = a.x;
+        q.nd.z = d + a.y;
+    }
+    if q.cnt > 3u {
+        let a = arc(e + 3u);
+        q.h.w = a.x;
+        q.nd.w = d + a.y;
+    }
+    return q;
+}
+
+// The atomicMins: δ of each head before; an unused slot keeps 0, so it never counts as a decrease.
+fn quad_min(q: Quad) -> vec4<u32> {
+    var o = vec4<u32>(0u);
+    if q.cnt > 0u {
+        o.x = atomicMin(&dist[q.h.x], q.nd.x);
+    }
+    if q.cnt > 1u {
+        o.y = atomicMin(&dist[q.h.y], q.nd.y);
+    }
+    if q.cnt > 2u {
+        o.z = atomicMin(&dist[q.h.z], q.nd.z);
+    }
+    if q.cnt > 3u {
+        o.w = atomicMin(&dist[q.h.w], q.nd.w);
+    }
+    return o;
+}
+
+// For each decrease below T: whether it is the head's first near append this phase (the stamp
+// exchange).
+fn quad_near(s: Snap, q: Quad, o: vec4<u32>) -> vec4<bool> {
+    return vec4<bool>(
+        nf_quad_near(s, q.h.x, q.nd.x, o.x),
+        nf_quad_near(s, q.h.y, q.nd.y, o.y),
+        nf_quad_near(s, q.h.z, q.nd.z, o.z),
+        nf_quad_near(s, q.h.w, q.nd.w, o.w),
+    );
+}
+
 fn nf_quad_near(s: Snap, u: u32, nd: u32, old: u32) -> bool {
     if nd < old && nd < s.t {
         return atomicExchange(&dist[P.n + u], s.stamp) != s.stamp;
@@ -65,13 +81,18 @@ fn nf_quad_near(s: Snap, u: u32, nd: u32, old: u32) -> bool {
     return false;
 }
 
-// The append of one arc's outcome; returns 1 for a decrease.
-fn nf_quad_emit(solo: bool, s: Snap, u: u32, nd: u32, old: u32, near_new: bool) -> u32 {
+// The appends; returns the decreases.
+fn quad_emit(solo: bool, s: Snap, q: Quad, o: vec4<u32>, fresh: vec4<bool>) -> u32 {
+    return nf_quad_emit(solo, s, q.h.x, q.nd.x, o.x, fresh.x) + nf_quad_emit(solo, s, q.h.y, q.nd.y, o.y, fresh.y)
+        + nf_quad_emit(solo, s, q.h.z, q.nd.z, o.z, fresh.z) + nf_quad_emit(solo, s, q.h.w, q.nd.w, o.w, fresh.w);
+}
+
+fn nf_quad_emit(solo: bool, s: Snap, u: u32, nd: u32, old: u32, fresh: bool) -> u32 {
     if nd >= old {
         return 0u;
     }
     if nd < s.t {
-        if near_new {
+        if fresh {
             nf_emit(solo, true, false, u, nd, s.cur ^ 1u, s.fsel, NF_C_FAR_MIN);
         }
     } else {
@@ -80,54 +101,21 @@ fn nf_quad_emit(solo: bool, s: Snap, u: u32, nd: u32, old: u32, near_new: bool) 
     return 1u;
 }
 
-// QRES: the invocation's near appends (bits nb of heads u) and far appends (bits fb, at δ nd) in
-// one reservation per pile (nf_reserve_n of kernels/nearfar_vertex.wgsl) instead of one atomic
-// per append — kernels/nearfar.cu's per-warp reservation, per invocation (subgroup operations
-// measured slower through wgpu on the H100, gpu-peers-2026-11-27/wgq/w2).
-fn nf_quad_put(solo: bool, s: Snap, u: vec4<u32>, nd: vec4<u32>, nb: u32, fb: u32) {
-    let staged = STAGE && !solo;
-    let out = s.cur ^ 1u;
-    if nb != 0u {
-        let r = nf_reserve_n(solo, staged, countOneBits(nb), true, STAGE_N, NF_C_NEAR + out);
-        var o = 0u;
-        for (var j = 0u; j < 4u; j++) {
-            if ((nb >> j) & 1u) != 0u {
-                if o < r.y {
-                    st_near[r.x + o] = u[j];
-                } else if r.z + o - r.y < P.n {
-                    near[out * P.n + r.z + o - r.y] = u[j];
-                } else {
-                    cs(solo, NF_C_OVERFLOW, 1u);
-                }
-                o++;
-            }
-        }
-    }
-    if fb != 0u {
-        var m = INF;
-        for (var j = 0u; j < 4u; j++) {
-            if ((fb >> j) & 1u) != 0u {
-                m = min(m, nd[j]);
-            }
-        }
-        if staged {
-            atomicMin(&st_fmin, m);
-        } else {
-            cmin(solo, NF_C_FAR_MIN, m);
-        }
-        let r = nf_reserve_n(solo, staged, countOneBits(fb), false, STAGE_F, NF_C_FAR + s.fsel);
-        var o = 0u;
-        for (var j = 0u; j < 4u; j++) {
-            if ((fb >> j) & 1u) != 0u {
-                if o < r.y {
-                    st_far[r.x + o] = vec2<u32>(u[j], nd[j]);
-                } else if r.z + o - r.y < P.far_cap {
-                    far[s.fsel * P.far_cap + r.z + o - r.y] = vec2<u32>(u[j], nd[j]);
-                } else {
-                    cs(solo, NF_C_OVERFLOW, 1u);
-                }
-                o++;
-            }
-        }
-    }
+// Arcs e .. e + cnt (1 ≤ cnt ≤ 4) of a vertex at δ d; returns the decreases.
+fn nf_relax_quad(solo: bool, s: Snap, e: u32, cnt: u32, d: u32) -> u32 {
+    let q = quad_load(e, cnt, d);
+    let o = quad_min(q);
+    return quad_emit(solo, s, q, o, quad_near(s, q, o));
+}
+
+// Two vertices' next 4 arcs each, each step issued for both before the next step: (first arc,
+// arcs left, δ) of each, cnt 0 for none. Returns the decreases.
+fn nf_relax_quad2(solo: bool, s: Snap, e0: u32, c0: u32, d0: u32, e1: u32, c1: u32, d1: u32) -> u32 {
+    let q0 = quad_load(e0, c0, d0);
+    let q1 = quad_load(e1, c1, d1);
+    let o0 = quad_min(q0);
+    let o1 = quad_min(q1);
+    let f0 = quad_near(s, q0, o0);
+    let f1 = quad_near(s, q1, o1);
+    return quad_emit(solo, s, q0, o0, f0) + quad_emit(solo, s, q1, o1, f1);
 }

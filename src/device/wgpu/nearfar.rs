@@ -17,8 +17,9 @@
 //! vertex relax issues up to 4 arcs' loads, `atomicMin`s and stamp exchanges together and appends
 //! each decrease as the per-arc loop does (`kernels/nearfar_quad.wgsl`; `SSSP_NF_WG_QUAD=0`: one
 //! arc at a time): NY 15.1 → 12.1 ms, luxembourg 10.5 → 8.2 on the H100
-//! (`bench/results/gpu-peers-2026-11-27/wgq/w1`). `SSSP_NF_WG_PRECHECK=0` drops the δ read before
-//! the per-arc `atomicMin` (balanced relax, hub pieces, and the vertex relax with `QUAD` off). Δ
+//! (`bench/results/gpu-peers-2026-11-27/wgq/w1`). No δ read before the per-arc `atomicMin`
+//! (balanced relax, hub pieces, the vertex relax with `QUAD` off; `SSSP_NF_WG_PRECHECK=1` puts it
+//! back): R-MAT 20 8.7 → 7.6 ms (call w3). Δ
 //! adapts per bucket as on CUDA ([`nf::adaptive_delta_max`]).
 
 use super::Gpu;
@@ -79,8 +80,8 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let skip = env_switch("SSSP_NF_SKIP");
     let vbatch = std::env::var("SSSP_NF_WG_VBATCH").is_ok_and(|v| v.trim() == "1");
     let quad = env_switch("SSSP_NF_WG_QUAD");
-    let qres = std::env::var("SSSP_NF_WG_QRES").is_ok_and(|v| v.trim() == "1");
-    let precheck = env_switch("SSSP_NF_WG_PRECHECK");
+    let two = std::env::var("SSSP_NF_WG_TWO").is_ok_and(|v| v.trim() == "1");
+    let precheck = std::env::var("SSSP_NF_WG_PRECHECK").is_ok_and(|v| v.trim() == "1");
     let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP) && env_switch("SSSP_NF_WG_SUBGROUP");
     let sgcount = subgroups && std::env::var("SSSP_NF_WG_SGCOUNT").is_ok_and(|v| v.trim() == "1");
     let delta_max = nf::adaptive_delta_max(run.delta, bal);
@@ -141,7 +142,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
                         ("SKIP", flag(skip)),
                         ("VBATCH", flag(vbatch)),
                         ("QUAD", flag(quad)),
-                        ("QRES", flag(qres)),
+                        ("TWO", flag(two)),
                         ("PRECHECK", flag(precheck)),
                         ("SGCOUNT", flag(sgcount)),
                     ]
@@ -173,9 +174,9 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
         if skip { "" } else { ", no skip of queued items" },
         match (bal, vbatch, subgroups) {
             (true, _, _) => "",
-            (false, false, _) if quad && qres => ", 4 arcs at once, one reservation per invocation and pile",
+            (false, false, _) if quad && two => ", 4 arcs of 2 vertices at once, one append per arc",
             (false, false, _) if quad => ", 4 arcs at once, one append per arc",
-            (false, false, _) if !precheck => ", one append per arc, no δ read before the atomicMin",
+            (false, false, _) if precheck => ", one append per arc, δ read before the atomicMin",
             (false, false, _) => ", one append per arc",
             (false, true, false) => ", one reservation per invocation and 4 arcs",
             (false, true, true) => ", one reservation per subgroup and 4 arcs",
