@@ -73,9 +73,9 @@ override VBATCH: bool = false;
 /// 12.1 ms, luxembourg 10.5 → 8.2, 2048² grid 106 → 92 (gpu-peers-2026-11-27/wgq/w1). VBATCH
 /// takes precedence.
 override QUAD: bool = true;
-/// With QUAD, two near items per invocation and pass, their arcs' memory operations issued
-/// together (env SSSP_NF_WG_TWO=1; nf_relax_quad2 in kernels/nearfar_quad.wgsl).
-override TWO: bool = false;
+/// The balanced relax and hub pieces 4 arcs per invocation at once the same way (env
+/// SSSP_NF_WG_BQUAD=1; quad_balanced / quad_strided in kernels/nearfar_quad.wgsl).
+override BQUAD: bool = false;
 /// The per-arc relax reads δ before its atomicMin and skips the atomic when it cannot lower δ
 /// (env SSSP_NF_WG_PRECHECK=1: on). Off since call w3: R-MAT 20 (balanced relax) 8.7 → 7.6 ms on the
 /// H100; CUDA's vertex path dropped it too (kernels/nearfar.cu NF_PRECHECK).
@@ -332,9 +332,6 @@ fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u
     let out = s.cur ^ 1u;
     var arcs = 0u;
     var impr = 0u;
-    if TWO && QUAD && !BAL && !VBATCH {
-        return nf_relax_phase2(solo, s, worker, nw, lid);
-    }
     let stride = nw * WG;
     for (var base = worker * WG; base < s.n_in; base += stride) {
         let i = base + lid;
@@ -359,12 +356,24 @@ fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u
                 }
                 let tot = workgroupUniformLoad(&w_total);
                 for (var j0 = 0u; j0 < tot; j0 += 4u * WG) {
-                    for (var j = j0 + lid; j < min(j0 + 4u * WG, tot); j += WG) {
-                        let ka = balanced_arc(j);
-                        impr += nf_relax(solo, s, ka.y, w_d[ka.x]);
-                        arcs += 1u;
+                    if BQUAD {
+                        let q = quad_balanced(j0 + lid, tot);
+                        impr += quad_relax(solo, s, q);
+                        arcs += q.cnt;
+                    } else {
+                        for (var j = j0 + lid; j < min(j0 + 4u * WG, tot); j += WG) {
+                            let ka = balanced_arc(j);
+                            impr += nf_relax(solo, s, ka.y, w_d[ka.x]);
+                            arcs += 1u;
+                        }
                     }
                     stage_check(solo, lid, out, s.fsel, NF_C_FAR_MIN);
+                }
+            } else if BQUAD {
+                for (var j = lid; j < total; j += 4u * WG) {
+                    let q = quad_balanced(j, total);
+                    impr += quad_relax(solo, s, q);
+                    arcs += q.cnt;
                 }
             } else {
                 for (var j = lid; j < total; j += WG) {
@@ -399,53 +408,20 @@ fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u
         if !queued(s, v) {
             let end = min(piece.y + NF_PIECE_ARCS, graph[v + 1u]);
             let d = atomicLoad(&dist[v]);
-            for (var e = piece.y + lid; e < end; e += WG) {
-                impr += nf_relax(solo, s, e, d);
-                arcs += 1u;
+            if BQUAD {
+                for (var e = piece.y + lid; e < end; e += 4u * WG) {
+                    let q = quad_strided(e, end, d);
+                    impr += quad_relax(solo, s, q);
+                    arcs += q.cnt;
+                }
+            } else {
+                for (var e = piece.y + lid; e < end; e += WG) {
+                    impr += nf_relax(solo, s, e, d);
+                    arcs += 1u;
+                }
             }
         }
         stage_check(solo, lid, out, s.fsel, NF_C_FAR_MIN);
-    }
-    return vec2<u32>(arcs, impr);
-}
-
-// nf_relax_phase's vertex relax with TWO: items base + lid and base + WG + lid of each pass of 2 WG
-// items; no hubs, so no pieces (the vertex path has none).
-fn nf_relax_phase2(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u32> {
-    var arcs = 0u;
-    var impr = 0u;
-    for (var base = worker * 2u * WG; base < s.n_in; base += nw * 2u * WG) {
-        let i0 = base + lid;
-        let i1 = i0 + WG;
-        var v0 = 0u;
-        var v1 = 0u;
-        if i0 < s.n_in {
-            v0 = near[s.cur * P.n + i0];
-        }
-        if i1 < s.n_in {
-            v1 = near[s.cur * P.n + i1];
-        }
-        var d0 = 0u;
-        var b0 = 0u;
-        var g0 = 0u;
-        var d1 = 0u;
-        var b1 = 0u;
-        var g1 = 0u;
-        if i0 < s.n_in {
-            d0 = atomicLoad(&dist[v0]);
-            b0 = graph[v0];
-            g0 = graph[v0 + 1u] - b0;
-        }
-        if i1 < s.n_in {
-            d1 = atomicLoad(&dist[v1]);
-            b1 = graph[v1];
-            g1 = graph[v1 + 1u] - b1;
-        }
-        for (var k = 0u; k < max(g0, g1); k += 4u) {
-            impr += nf_relax_quad2(solo, s, b0 + k, select(0u, g0 - k, k < g0), d0, b1 + k, select(0u, g1 - k, k < g1), d1);
-        }
-        arcs += g0 + g1;
-        stage_check(solo, lid, s.cur ^ 1u, s.fsel, NF_C_FAR_MIN);
     }
     return vec2<u32>(arcs, impr);
 }

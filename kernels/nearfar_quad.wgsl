@@ -10,9 +10,10 @@
 // Measured on the H100 (bench/results/gpu-peers-2026-11-27/wgq): against one arc at a time NY
 // 15.1 → 12.1 ms, luxembourg 10.5 → 8.2, 2048² grid 106 → 92 (call w1); one reservation per
 // invocation and pile instead of one atomic per append was slower (NY 12.6 against 12.1, call
-// w3), as were per-subgroup sums (w2). TWO (nf_relax_quad2): two near items per invocation.
+// w3), as were per-subgroup sums (w2), and two near items per invocation with both vertices'
+// arcs issued together (NY 13.9 against 12.5 ms, grid 100 against 92; w4).
 
-// Up to 4 arcs of one vertex: heads, new distances, how many (0 ≤ cnt ≤ 4).
+// Up to 4 arcs of one vertex: heads, new distances, how many (1 ≤ cnt ≤ 4).
 struct Quad {
     h: vec4<u32>,
     nd: vec4<u32>,
@@ -101,21 +102,45 @@ fn nf_quad_emit(solo: bool, s: Snap, u: u32, nd: u32, old: u32, fresh: bool) -> 
     return 1u;
 }
 
-// Arcs e .. e + cnt (1 ≤ cnt ≤ 4) of a vertex at δ d; returns the decreases.
-fn nf_relax_quad(solo: bool, s: Snap, e: u32, cnt: u32, d: u32) -> u32 {
-    let q = quad_load(e, cnt, d);
+// The quad's atomicMins, stamp exchanges and appends; returns the decreases.
+fn quad_relax(solo: bool, s: Snap, q: Quad) -> u32 {
     let o = quad_min(q);
     return quad_emit(solo, s, q, o, quad_near(s, q, o));
 }
 
-// Two vertices' next 4 arcs each, each step issued for both before the next step: (first arc,
-// arcs left, δ) of each, cnt 0 for none. Returns the decreases.
-fn nf_relax_quad2(solo: bool, s: Snap, e0: u32, c0: u32, d0: u32, e1: u32, c1: u32, d1: u32) -> u32 {
-    let q0 = quad_load(e0, c0, d0);
-    let q1 = quad_load(e1, c1, d1);
-    let o0 = quad_min(q0);
-    let o1 = quad_min(q1);
-    let f0 = quad_near(s, q0, o0);
-    let f1 = quad_near(s, q1, o1);
-    return quad_emit(solo, s, q0, o0, f0) + quad_emit(solo, s, q1, o1, f1);
+// Arcs e .. e + cnt (1 ≤ cnt ≤ 4) of a vertex at δ d; returns the decreases.
+fn nf_relax_quad(solo: bool, s: Snap, e: u32, cnt: u32, d: u32) -> u32 {
+    return quad_relax(solo, s, quad_load(e, cnt, d));
+}
+
+// BQUAD, the balanced relax: the workgroup's arcs j, j + WG, j + 2 WG, j + 3 WG below `total`
+// (balanced_arc of kernels/common.wgsl; each slot's owner δ from w_d).
+fn quad_balanced(j: u32, total: u32) -> Quad {
+    var q = Quad(vec4<u32>(0u), vec4<u32>(INF), 0u);
+    for (var t = 0u; t < 4u; t++) {
+        let jj = j + t * WG;
+        if jj < total {
+            let ka = balanced_arc(jj);
+            let a = arc(ka.y);
+            q.h[t] = a.x;
+            q.nd[t] = w_d[ka.x] + a.y;
+            q.cnt = t + 1u;
+        }
+    }
+    return q;
+}
+
+// BQUAD, a hub piece: arcs e, e + WG, e + 2 WG, e + 3 WG below `end` of a vertex at δ d.
+fn quad_strided(e: u32, end: u32, d: u32) -> Quad {
+    var q = Quad(vec4<u32>(0u), vec4<u32>(INF), 0u);
+    for (var t = 0u; t < 4u; t++) {
+        let ee = e + t * WG;
+        if ee < end {
+            let a = arc(ee);
+            q.h[t] = a.x;
+            q.nd[t] = d + a.y;
+            q.cnt = t + 1u;
+        }
+    }
+    return q;
 }

@@ -80,7 +80,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let skip = env_switch("SSSP_NF_SKIP");
     let vbatch = std::env::var("SSSP_NF_WG_VBATCH").is_ok_and(|v| v.trim() == "1");
     let quad = env_switch("SSSP_NF_WG_QUAD");
-    let two = std::env::var("SSSP_NF_WG_TWO").is_ok_and(|v| v.trim() == "1");
+    let bquad = std::env::var("SSSP_NF_WG_BQUAD").is_ok_and(|v| v.trim() == "1");
     let precheck = std::env::var("SSSP_NF_WG_PRECHECK").is_ok_and(|v| v.trim() == "1");
     let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP) && env_switch("SSSP_NF_WG_SUBGROUP");
     let sgcount = subgroups && std::env::var("SSSP_NF_WG_SGCOUNT").is_ok_and(|v| v.trim() == "1");
@@ -142,7 +142,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
                         ("SKIP", flag(skip)),
                         ("VBATCH", flag(vbatch)),
                         ("QUAD", flag(quad)),
-                        ("TWO", flag(two)),
+                        ("BQUAD", flag(bquad)),
                         ("PRECHECK", flag(precheck)),
                         ("SGCOUNT", flag(sgcount)),
                     ]
@@ -173,8 +173,8 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
         if bal { "balanced" } else { "vertex" },
         if skip { "" } else { ", no skip of queued items" },
         match (bal, vbatch, subgroups) {
+            (true, _, _) if bquad => ", 4 arcs at once",
             (true, _, _) => "",
-            (false, false, _) if quad && two => ", 4 arcs of 2 vertices at once, one append per arc",
             (false, false, _) if quad => ", 4 arcs at once, one append per arc",
             (false, false, _) if precheck => ", one append per arc, δ read before the atomicMin",
             (false, false, _) => ", one append per arc",
