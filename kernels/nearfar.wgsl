@@ -73,16 +73,10 @@ override VBATCH: bool = false;
 /// 12.1 ms, luxembourg 10.5 → 8.2, 2048² grid 106 → 92 (gpu-peers-2026-11-27/wgq/w1). VBATCH
 /// takes precedence.
 override QUAD: bool = true;
-/// The balanced relax and hub pieces 4 arcs per invocation at once the same way (env
-/// SSSP_NF_WG_BQUAD=1; quad_balanced / quad_strided in kernels/nearfar_quad.wgsl).
-override BQUAD: bool = false;
 /// The per-arc relax reads δ before its atomicMin and skips the atomic when it cannot lower δ
 /// (env SSSP_NF_WG_PRECHECK=1: on). Off since call w3: R-MAT 20 (balanced relax) 8.7 → 7.6 ms on the
 /// H100; CUDA's vertex path dropped it too (kernels/nearfar.cu NF_PRECHECK).
 override PRECHECK: bool = false;
-/// A phase's arcs and decreases summed per subgroup before the workgroup atomics (env
-/// SSSP_NF_WG_SGCOUNT=1, devices with subgroups; nf_count_add in kernels/nearfar_emit_sg.wgsl).
-override SGCOUNT: bool = false;
 
 @group(0) @binding(0) var<uniform> P: NfParams;
 // rowptr[0..=n], then (head, weight) pairs from P.arc_base.
@@ -356,24 +350,12 @@ fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u
                 }
                 let tot = workgroupUniformLoad(&w_total);
                 for (var j0 = 0u; j0 < tot; j0 += 4u * WG) {
-                    if BQUAD {
-                        let q = quad_balanced(j0 + lid, tot);
-                        impr += quad_relax(solo, s, q);
-                        arcs += q.cnt;
-                    } else {
-                        for (var j = j0 + lid; j < min(j0 + 4u * WG, tot); j += WG) {
-                            let ka = balanced_arc(j);
-                            impr += nf_relax(solo, s, ka.y, w_d[ka.x]);
-                            arcs += 1u;
-                        }
+                    for (var j = j0 + lid; j < min(j0 + 4u * WG, tot); j += WG) {
+                        let ka = balanced_arc(j);
+                        impr += nf_relax(solo, s, ka.y, w_d[ka.x]);
+                        arcs += 1u;
                     }
                     stage_check(solo, lid, out, s.fsel, NF_C_FAR_MIN);
-                }
-            } else if BQUAD {
-                for (var j = lid; j < total; j += 4u * WG) {
-                    let q = quad_balanced(j, total);
-                    impr += quad_relax(solo, s, q);
-                    arcs += q.cnt;
                 }
             } else {
                 for (var j = lid; j < total; j += WG) {
@@ -408,17 +390,9 @@ fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u
         if !queued(s, v) {
             let end = min(piece.y + NF_PIECE_ARCS, graph[v + 1u]);
             let d = atomicLoad(&dist[v]);
-            if BQUAD {
-                for (var e = piece.y + lid; e < end; e += 4u * WG) {
-                    let q = quad_strided(e, end, d);
-                    impr += quad_relax(solo, s, q);
-                    arcs += q.cnt;
-                }
-            } else {
-                for (var e = piece.y + lid; e < end; e += WG) {
-                    impr += nf_relax(solo, s, e, d);
-                    arcs += 1u;
-                }
+            for (var e = piece.y + lid; e < end; e += WG) {
+                impr += nf_relax(solo, s, e, d);
+                arcs += 1u;
             }
         }
         stage_check(solo, lid, out, s.fsel, NF_C_FAR_MIN);
@@ -463,7 +437,12 @@ fn nf_run_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) {
         atomicStore(&w_impr, 0u);
     }
     workgroupBarrier();
-    nf_count_add(c);
+    if c.x != 0u {
+        atomicAdd(&w_arcs, c.x);
+    }
+    if c.y != 0u {
+        atomicAdd(&w_impr, c.y);
+    }
     workgroupBarrier();
     if lid == 0u {
         let a = atomicLoad(&w_arcs);

@@ -27,13 +27,3 @@ fn nf_far_min_v(solo: bool, staged: bool, m: u32) {
         cmin(solo, NF_C_FAR_MIN, m);
     }
 }
-
-// This invocation's arcs and decreases of a phase (c) into the workgroup's sums.
-fn nf_count_add(c: vec2<u32>) {
-    if c.x != 0u {
-        atomicAdd(&w_arcs, c.x);
-    }
-    if c.y != 0u {
-        atomicAdd(&w_impr, c.y);
-    }
-}

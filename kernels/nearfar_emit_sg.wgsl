@@ -39,28 +39,3 @@ fn nf_far_min_v(solo: bool, staged: bool, m: u32) {
         }
     }
 }
-
-// This invocation's arcs and decreases of a phase (c) into the workgroup's sums: with SGCOUNT one
-// atomic per subgroup and sum (the first invocation's), else one per invocation. A phase of 1 000
-// vertices otherwise puts 2 000 atomics on the same two workgroup words. Called by all.
-fn nf_count_add(c: vec2<u32>) {
-    if SGCOUNT {
-        let a = subgroupAdd(c.x);
-        let m = subgroupAdd(c.y);
-        if subgroupExclusiveAdd(1u) == 0u {
-            if a != 0u {
-                atomicAdd(&w_arcs, a);
-            }
-            if m != 0u {
-                atomicAdd(&w_impr, m);
-            }
-        }
-        return;
-    }
-    if c.x != 0u {
-        atomicAdd(&w_arcs, c.x);
-    }
-    if c.y != 0u {
-        atomicAdd(&w_impr, c.y);
-    }
-}

@@ -11,7 +11,9 @@
 // 15.1 → 12.1 ms, luxembourg 10.5 → 8.2, 2048² grid 106 → 92 (call w1); one reservation per
 // invocation and pile instead of one atomic per append was slower (NY 12.6 against 12.1, call
 // w3), as were per-subgroup sums (w2), and two near items per invocation with both vertices'
-// arcs issued together (NY 13.9 against 12.5 ms, grid 100 against 92; w4).
+// arcs issued together (NY 13.9 against 12.5 ms, grid 100 against 92; w4). The balanced relax
+// and hub pieces 4 arcs per invocation at once the same way lost on R-MAT 20 (8.65 against 8.05
+// ms; w5), so they keep one arc at a time.
 
 // Up to 4 arcs of one vertex: heads, new distances, how many (1 ≤ cnt ≤ 4).
 struct Quad {
@@ -111,36 +113,4 @@ fn quad_relax(solo: bool, s: Snap, q: Quad) -> u32 {
 // Arcs e .. e + cnt (1 ≤ cnt ≤ 4) of a vertex at δ d; returns the decreases.
 fn nf_relax_quad(solo: bool, s: Snap, e: u32, cnt: u32, d: u32) -> u32 {
     return quad_relax(solo, s, quad_load(e, cnt, d));
-}
-
-// BQUAD, the balanced relax: the workgroup's arcs j, j + WG, j + 2 WG, j + 3 WG below `total`
-// (balanced_arc of kernels/common.wgsl; each slot's owner δ from w_d).
-fn quad_balanced(j: u32, total: u32) -> Quad {
-    var q = Quad(vec4<u32>(0u), vec4<u32>(INF), 0u);
-    for (var t = 0u; t < 4u; t++) {
-        let jj = j + t * WG;
-        if jj < total {
-            let ka = balanced_arc(jj);
-            let a = arc(ka.y);
-            q.h[t] = a.x;
-            q.nd[t] = w_d[ka.x] + a.y;
-            q.cnt = t + 1u;
-        }
-    }
-    return q;
-}
-
-// BQUAD, a hub piece: arcs e, e + WG, e + 2 WG, e + 3 WG below `end` of a vertex at δ d.
-fn quad_strided(e: u32, end: u32, d: u32) -> Quad {
-    var q = Quad(vec4<u32>(0u), vec4<u32>(INF), 0u);
-    for (var t = 0u; t < 4u; t++) {
-        let ee = e + t * WG;
-        if ee < end {
-            let a = arc(ee);
-            q.h[t] = a.x;
-            q.nd[t] = d + a.y;
-            q.cnt = t + 1u;
-        }
-    }
-    return q;
 }

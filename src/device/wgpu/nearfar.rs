@@ -69,21 +69,16 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let (hub_deg, bal) = nf::hubs(graph);
     let arc_base = (n as u64 + 1).next_multiple_of(2);
     check_fits(&gpu, graph, arc_base, pc, fc)?;
-    // `SSSP_NF_WG_SOLO_WG=k`: a smaller solo workgroup (A/B runs; a power of two ≥ 64).
-    let solo_cap = std::env::var("SSSP_NF_WG_SOLO_WG").ok().and_then(|v| v.trim().parse::<u32>().ok());
-    let wg_max =
+    let solo_wg =
         gpu.limits.max_compute_invocations_per_workgroup.min(gpu.limits.max_compute_workgroup_size_x).min(1024);
-    let solo_wg = wg_max.min(solo_cap.filter(|k| k.is_power_of_two() && *k >= 64).unwrap_or(1024));
-    let grid_wg = GRID_WG.min(wg_max);
+    let grid_wg = GRID_WG.min(solo_wg);
     let max_groups = gpu.limits.max_compute_workgroups_per_dimension.min(4 * 132 * 2048 / grid_wg).max(1);
     let stage = if env_switch("SSSP_NF_WG_STAGE") { stage_entries(&gpu, grid_wg) } else { None };
     let skip = env_switch("SSSP_NF_SKIP");
     let vbatch = std::env::var("SSSP_NF_WG_VBATCH").is_ok_and(|v| v.trim() == "1");
     let quad = env_switch("SSSP_NF_WG_QUAD");
-    let bquad = std::env::var("SSSP_NF_WG_BQUAD").is_ok_and(|v| v.trim() == "1");
     let precheck = std::env::var("SSSP_NF_WG_PRECHECK").is_ok_and(|v| v.trim() == "1");
     let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP) && env_switch("SSSP_NF_WG_SUBGROUP");
-    let sgcount = subgroups && std::env::var("SSSP_NF_WG_SGCOUNT").is_ok_and(|v| v.trim() == "1");
     let delta_max = nf::adaptive_delta_max(run.delta, bal);
     let st = nf::initial_state(graph, b.source, run.delta, delta_max, hub_deg, nf::solo_work(nf::SOLO_WORK));
     let HostWords { words, dist, near, pieces } = host_words(graph, b.source, &st, arc_base, pc);
@@ -142,9 +137,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
                         ("SKIP", flag(skip)),
                         ("VBATCH", flag(vbatch)),
                         ("QUAD", flag(quad)),
-                        ("BQUAD", flag(bquad)),
                         ("PRECHECK", flag(precheck)),
-                        ("SGCOUNT", flag(sgcount)),
                     ]
                 })
                 .unwrap_or_default();
@@ -173,7 +166,6 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
         if bal { "balanced" } else { "vertex" },
         if skip { "" } else { ", no skip of queued items" },
         match (bal, vbatch, subgroups) {
-            (true, _, _) if bquad => ", 4 arcs at once",
             (true, _, _) => "",
             (false, false, _) if quad => ", 4 arcs at once, one append per arc",
             (false, false, _) if precheck => ", one append per arc, δ read before the atomicMin",
