@@ -95,6 +95,9 @@ fn damaged(edit: impl FnOnce(&mut Vec<u8>), opts: &LoadOptions) -> String {
     }
 }
 
+/// A change to a file's bytes.
+type Edit = dyn FnOnce(&mut Vec<u8>);
+
 fn put_i64(b: &mut [u8], at: usize, x: i64) {
     b[at..at + 8].copy_from_slice(&x.to_le_bytes());
 }
@@ -108,7 +111,7 @@ fn damaged_files_are_refused_naming_the_file_and_the_byte() {
     // 4.wsg: directed, 53 arcs, 14 vertices; offsets at byte 17, arcs at 17 + 15 · 8 = 137.
     let file = LoadOptions::default();
     let arcs_at = 17 + 15 * 8;
-    let cases: Vec<(&str, Box<dyn FnOnce(&mut Vec<u8>)>, &str)> = vec![
+    let cases: Vec<(&str, Box<Edit>, &str)> = vec![
         ("empty", Box::new(|b| b.clear()), "byte 0: the file ends inside the 17-byte header"),
         ("header cut", Box::new(|b| b.truncate(12)), "byte 12: the file ends inside the 17-byte header"),
         ("offsets cut", Box::new(|b| b.truncate(60)), "byte 60: the file ends inside the offsets"),
@@ -123,6 +126,14 @@ fn damaged_files_are_refused_naming_the_file_and_the_byte() {
                 put_i64(b, 9, 1 << 30)
             }),
             "refused before allocating",
+        ),
+        (
+            "promises more than it holds",
+            Box::new(|b| {
+                put_i64(b, 1, 10_000_000);
+                put_i64(b, 9, 1_000_000)
+            }),
+            "byte 1105: the file ends inside the offsets",
         ),
         ("first offset", Box::new(|b| put_i64(b, 17, 3)), "offset of vertex 0 is 3, expected 0"),
         ("decreasing", Box::new(|b| put_i64(b, 17 + 8 * 5, 1)), "offset of vertex 5 is 1"),

@@ -24,6 +24,7 @@
 
 use super::input::{
     Input, Lines, MAX_VERTICES, Parsed, Progress, graph_bytes_estimate, human_bytes, invalid, memory_budget,
+    reserve_hint,
 };
 use super::{LoadError, LoadOptions};
 use crate::graph::{FileWeight, GraphBuilder, VertexId, VertexLabels, WeightRule};
@@ -83,6 +84,7 @@ pub(crate) fn read(
     opts: &LoadOptions,
     progress: &mut Progress<'_>,
 ) -> Result<Parsed, LoadError> {
+    let file_bytes = input.bytes;
     let mut b = Bytes { lines: Lines::open(input, progress)?, at: 0 };
     let p = b.lines.path().to_string();
     let mut head = [0u8; HEADER];
@@ -117,20 +119,25 @@ pub(crate) fn read(
             ),
         ));
     }
-    let mut raw = vec![0u8; 8 * (n + 1)];
-    b.fill(&mut raw, "the offsets")?;
-    let mut offsets = Vec::with_capacity(n + 1);
+    // Read in blocks, so that a header promising more than a small file holds fails at the
+    // file's end before gigabytes are allocated.
+    let mut offsets = Vec::with_capacity((n + 1).min(BLOCK_ARCS));
+    let mut raw = vec![0u8; 8 * BLOCK_ARCS.min(n + 1)];
     let mut last = 0i64;
-    for i in 0..=n {
-        let o = i64_at(&raw, i);
-        let at = HEADER as u64 + 8 * i as u64;
-        if (i == 0 && o != 0) || o < last || o > m as i64 {
-            let want =
-                if i == 0 { "0".to_string() } else { format!("{last} ..= {m} (non-decreasing, at most the arcs)") };
-            return Err(b.error(at, format!("offset of vertex {i} is {o}, expected {want}")));
+    while offsets.len() <= n {
+        let k = (n + 1 - offsets.len()).min(BLOCK_ARCS);
+        b.fill(&mut raw[..8 * k], "the offsets")?;
+        for j in 0..k {
+            let (i, o) = (offsets.len(), i64_at(&raw, j));
+            let at = HEADER as u64 + 8 * i as u64;
+            if (i == 0 && o != 0) || o < last || o > m as i64 {
+                let want =
+                    if i == 0 { "0".to_string() } else { format!("{last} ..= {m} (non-decreasing, at most the arcs)") };
+                return Err(b.error(at, format!("offset of vertex {i} is {o}, expected {want}")));
+            }
+            last = o;
+            offsets.push(o as usize);
         }
-        last = o;
-        offsets.push(o as usize);
     }
     if last != m as i64 {
         return Err(b.error(
@@ -142,7 +149,7 @@ pub(crate) fn read(
 
     let mut builder = GraphBuilder::new(n, opts.weights);
     builder.set_decimals(opts.weight_decimals);
-    builder.reserve(m);
+    builder.reserve(reserve_hint(m as u64, file_bytes));
     let file_weights = weighted && opts.weights == WeightRule::File;
     let mut block = vec![0u8; BLOCK_ARCS * arc_bytes];
     let mut u = 0usize;
