@@ -162,3 +162,29 @@ fn damaged_files_are_refused_naming_the_file_and_the_byte() {
     let err = load_bytes(&gz[..gz.len() / 2], "cut.wsg.gz", &file).map(|_| ()).expect_err("cut gzip");
     assert!(err.to_string().starts_with("cut.wsg.gz"), "{err}");
 }
+
+/// Random damage (bytes overwritten, the file cut anywhere) is an error or a graph, never a
+/// panic, read as `.wsg` and as `.sg` (the fuzz targets draw these formats too).
+#[test]
+fn random_damage_never_panics() {
+    let good = std::fs::read(data("4.wsg")).expect("4.wsg");
+    let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move |k: usize| {
+        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        ((x >> 33) % k as u64) as usize
+    };
+    let opts = LoadOptions::default();
+    for _ in 0..3000 {
+        let mut b = good.clone();
+        for _ in 0..1 + next(4) {
+            let i = next(b.len());
+            b[i] = next(256) as u8;
+        }
+        b.truncate(next(b.len() + 40));
+        for name in ["f.wsg", "f.sg"] {
+            if let Ok(g) = load_bytes(&b, name, &opts) {
+                assert!(g.successors().targets.iter().all(|&v| (v as usize) < g.n()));
+            }
+        }
+    }
+}
