@@ -46,6 +46,9 @@
 //! from a queue before the barrier ([`super::help`]): Kronecker 21 at 16 threads 57.3 against
 //! 79.5 ms without, barrier share 3 % against 23 %, 1.14× GAP (90 % interval 1.10–1.22). Not
 //! kept: a fused bin's overflow for idle threads (`SSSP_DS_STEAL`), 5–10 % slower on the roads.
+//! Lease 10: the split only where a vertex has more than [`SPLIT`] arcs ([`split_rule`]);
+//! Kronecker 21 1.21× GAP (1.15–1.25), the split 1.23× faster there; the auto Δ doubled
+//! (`SSSP_DS_DELTA_X=2`) 10 % slower on Kronecker, undecided elsewhere: not kept.
 //!
 //! Tried and not faster (lease 6, interleaved A/B in one call, 16 rounds of fresh processes):
 //! one barrier per round instead of two ([`super::fast1`], `SSSP_DS_BARRIERS=1`). NY 4.68
