@@ -15,8 +15,11 @@
 #   since the start (default DEADLINE_S, 430), so that a later graph is still reached.
 #   AB_ENVS: the switches of the A/B sides on the roads, ';'-separated, each one or more
 #   VAR=value (default "SSSP_DS_PIN=1"); side i writes to ab-<slug>-<graph>.
-#   BIG_AB: the switch of the one A/B side on the 21-scale graphs: a spec, "none", or "auto"
-#   (default): the road switch whose medians, over NY and lux, are lowest relative to "new".
+#   BIG_AB: the switches of the A/B sides on the 21-scale graphs: specs ';'-separated, "none",
+#   or "auto" (default): the road switch whose medians, over NY and lux, are lowest relative to
+#   "new".
+#   OURS_WSG=1 (lease 10): ours reads the 21-scale graphs from GAP's .wsg itself (about a second
+#   instead of ~10 s of .wel text); no .wel is written.
 #   The 21-scale graphs: GAP's converter writes the .wsg GAP reads (-g/-u 21 -k 16 -w) and
 #   WSG2WEL (scripts/cpu-ab-wsg2wel.rs, built with rustc) turns it into the .wel we read, ~4 s
 #   against the converter's ~50 s for `-e` (lease 6 wrote the .wel and converted it back).
@@ -51,10 +54,11 @@ for f in $graphs; do
     ny) gunzip -c assets/USA-road-d.NY.gr.gz > "$g/NY.gr" && "$peers/gapbs/converter" -f "$g/NY.gr" -w -b "$g/NY.wsg" ;;
     lux) gunzip -c "${LUX_GZ:-bench/graphs/lux.gr.gz}" > "$g/lux.gr" && "$peers/gapbs/converter" -f "$g/lux.gr" -w -b "$g/lux.wsg" ;;
     kron21|urand21)
-      if [[ ${REUSE_GRAPHS:-0} == 1 && -s $g/$f.wsg && -s $g/$f.wel ]]; then log "graph $f kept from an earlier call"; continue; fi
+      if [[ ${REUSE_GRAPHS:-0} == 1 && -s $g/$f.wsg && ( ${OURS_WSG:-0} == 1 || -s $g/$f.wel ) ]]; then log "graph $f kept from an earlier call"; continue; fi
       gen=$([[ $f == kron21 ]] && echo -g || echo -u)
       "$peers/gapbs/converter" $gen "${BIG_SCALE:-21}" -k 16 -w -b "$g/$f.wsg"
-      if [[ -x ${WSG2WEL:-} ]]; then "$WSG2WEL" "$g/$f.wsg" "$g/$f.wel"
+      if [[ ${OURS_WSG:-0} == 1 ]]; then :
+      elif [[ -x ${WSG2WEL:-} ]]; then "$WSG2WEL" "$g/$f.wsg" "$g/$f.wel"
       else "$peers/gapbs/converter" $gen "${BIG_SCALE:-21}" -k 16 -w -e "$g/$f.wel"; fi ;;
   esac
   log "graph $f written"
@@ -120,8 +124,8 @@ for f in $graphs; do
   case $f in
     ny) file=bench/graphs/NY.gr; wsg=NY; group=road; da=25000; db=12500 ;;
     lux) file=bench/graphs/lux.gr; wsg=lux; group=road; da=4000; db=8000 ;;
-    kron21) file=bench/graphs/kron21.wel; wsg=kron21; group=kron; da=1; db=2 ;;
-    urand21) file=bench/graphs/urand21.wel; wsg=urand21; group=urand; da=2; db=4 ;;
+    kron21) file=bench/graphs/kron21.$([[ ${OURS_WSG:-0} == 1 ]] && echo wsg || echo wel); wsg=kron21; group=kron; da=1; db=2 ;;
+    urand21) file=bench/graphs/urand21.$([[ ${OURS_WSG:-0} == 1 ]] && echo wsg || echo wel); wsg=urand21; group=urand; da=2; db=4 ;;
     *) continue ;;
   esac
   if [[ $group == road ]]; then
@@ -132,7 +136,7 @@ for f in $graphs; do
     [[ $big == auto ]] && big=$(best_road_switch)
     [[ $big == none ]] && big=""
     sides=()
-    [[ -n $big ]] && sides=("$big")
+    [[ -n $big ]] && IFS=';' read -r -a sides <<< "$big"
     log "$f: A/B side: ${big:-none}"
   fi
   rounds_var=ROUNDS_$f every_var=AB_EVERY_$f

@@ -267,6 +267,23 @@ impl<'p, 'a, 'r> Lines<'p, 'a, 'r> {
         }
     }
 
+    /// Fills `buf` from the (decompressed) stream as far as it goes, for the binary formats
+    /// ([`super::gapbs`]); returns the bytes read, fewer than `buf.len()` only at the end.
+    /// Errors: as [`Lines::next_line`] (read errors, corrupt gzip data, cancellation).
+    pub(crate) fn read_bytes(&mut self, buf: &mut [u8]) -> Result<usize, LoadError> {
+        let mut got = 0;
+        while got < buf.len() {
+            match self.reader.read(&mut buf[got..]) {
+                Ok(0) => break,
+                Ok(k) => got += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(self.read_error(e)),
+            }
+        }
+        self.progress.tick(self.count.get())?;
+        Ok(got)
+    }
+
     fn read_error(&self, e: io::Error) -> LoadError {
         if self.compressed && !self.file_failed.get() {
             LoadError::Parse {

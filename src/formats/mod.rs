@@ -2,7 +2,7 @@
 //! has an entry there: `[dimacs9]`, `[metis]`, `[dimacs10]`, `[matrixmarket]`, `[snap]`, `[gapbs]`).
 //!
 //! One module per format, each a streaming parser that reads a line at a time into a reused
-//! buffer and names `file:line` in every error:
+//! buffer and names `file:line` in every error (GAP's binary `.sg`/`.wsg`: `file: byte K`):
 //!
 //! | format | extensions | source |
 //! |---|---|---|
@@ -11,6 +11,8 @@
 //! | [`Format::MatrixMarket`] | `.mtx` | NIST MatrixMarket exchange format, SuiteSparse collection |
 //! | [`Format::EdgeList`] | `.el`, `.txt` | SNAP edge lists, GAP Benchmark Suite `.el` |
 //! | [`Format::WeightedEdgeList`] | `.wel` | GAP Benchmark Suite `.wel` |
+//! | [`Format::GapSerialized`] | `.sg` | GAP Benchmark Suite serialized graph (binary) |
+//! | [`Format::GapSerializedWeighted`] | `.wsg` | GAP Benchmark Suite serialized weighted graph (binary) |
 //!
 //! Every file may be gzip-compressed (`.gz` suffix, or detected by its magic bytes). Unweighted
 //! inputs get weights by the [`WeightRule`] of [`LoadOptions`].
@@ -31,6 +33,7 @@ pub fn bundled_graph_path() -> std::path::PathBuf {
 
 mod dimacs;
 mod edgelist;
+mod gapbs;
 mod input;
 mod metis;
 mod mtx;
@@ -78,28 +81,45 @@ pub enum Format {
     /// `0..N`. Only by name (`--format el-count`).
     #[serde(rename = "el-count")]
     CountedEdgeList,
+    /// GAP's serialized unweighted graph (`converter -b`, binary CSR): every arc weighs 1.
+    #[serde(rename = "sg")]
+    GapSerialized,
+    /// GAP's serialized weighted graph (`converter -w -b`, binary CSR with i32 weights), the
+    /// file GAP's `sssp` reads.
+    #[serde(rename = "wsg")]
+    GapSerializedWeighted,
 }
 
 impl Format {
     /// Every format a file extension names, in the order of [`Format::id`]'s documentation
     /// (file dialogs filter by these).
-    pub const ALL: [Format; 5] =
-        [Format::Dimacs, Format::Metis, Format::MatrixMarket, Format::EdgeList, Format::WeightedEdgeList];
-
-    /// Every format, those only read by name (`--format`) last.
-    pub const EVERY: [Format; 7] = [
+    pub const ALL: [Format; 7] = [
         Format::Dimacs,
         Format::Metis,
         Format::MatrixMarket,
         Format::EdgeList,
         Format::WeightedEdgeList,
+        Format::GapSerialized,
+        Format::GapSerializedWeighted,
+    ];
+
+    /// Every format, those only read by name (`--format`) last.
+    pub const EVERY: [Format; 9] = [
+        Format::Dimacs,
+        Format::Metis,
+        Format::MatrixMarket,
+        Format::EdgeList,
+        Format::WeightedEdgeList,
+        Format::GapSerialized,
+        Format::GapSerializedWeighted,
         Format::DimacsArcs,
         Format::CountedEdgeList,
     ];
 
     /// The format of a file by its extension, ignoring a trailing `.gz` (case-insensitive):
     /// `.gr` → Dimacs, `.graph` → Metis, `.mtx` → MatrixMarket, `.el`/`.txt` → EdgeList,
-    /// `.wel` → WeightedEdgeList. `None` for anything else.
+    /// `.wel` → WeightedEdgeList, `.sg` / `.wsg` → GAP's serialized graphs. `None` for anything
+    /// else.
     pub fn from_path(path: &Path) -> Option<Format> {
         let name = path.file_name()?.to_str()?.to_ascii_lowercase();
         let name = name.strip_suffix(".gz").unwrap_or(&name);
@@ -110,12 +130,14 @@ impl Format {
             "mtx" => Some(Format::MatrixMarket),
             "el" | "txt" => Some(Format::EdgeList),
             "wel" => Some(Format::WeightedEdgeList),
+            "sg" => Some(Format::GapSerialized),
+            "wsg" => Some(Format::GapSerializedWeighted),
             _ => None,
         }
     }
 
     /// Short name used on the command line and in saved settings: `dimacs`, `metis`, `mtx`,
-    /// `el`, `wel`, `dimacs-arcs`, `el-count`.
+    /// `el`, `wel`, `sg`, `wsg`, `dimacs-arcs`, `el-count`.
     pub fn id(self) -> &'static str {
         match self {
             Format::Dimacs => "dimacs",
@@ -123,6 +145,8 @@ impl Format {
             Format::MatrixMarket => "mtx",
             Format::EdgeList => "el",
             Format::WeightedEdgeList => "wel",
+            Format::GapSerialized => "sg",
+            Format::GapSerializedWeighted => "wsg",
             Format::DimacsArcs => "dimacs-arcs",
             Format::CountedEdgeList => "el-count",
         }
@@ -136,6 +160,8 @@ impl Format {
             Format::MatrixMarket => "MatrixMarket (.mtx)",
             Format::EdgeList => "edge list (.el, .txt)",
             Format::WeightedEdgeList => "weighted edge list (.wel)",
+            Format::GapSerialized => "GAP serialized graph (.sg)",
+            Format::GapSerializedWeighted => "GAP serialized weighted graph (.wsg)",
             Format::DimacsArcs => "headerless DIMACS arcs, 0-based",
             Format::CountedEdgeList => "edge list after a vertex count",
         }
@@ -150,6 +176,8 @@ impl Format {
             Format::MatrixMarket => &["mtx"],
             Format::EdgeList => &["el", "txt"],
             Format::WeightedEdgeList => &["wel"],
+            Format::GapSerialized => &["sg"],
+            Format::GapSerializedWeighted => &["wsg"],
             Format::DimacsArcs | Format::CountedEdgeList => &[],
         }
     }
@@ -167,11 +195,13 @@ impl FromStr for Format {
             "mtx" | "matrixmarket" => Ok(Format::MatrixMarket),
             "el" | "snap" | "txt" => Ok(Format::EdgeList),
             "wel" => Ok(Format::WeightedEdgeList),
+            "sg" => Ok(Format::GapSerialized),
+            "wsg" => Ok(Format::GapSerializedWeighted),
             "dimacs-arcs" | "arcs" => Ok(Format::DimacsArcs),
             "el-count" | "snap-count" => Ok(Format::CountedEdgeList),
             _ => Err(format!(
                 "unknown graph format `{s}`: expected one of dimacs (gr), metis (graph), mtx (matrixmarket), \
-                 el (snap, txt), wel, dimacs-arcs (arcs), el-count (snap-count)"
+                 el (snap, txt), wel, sg, wsg, dimacs-arcs (arcs), el-count (snap-count)"
             )),
         }
     }
@@ -248,8 +278,8 @@ pub fn load_with_progress(
         None => {
             return Err(invalid(
                 &shown,
-                "cannot tell the format from the file name: expected .gr, .graph, .mtx, .el, .txt or .wel \
-                 (optionally .gz), or name the format",
+                "cannot tell the format from the file name: expected .gr, .graph, .mtx, .el, .txt, .wel, .sg or \
+                 .wsg (optionally .gz), or name the format",
             ));
         }
     };
@@ -290,6 +320,8 @@ fn parse(
         Format::WeightedEdgeList => edgelist::read(input, edgelist::Dialect::Weighted, opts, progress),
         Format::DimacsArcs => edgelist::read(input, edgelist::Dialect::DimacsArcs, opts, progress),
         Format::CountedEdgeList => edgelist::read(input, edgelist::Dialect::Counted, opts, progress),
+        Format::GapSerialized => gapbs::read(input, false, opts, progress),
+        Format::GapSerializedWeighted => gapbs::read(input, true, opts, progress),
     }
 }
 

@@ -171,6 +171,7 @@ pub struct Graph {
     omega: Vec<Distance>,
     path_bound: u128,
     max_weight: Weight,
+    max_out_degree: usize,
     first_negative: Option<(VertexId, VertexId, Weight)>,
     negative_bound: i128,
     coords: Option<Vec<[f32; 2]>>,
@@ -198,6 +199,7 @@ impl Graph {
         let path_bound = heaviest_in.iter().map(|&w| w as u128).sum();
         let negative_bound = lightest_in.iter().map(|&w| w as i128).sum();
         let max_weight = heaviest_in.iter().copied().max().unwrap_or(0);
+        let max_out_degree = succ.offsets.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0);
         let first_negative = if negative_bound < 0 {
             (0..succ.n() as VertexId).find_map(|u| succ.arcs(u).find(|&(_, w)| w < 0).map(|(v, w)| (u, v, w)))
         } else {
@@ -213,6 +215,7 @@ impl Graph {
             omega,
             path_bound,
             max_weight,
+            max_out_degree,
             first_negative,
             negative_bound,
             coords,
@@ -300,6 +303,12 @@ impl Graph {
     /// computed once when the graph is built.
     pub fn max_weight(&self) -> Weight {
         self.max_weight
+    }
+
+    /// The largest out-degree (0 without arcs), computed once when the graph is built: the
+    /// CPU Δ-stepping splits hubs only where one exists.
+    pub fn max_out_degree(&self) -> usize {
+        self.max_out_degree
     }
 
     /// Degree and weight statistics; O(n + m).

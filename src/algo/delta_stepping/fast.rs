@@ -46,6 +46,9 @@
 //! from a queue before the barrier ([`super::help`]): Kronecker 21 at 16 threads 57.3 against
 //! 79.5 ms without, barrier share 3 % against 23 %, 1.14× GAP (90 % interval 1.10–1.22). Not
 //! kept: a fused bin's overflow for idle threads (`SSSP_DS_STEAL`), 5–10 % slower on the roads.
+//! Lease 10: the split only where a vertex has more than [`SPLIT`] arcs ([`split_rule`]);
+//! Kronecker 21 1.21× GAP (1.15–1.25), the split 1.23× faster there; the auto Δ doubled
+//! (`SSSP_DS_DELTA_X=2`) 10 % slower on Kronecker, undecided elsewhere: not kept.
 //!
 //! Tried and not faster (lease 6, interleaved A/B in one call, 16 rounds of fresh processes):
 //! one barrier per round instead of two ([`super::fast1`], `SSSP_DS_BARRIERS=1`). NY 4.68
@@ -90,11 +93,14 @@ pub(super) const CHUNK: usize = 64;
 /// claim from the shared queue, short against a Kronecker hub (10⁴–10⁵ arcs at scale 21).
 pub(super) const SPLIT: usize = 2048;
 
-/// The default `split` ([`Knobs::split`]) of a graph: hubs are cut where the mean degree
-/// exceeds 4 (Kronecker, uniform random), never on road networks, which have no vertex of
-/// more than a few arcs and whose rounds would pay the queue's drain for nothing.
+/// The default `split` ([`Knobs::split`]) of a graph: hubs are cut at [`SPLIT`] arcs where
+/// some vertex has more than [`SPLIT`] arcs ([`Graph::max_out_degree`], Kronecker), never
+/// elsewhere — road networks (a few arcs a vertex) and uniform random graphs (scale 21: at most
+/// ~70) have nothing to split, and their rounds would pay the queue's drain for nothing (lease 9,
+/// uniform 21: 106.8 ms without the split against 112.7 ms with it, 2 rounds). Lease 9's rule,
+/// mean degree > 4, split uniform graphs too.
 pub(super) fn split_rule(graph: &Graph) -> usize {
-    if graph.m() > 4 * graph.n() { SPLIT } else { 0 }
+    if graph.max_out_degree() > SPLIT { SPLIT } else { 0 }
 }
 /// Chunks per thread a round's frontier is cut into at least: a road frontier of a few hundred
 /// vertices in chunks of 64 kept all but a few threads idle, and each vertex taken seeds the
@@ -132,6 +138,9 @@ pub(super) struct Knobs {
     /// `SSSP_DS_STEAL=k` (k ≥ 1): a fused bin past k vertices queues the rest for idle
     /// threads ([`super::help`]) while any thread is idle; 0 or unset: never.
     pub(super) steal: usize,
+    /// `SSSP_DS_DELTA_X=k` (k ≥ 2): the auto Δ ([`super::auto_delta`]) times k on the fast
+    /// path, for an A/B of a wider bucket; unset, 0 or 1: the rule's Δ.
+    pub(super) delta_x: usize,
 }
 
 pub(super) fn knobs() -> Knobs {
@@ -147,6 +156,7 @@ pub(super) fn knobs() -> Knobs {
             count: var("SSSP_DS_COUNT").is_some_and(|c| c > 0),
             split: var("SSSP_DS_SPLIT"),
             steal: var("SSSP_DS_STEAL").unwrap_or(0),
+            delta_x: var("SSSP_DS_DELTA_X").unwrap_or(1).max(1),
         }
     })
 }

@@ -303,4 +303,37 @@ mod tests {
             }
         }
     }
+
+    /// The default split ([`super::super::fast::split_rule`]) cuts hubs only where a vertex has
+    /// more than [`SPLIT`] arcs: a star is split; a uniform random graph of mean degree 16 (the
+    /// old rule, mean degree > 4, split it) and a road network (rome99) are not.
+    #[test]
+    fn hubs_are_split_only_where_a_vertex_has_more_than_split_arcs() {
+        use super::super::fast::{SPLIT, split_rule};
+        use crate::graph::{GraphBuilder, VertexLabels, WeightRule};
+        let build = |n: u32, arcs: &mut dyn Iterator<Item = (u32, u32)>| {
+            let mut b = GraphBuilder::new(n as usize, WeightRule::File);
+            for (u, v) in arcs {
+                b.push(u, v, Some(1 + ((u ^ v) % 255) as i32));
+            }
+            b.build("rule", None, VertexLabels::Offset(0)).expect("n >= 1")
+        };
+        let n = SPLIT as u32 + 2;
+        let star = build(n, &mut (1..n).map(|v| (0, v)));
+        assert_eq!(star.max_out_degree(), SPLIT + 1);
+        assert_eq!(split_rule(&star), SPLIT);
+        let just_below = build(n, &mut (2..n).map(|v| (0, v)));
+        assert_eq!(split_rule(&just_below), 0, "a vertex of exactly SPLIT arcs stays whole");
+        let mut x = 0x853c_49e6_748f_ea9b_u64;
+        let mut next = move || {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            ((x >> 33) % 4096) as u32
+        };
+        let uniform = build(4096, &mut (0..16 * 4096).map(|_| (next(), next())));
+        assert!(uniform.m() > 4 * uniform.n() && uniform.max_out_degree() < SPLIT);
+        assert_eq!(split_rule(&uniform), 0);
+        let rome = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rome99.gr.gz");
+        let road = crate::formats::load(&rome, &Default::default()).expect("rome99 loads");
+        assert_eq!(split_rule(&road), 0);
+    }
 }

@@ -117,7 +117,10 @@ impl DeltaSteppingStepper {
             t => Some(super::team::LazyPool::new(t)),
         };
         let params = DeltaSteppingParams::decode(&opts.params).map_err(SolveError::Options)?;
-        let delta = params.delta.width(&graph);
+        let mut delta = params.delta.width(&graph);
+        if params.delta == super::DeltaRule::Auto && opts.launch == Launch::Fast && threads != 1 {
+            delta = delta.saturating_mul(super::fast::knobs().delta_x as Distance);
+        }
         let n = graph.n();
         if opts.launch == Launch::Fast && threads != 1 {
             // The team and the δ array of the fast path, outside the timed `run_to_end`.
