@@ -104,13 +104,10 @@ fn nf_quad_emit(solo: bool, s: Snap, u: u32, nd: u32, old: u32, fresh: bool) -> 
     return 1u;
 }
 
-// The quad's atomicMins, stamp exchanges and appends; returns the decreases.
-fn quad_relax(solo: bool, s: Snap, q: Quad) -> u32 {
+// Arcs e .. e + cnt (1 ≤ cnt ≤ 4) of a vertex at δ d: loads, atomicMins, stamp exchanges,
+// appends, each step for all 4 before the next; returns the decreases.
+fn nf_relax_quad(solo: bool, s: Snap, e: u32, cnt: u32, d: u32) -> u32 {
+    let q = quad_load(e, cnt, d);
     let o = quad_min(q);
     return quad_emit(solo, s, q, o, quad_near(s, q, o));
-}
-
-// Arcs e .. e + cnt (1 ≤ cnt ≤ 4) of a vertex at δ d; returns the decreases.
-fn nf_relax_quad(solo: bool, s: Snap, e: u32, cnt: u32, d: u32) -> u32 {
-    return quad_relax(solo, s, quad_load(e, cnt, d));
 }
