@@ -15,7 +15,7 @@ use super::{dev_err, guarded};
 use crate::algo::{SolveError, Stepper};
 use crate::device::driver::nearfar::{self as nf, LOG_CAP, Launched, NearFar, NearFarBackend, NfEntry};
 use crate::device::gpu::{Build, DeltaRun, GpuRun};
-use crate::device::layout::nearfar::{NF_C_KIND, NF_C_LOGGED, NF_C_OVERFLOW, NF_C_WORDS, NF_LOG_WORDS};
+use crate::device::layout::nearfar::{NF_C_DELTA_MIN, NF_C_KIND, NF_C_LOGGED, NF_C_OVERFLOW, NF_C_WORDS, NF_LOG_WORDS};
 use crate::graph::Graph;
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, PushKernelArg};
 use std::sync::{Arc, Mutex};
@@ -206,7 +206,8 @@ impl NearFarCuda {
         let mut dist = vec![u64::from(u32::MAX) << 32; n];
         dist[source as usize] = 1;
         let solo = nf::solo_work(nf::SOLO_WORK_CUDA);
-        let st = nf::initial_state(graph, source, run.delta, self.delta_max, self.caps.2, solo);
+        let mut st = nf::initial_state(graph, source, run.delta, self.delta_max, self.caps.2, solo);
+        st.ctl[NF_C_DELTA_MIN] = nf::adaptive_delta_min(run.delta, self.delta_max, 1);
         if !st.pieces.is_empty() {
             let mut dst = self.lists[2].slice_mut(..st.pieces.len());
             self.stream.memcpy_htod(&st.pieces, &mut dst).map_err(dev_err("cannot upload the source's pieces"))?;

@@ -127,6 +127,17 @@ pub fn adaptive_delta_max(delta: u32, balanced: bool) -> u32 {
     if balanced || off { delta } else { delta.saturating_mul(ADAPT_GROWTH) }
 }
 
+/// The least an adaptive Δ may shrink to: `delta / div`, `div` = `SSSP_NF_ADELTA_MIN_DIV` where set
+/// to a number (A/B runs), else `default_div`; `delta` itself where Δ does not adapt
+/// (`delta_max` = `delta`). Never 0.
+pub fn adaptive_delta_min(delta: u32, delta_max: u32, default_div: u32) -> u32 {
+    if delta_max <= delta {
+        return delta;
+    }
+    let div = std::env::var("SSSP_NF_ADELTA_MIN_DIV").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(default_div);
+    (delta / div.max(1)).max(1)
+}
+
 /// The most an adaptive Δ grows over the auto rule's (lux took 5.0 ms at ×16, 8.4 at ×1).
 pub const ADAPT_GROWTH: u32 = 64;
 

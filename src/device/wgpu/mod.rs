@@ -453,12 +453,16 @@ fn same_adapter(a: &wgpu::AdapterInfo, b: &wgpu::AdapterInfo) -> bool {
 
 /// The device request the solvers make of `adapter`: every limit it has (the kernels bind up
 /// to eight storage buffers and size arc chunks to the largest binding), and `TIMESTAMP_QUERY`
-/// (per-kernel GPU times) and `SUBGROUP` (the near-far vertex relax's appends) where they exist.
+/// (per-kernel GPU times; `_INSIDE_PASSES` for the near-far profile, `SSSP_NF_WG_PROFILE=1`) and
+/// `SUBGROUP` (the near-far vertex relax's appends) where they exist.
 /// The app asks eframe for the same, so the window's device can run the solvers ([`share_device`]).
 pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'static> {
     wgpu::DeviceDescriptor {
         label: Some("sssp-lab compute"),
-        required_features: adapter.features() & (wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SUBGROUP),
+        required_features: adapter.features()
+            & (wgpu::Features::TIMESTAMP_QUERY
+                | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES
+                | wgpu::Features::SUBGROUP),
         required_limits: adapter.limits(),
         ..Default::default()
     }

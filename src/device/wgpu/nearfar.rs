@@ -27,7 +27,7 @@ use super::dispatch::{Kernel, buffer_init, copy_words, read, readback_buffer};
 use crate::algo::{SolveError, Stepper};
 use crate::device::driver::nearfar::{self as nf, Launched, NearFar, NearFarBackend, NfEntry};
 use crate::device::gpu::{Build, DeltaRun};
-use crate::device::layout::nearfar::{NF_C_BUDGET, NF_C_KIND, NF_C_LOGGED, NF_C_OVERFLOW, NF_C_WORDS, NF_LOG_WORDS};
+use crate::device::layout::nearfar::{NF_C_BUDGET, NF_C_DELTA_MIN, NF_C_KIND, NF_C_LOGGED, NF_C_OVERFLOW, NF_C_WORDS, NF_LOG_WORDS};
 use crate::graph::{Graph, VertexId};
 use std::sync::Arc;
 
@@ -43,6 +43,10 @@ const QUAD: &str = include_str!("../../../kernels/nearfar_quad.wgsl");
 const GRID_WG: u32 = 256;
 /// Most rounds (each one solo stretch and one grid phase) in one command buffer.
 const MAX_ROUNDS: u32 = 512;
+/// The adaptive Δ may shrink to the auto Δ / this ([`nf::adaptive_delta_min`]).
+const DELTA_MIN_DIV: u32 = 1;
+/// Timestamps per launch of the profile: the pass's start, then one after each dispatch.
+const PROFILE_QUERIES: u32 = 4 * MAX_ROUNDS + 2;
 
 /// Buffers and pipelines of one near-far run on a wgpu device.
 struct NearFarWgpu {
@@ -57,6 +61,11 @@ struct NearFarWgpu {
     solo_wg: u32,
     grid_threads: u64,
     far_cap: u32,
+    /// `SSSP_NF_WG_PROFILE=1` on a device with timestamps inside passes: a timestamp after each
+    /// dispatch of a launch, summed per kind and printed to stderr with the host's share.
+    profile: Option<(wgpu::QuerySet, wgpu::Buffer)>,
+    /// Rounds of the first launch of a run to the end (`SSSP_NF_WG_FIRST`, default 4).
+    first: u32,
 }
 
 /// Uploads the graph and the source's state and returns the driver. Errors
@@ -80,7 +89,8 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let precheck = std::env::var("SSSP_NF_WG_PRECHECK").is_ok_and(|v| v.trim() == "1");
     let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP) && env_switch("SSSP_NF_WG_SUBGROUP");
     let delta_max = nf::adaptive_delta_max(run.delta, bal);
-    let st = nf::initial_state(graph, b.source, run.delta, delta_max, hub_deg, nf::solo_work(nf::SOLO_WORK));
+    let mut st = nf::initial_state(graph, b.source, run.delta, delta_max, hub_deg, nf::solo_work(nf::SOLO_WORK));
+    st.ctl[NF_C_DELTA_MIN] = nf::adaptive_delta_min(run.delta, delta_max, DELTA_MIN_DIV);
     let HostWords { words, dist, near, pieces } = host_words(graph, b.source, &st, arc_base, pc);
     let params = [n as u32, pc, fc, hub_deg, nf::LOG_CAP, arc_base as u32, grid_wg, max_groups];
     let d = &gpu.device;
@@ -175,7 +185,10 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
         },
     );
     let grid_threads = u64::from(max_groups) * u64::from(grid_wg);
-    let backend = NearFarWgpu { gpu, n, kernels, dist, ctl, log, args, solo_wg, grid_threads, far_cap: fc };
+    let profile = profile_queries(&gpu);
+    let first = std::env::var("SSSP_NF_WG_FIRST").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(4u32).max(1);
+    let backend =
+        NearFarWgpu { gpu, n, kernels, dist, ctl, log, args, solo_wg, grid_threads, far_cap: fc, profile, first };
     Ok(Box::new(NearFar::new(backend, run, b.ident(device))))
 }
 
@@ -184,6 +197,62 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
 /// implemented") and takes the subgroup builtins from the device's `Features::SUBGROUP` alone.
 fn shader_source(subgroups: bool) -> String {
     super::kernels::with_common(&[SOURCE, VERTEX, QUAD, if subgroups { EMIT_SG } else { EMIT }].concat())
+}
+
+/// The profile's query set and resolve buffer (see `NearFarWgpu::profile`), or `None`.
+fn profile_queries(gpu: &Gpu) -> Option<(wgpu::QuerySet, wgpu::Buffer)> {
+    let want = std::env::var("SSSP_NF_WG_PROFILE").is_ok_and(|v| v.trim() == "1");
+    let inside = gpu.device.features().contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES);
+    if !want || !inside {
+        return None;
+    }
+    let set = gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
+        label: Some("nf profile"),
+        ty: wgpu::QueryType::Timestamp,
+        count: PROFILE_QUERIES,
+    });
+    let resolve = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("nf profile"),
+        size: 8 * u64::from(PROFILE_QUERIES),
+        usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    Some((set, resolve))
+}
+
+/// The profile's line for one launch: GPU time per dispatch kind from the timestamps `ts`
+/// (ticks: the pass's start, then one after each dispatch: resume, rounds × (sched, solo, sched,
+/// grid), the final sched), and the host's encode / wait / log-read times (ms).
+fn profile_line(ts: &[u64], period_ns: f32, rounds: u32, phases: usize, host: [f64; 3]) -> String {
+    let ms = |a: u64, b: u64| b.saturating_sub(a) as f64 * f64::from(period_ns) * 1e-6;
+    let mut kind = [0.0f64; 4];
+    let mut busy = [0u32; 4];
+    for r in 0..rounds as usize {
+        for k in 0..4 {
+            let i = 2 + 4 * r + k;
+            if let (Some(&a), Some(&b)) = (ts.get(i - 1), ts.get(i)) {
+                let t = ms(a, b);
+                kind[k] += t;
+                busy[k] += u32::from(t > 0.002);
+            }
+        }
+    }
+    let pass = match (ts.first(), ts.last()) {
+        (Some(&a), Some(&b)) => ms(a, b),
+        _ => 0.0,
+    };
+    format!(
+        "nf-wg profile: {rounds} rounds, {phases} phases: host encode {:.3} ms, submit to ctl {:.3} ms, log {:.3} ms; \
+         GPU pass {pass:.3} ms = sched {:.3} + solo {:.3} ({} over 2 us) + grid {:.3} ({} over 2 us)",
+        host[0],
+        host[1],
+        host[2],
+        kind[0] + kind[2],
+        kind[1],
+        busy[1],
+        kind[3],
+        busy[3],
+    )
 }
 
 /// An A/B switch read where the pipelines are built: on unless the variable is `0`.
@@ -292,6 +361,10 @@ impl NearFarBackend for NearFarWgpu {
         let what = "running near-far phases";
         let gpu = &self.gpu;
         let ctl_bytes = 4 * NF_C_WORDS as u64;
+        let queries = 4 * rounds + 2;
+        let rb_bytes = ctl_bytes + if self.profile.is_some() { 8 * u64::from(queries) } else { 0 };
+        let t0 = std::time::Instant::now();
+        let mut t_encoded = t0;
         let (rb, index) = gpu.guarded(what, || {
             let q = &gpu.queue;
             q.write_buffer(&self.ctl, 4 * NF_C_BUDGET as u64, bytemuck::cast_slice(&[budget]));
@@ -300,21 +373,42 @@ impl NearFarBackend for NearFarWgpu {
             {
                 let mut pass =
                     enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(what), timestamp_writes: None });
+                let set = self.profile.as_ref().map(|(set, _)| set);
+                let mut qi = 0;
+                let mut stamp = |pass: &mut wgpu::ComputePass<'_>| {
+                    if let Some(set) = set {
+                        pass.write_timestamp(set, qi);
+                        qi += 1;
+                    }
+                };
+                stamp(&mut pass);
                 self.kernels[0].once(&mut pass);
+                stamp(&mut pass);
                 for _ in 0..rounds {
                     self.kernels[1].once(&mut pass);
+                    stamp(&mut pass);
                     self.indirect(&mut pass, 2, 0);
+                    stamp(&mut pass);
                     self.kernels[1].once(&mut pass);
+                    stamp(&mut pass);
                     self.indirect(&mut pass, 3, 12);
+                    stamp(&mut pass);
                 }
                 self.kernels[1].once(&mut pass);
             }
-            let rb = readback_buffer(gpu, ctl_bytes);
+            let rb = readback_buffer(gpu, rb_bytes);
             enc.copy_buffer_to_buffer(&self.ctl, 0, &rb, 0, Some(ctl_bytes));
-            (rb, q.submit([enc.finish()]))
+            if let Some((set, resolve)) = &self.profile {
+                enc.resolve_query_set(set, 0..queries, resolve, 0);
+                enc.copy_buffer_to_buffer(resolve, 0, &rb, ctl_bytes, Some(8 * u64::from(queries)));
+            }
+            let cb = enc.finish();
+            t_encoded = std::time::Instant::now();
+            (rb, q.submit([cb]))
         })?;
-        let raw = read(gpu, &rb, ctl_bytes, index, what)?;
-        let ctl: &[u32] = bytemuck::cast_slice(&raw);
+        let raw = read(gpu, &rb, rb_bytes, index, what)?;
+        let t_read = std::time::Instant::now();
+        let ctl: &[u32] = bytemuck::cast_slice(&raw[..ctl_bytes as usize]);
         if ctl[NF_C_OVERFLOW] != 0 {
             return Err(SolveError::Device(format!(
                 "{}: a near-far pile overflowed (far capacity {} entries)",
@@ -329,6 +423,12 @@ impl NearFarBackend for NearFarWgpu {
             Vec::new()
         };
         let entries: Vec<NfEntry> = words.chunks_exact(NF_LOG_WORDS).map(|c| std::array::from_fn(|i| c[i])).collect();
+        if self.profile.is_some() {
+            let ts: Vec<u64> = raw[ctl_bytes as usize..].chunks_exact(8).map(|c| bytemuck::pod_read_unaligned(c)).collect();
+            let sec = |a: std::time::Instant, b: std::time::Instant| (b - a).as_secs_f64() * 1e3;
+            let host = [sec(t0, t_encoded), sec(t_encoded, t_read), sec(t_read, std::time::Instant::now())];
+            eprintln!("{}", profile_line(&ts, gpu.timestamp_period, rounds, entries.len(), host));
+        }
         Ok(Launched { entries, done, gpu_ms: None })
     }
 
@@ -337,7 +437,7 @@ impl NearFarBackend for NearFarWgpu {
     }
 
     fn first_launch(&self) -> u32 {
-        4
+        self.first
     }
 
     fn threads(&self) -> (u32, u64) {

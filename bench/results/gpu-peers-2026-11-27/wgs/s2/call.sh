@@ -1,0 +1,46 @@
+#!/bin/bash
+# coord call s2 (session 41): where a wgpu near-far launch spends its time on the H100, and two
+# rules A/B'd beside CUDA on one host. SSSP_NF_WG_PROFILE=1 prints per launch the host's encode /
+# submit-to-readback / log-read times and the GPU time per dispatch kind from timestamps written
+# after every dispatch. A/B: SSSP_NF_ADELTA_MIN_DIV=2|4 (the adaptive Δ may shrink to auto/2,
+# auto/4; call s1: a fixed Δ of half the auto value took the grid from 87.7 to 77.4 ms) and
+# SSSP_NF_WG_FIRST=64 (the first launch of a run 64 rounds instead of 4). Source 1, --repeat 5
+# per process, every result compared with CPU Dijkstra.
+set -u
+D=.dev/coord T=/tmp/w
+cd $D && xz -dkf sssp-lab.xz; chmod +x sssp-lab; cd ../..
+o=$OUT/s2; mkdir -p $o $T
+pack() { ( cd $OUT && tar czf s2.tgz s2 ); }
+S=$D/sssp-lab A=delta-stepping:worklist=near-far
+nvidia-smi --query-gpu=name,clocks.max.sm,driver_version --format=csv > $o/gpu.txt
+gunzip -c assets/USA-road-d.NY.gr.gz > $T/NY.gr; gunzip -c $D/lux.gr.gz > $T/lux.gr
+$S gen -o $T/grid2048.gr grid --width 2048 --height 2048 --max-weight 100 --seed 1 > /dev/null 2>&1
+$S gen -o $T/rmat20.gr rmat --scale 20 --edge-factor 16 --seed 1 > /dev/null 2>&1
+cp $D/libvulkan.so.1 $T/
+path=$(ldconfig -p | awk '$1 == "libEGL_nvidia.so.0" { print $NF; exit }')
+printf '{"file_format_version":"1.0.0","ICD":{"library_path":"%s","api_version":"1.3.0"}}\n' "$path" > $T/icd.json
+wg() { ( export LD_LIBRARY_PATH=$T VK_DRIVER_FILES=$T/icd.json VK_ICD_FILENAMES=$T/icd.json WGPU_BACKEND=vulkan XDG_RUNTIME_DIR=$(mktemp -d); env "$@" ); }
+side() { # GRAPH FILE DEVICE LABEL REPEAT ENV...
+  local k=$1 f=$2 dev=$3 lab=$4 r=$5; shift 5
+  echo "== $k $dev $lab" >> $o/runs.txt
+  wg "$@" timeout 120 $S solve $f -s 1 -a $A -d $dev --repeat $r -o $T/got.txt >> $o/runs.txt 2>&1
+  cmp -s $T/want.txt $T/got.txt && echo "$k $dev $lab: distances = dijkstra" >> $o/runs.txt || echo "$k $dev $lab: DIFFER" >> $o/runs.txt
+}
+for spec in "ny $T/NY.gr" "lux $T/lux.gr" "grid2048 $T/grid2048.gr" "rmat20 $T/rmat20.gr"; do read -r k f <<< "$spec"
+  timeout 60 $S solve $f -s 1 -a dijkstra -d cpu -o $T/want.txt > /dev/null 2>&1
+  side $k $f wgpu:0 profile 2 SSSP_NF_WG_PROFILE=1
+  [[ $k == rmat20 || $k == ny ]] && side $k $f wgpu:0 profile-first64 2 SSSP_NF_WG_PROFILE=1 SSSP_NF_WG_FIRST=64
+  for rep in 1 2; do
+    side $k $f cuda:0 cuda 5 X=0
+    side $k $f wgpu:0 default 5 X=0
+    if [[ $k != rmat20 ]]; then
+      side $k $f wgpu:0 min-div-2 5 SSSP_NF_ADELTA_MIN_DIV=2
+      side $k $f wgpu:0 min-div-4 5 SSSP_NF_ADELTA_MIN_DIV=4
+    fi
+    [[ $k == grid2048 && $rep == 1 ]] && side $k $f cuda:0 cuda-min-div-2 5 SSSP_NF_ADELTA_MIN_DIV=2
+    [[ $k != grid2048 ]] && side $k $f wgpu:0 first64 5 SSSP_NF_WG_FIRST=64
+    pack
+  done
+done
+echo done >> $o/runs.txt
+pack
