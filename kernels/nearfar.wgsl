@@ -8,11 +8,10 @@
 // Baxter, Garland, Owens, IPDPS 2014), T jumping over empty buckets to the far pile's minimum
 // (ADDS, PPoPP 2021), label-correcting (every decrease is queued). WGSL has no grid-wide barrier
 // (and no forward-progress guarantee for spinning workgroups), so instead of one persistent kernel
-// a batch is one command buffer of rounds, each round four dispatches:
-//   nf_sched (1 invocation)   schedules after a grid phase that ran, sets the indirect sizes;
-//   nf_solo  (0 or 1 group)   runs small phases in a loop in ONE workgroup (storageBarrier between
-//                             phases) and returns as soon as a phase grows or the budget is spent;
-//   nf_sched                  sets the sizes of the grid phase the solo stretch ended at;
+// a batch is one command buffer of rounds, each round two dispatches:
+//   nf_round (1 group)        schedules after a grid phase that ran, runs small phases in a loop
+//                             in ONE workgroup (storageBarrier between phases) until a phase grows
+//                             or the budget is spent, and sets the size of the grid phase next;
 //   nf_grid  (0 or g groups)  runs one grid phase; the dispatch boundary is its grid barrier.
 // Dispatch sizes come from the counts on the GPU, so rounds past the end of the solve dispatch
 // nothing. The control block keeps the CUDA struct's word indices (NF_C_*).
@@ -587,42 +586,28 @@ fn nf_resume() {
     nf_publish(false);
 }
 
-// Schedules after a grid phase (NF_C_PENDING: one ran since the last call), then sets the
-// indirect sizes from the published phase: one solo workgroup, g grid workgroups, or nothing.
-@compute @workgroup_size(1)
-fn nf_sched() {
-    if cg(false, NF_C_PENDING) != 0u {
-        cs(false, NF_C_PENDING, 0u);
-        nf_schedule(false);
-        nf_publish(false);
-    }
-    let s = load_snap(false);
-    let live = s.kind == NF_K_RELAX || s.kind == NF_K_SPLIT;
-    args[0] = u32(live && s.solo != 0u);
-    var g = 0u;
-    if live && s.solo == 0u {
-        if s.kind == NF_K_RELAX {
-            g = max((s.n_in + P.grid_wg - 1u) / P.grid_wg, s.n_p);
-        } else {
-            g = (min(s.n_in, P.far_cap) + P.grid_wg - 1u) / P.grid_wg;
-        }
-        g = clamp(g, 1u, P.max_groups);
-    }
-    args[3] = g;
-}
-
-// Small phases in one workgroup while they stay small: the same phases and scheduler, the
-// dispatch's storageBarrier as the only barrier. Returns when the next phase is a grid phase,
-// the solve is done or the budget is spent.
+// A round's first dispatch, always one workgroup: schedules after a grid phase that ran
+// (NF_C_PENDING), runs small phases in this workgroup while they stay small (the dispatch's
+// storageBarrier as the only barrier between them), and sets the indirect size of the grid phase
+// the stretch ended at (0 groups when the solve is done or paused). All on the workgroup's copy of
+// the control block, written back at the end. One dispatch where a round had three (a
+// one-invocation scheduler on each side of the solo stretch): on the H100 each dispatch costs
+// ~10 µs however little it does (gpu-peers-2026-11-27/wgs/s2).
 @compute @workgroup_size(WG)
-fn nf_solo(@builtin(local_invocation_index) lid: u32) {
-    // At most SOLO_PHASES phases per dispatch (the next round's dispatch goes on): on lavapipe a
-    // solo dispatch of ~16 k phases or more ended early without an error (a 300 × 200 grid at
-    // Δ = 1 came out wrong; 1 024 per dispatch is right). It costs a real GPU one round per 1 024.
+fn nf_round(@builtin(local_invocation_index) lid: u32) {
     for (var i = lid; i < NF_C_WORDS; i += WG) {
         atomicStore(&w_ctl[i], atomicLoad(&ctl[i]));
     }
     workgroupBarrier();
+    if lid == 0u && cg(true, NF_C_PENDING) != 0u {
+        cs(true, NF_C_PENDING, 0u);
+        nf_schedule(true);
+        nf_publish(true);
+    }
+    workgroupBarrier();
+    // At most SOLO_PHASES phases per dispatch (the next round's dispatch goes on): on lavapipe a
+    // solo dispatch of ~16 k phases or more ended early without an error (a 300 × 200 grid at
+    // Δ = 1 came out wrong; 1 024 per dispatch is right). It costs a real GPU one round per 1 024.
     for (var k = 0u; k < SOLO_PHASES; k++) {
         if lid == 0u {
             w_snap = load_snap(true);
@@ -640,6 +625,19 @@ fn nf_solo(@builtin(local_invocation_index) lid: u32) {
         workgroupBarrier();
     }
     workgroupBarrier();
+    if lid == 0u {
+        let s = load_snap(true);
+        var g = 0u;
+        if (s.kind == NF_K_RELAX || s.kind == NF_K_SPLIT) && s.solo == 0u {
+            if s.kind == NF_K_RELAX {
+                g = max((s.n_in + P.grid_wg - 1u) / P.grid_wg, s.n_p);
+            } else {
+                g = (min(s.n_in, P.far_cap) + P.grid_wg - 1u) / P.grid_wg;
+            }
+            g = clamp(g, 1u, P.max_groups);
+        }
+        args[3] = g;
+    }
     for (var i = lid; i < NF_C_WORDS; i += WG) {
         atomicStore(&ctl[i], atomicLoad(&w_ctl[i]));
     }

@@ -39,21 +39,30 @@ const EMIT: &str = include_str!("../../../kernels/nearfar_emit.wgsl");
 const EMIT_SG: &str = include_str!("../../../kernels/nearfar_emit_sg.wgsl");
 /// The vertex relax of up to 4 arcs at once with per-arc appends (`nf_relax_quad`, `QUAD`).
 const QUAD: &str = include_str!("../../../kernels/nearfar_quad.wgsl");
-/// Workgroup size of the grid phases.
+/// Workgroup size of the grid phases (`SSSP_NF_WG_GRID_WG`, a power of two ≥ 32: A/B runs).
 const GRID_WG: u32 = 256;
 /// Most rounds (each one solo stretch and one grid phase) in one command buffer.
 const MAX_ROUNDS: u32 = 512;
-/// The adaptive Δ may shrink to the auto Δ / this ([`nf::adaptive_delta_min`]).
-const DELTA_MIN_DIV: u32 = 1;
+/// Most phases one solo stretch runs (`SOLO_PHASES` in kernels/nearfar.wgsl).
+const SOLO_PHASES: usize = 1024;
+/// The most log a launch reads back in its own submission (bytes); beyond it, a second copy.
+const FOLD_LOG_BYTES: u64 = 2 << 20;
+/// The adaptive Δ may shrink to the auto Δ / this ([`nf::adaptive_delta_min`]; CUDA keeps the
+/// auto Δ as its floor). A wgpu solo phase in one workgroup costs more the more arcs it has, so
+/// narrower buckets win where phases are big: on the H100 the 2048² grid took 88.1 ms with the
+/// floor at the auto Δ, 78.1 at half, 76.1 at a quarter; NY 12.05 / 11.81 / 12.18, luxembourg
+/// 8.36 / 8.18 / 8.24 (gpu-peers-2026-11-27/wgs/s2). CUDA's grid got slower at half (39.6 against
+/// 38.4 ms), its big phases run on all SMs.
+const DELTA_MIN_DIV: u32 = 2;
 /// Timestamps per launch of the profile: the pass's start, then one after each dispatch.
-const PROFILE_QUERIES: u32 = 4 * MAX_ROUNDS + 2;
+const PROFILE_QUERIES: u32 = 2 * MAX_ROUNDS + 3;
 
 /// Buffers and pipelines of one near-far run on a wgpu device.
 struct NearFarWgpu {
     gpu: Arc<Gpu>,
     n: usize,
-    /// resume, sched, solo, grid.
-    kernels: [Pipe; 4],
+    /// resume, round (scheduler and solo stretch), grid.
+    kernels: [Pipe; 3],
     dist: wgpu::Buffer,
     ctl: wgpu::Buffer,
     log: wgpu::Buffer,
@@ -80,13 +89,19 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     check_fits(&gpu, graph, arc_base, pc, fc)?;
     let solo_wg =
         gpu.limits.max_compute_invocations_per_workgroup.min(gpu.limits.max_compute_workgroup_size_x).min(1024);
-    let grid_wg = GRID_WG.min(solo_wg);
+    let grid_wg = std::env::var("SSSP_NF_WG_GRID_WG")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .filter(|w: &u32| w.is_power_of_two() && *w >= 32)
+        .unwrap_or(GRID_WG)
+        .min(solo_wg);
     let max_groups = gpu.limits.max_compute_workgroups_per_dimension.min(4 * 132 * 2048 / grid_wg).max(1);
     let stage = if env_switch("SSSP_NF_WG_STAGE") { stage_entries(&gpu, grid_wg) } else { None };
     let skip = env_switch("SSSP_NF_SKIP");
     let vbatch = std::env::var("SSSP_NF_WG_VBATCH").is_ok_and(|v| v.trim() == "1");
     let quad = env_switch("SSSP_NF_WG_QUAD");
     let precheck = std::env::var("SSSP_NF_WG_PRECHECK").is_ok_and(|v| v.trim() == "1");
+    let checked = std::env::var("SSSP_NF_WG_CHECKED").is_ok_and(|v| v.trim() == "1");
     let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP) && env_switch("SSSP_NF_WG_SUBGROUP");
     let delta_max = nf::adaptive_delta_max(run.delta, bal);
     let mut st = nf::initial_state(graph, b.source, run.delta, delta_max, hub_deg, nf::solo_work(nf::SOLO_WORK));
@@ -116,10 +131,23 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
         let log = init("nf log", &vec![0u8; 4 * NF_LOG_WORDS * nf::LOG_CAP as usize], storage | copy);
         let args =
             init("nf args", bytemuck::cast_slice(&[0u32, 1, 1, 0, 1, 1]), storage | wgpu::BufferUsages::INDIRECT);
-        let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
+        let desc = wgpu::ShaderModuleDescriptor {
             label: Some("nearfar.wgsl"),
             source: wgpu::ShaderSource::Wgsl(shader_source(subgroups).into()),
-        });
+        };
+        let module = if checked {
+            d.create_shader_module(desc)
+        } else {
+            // SAFETY: every storage index in kernels/nearfar*.wgsl is a vertex id (< n: the CSR is
+            // validated when the graph is built, and the lists hold only heads of its arcs or the
+            // source), n + such an id (the stamps), an arc index inside its row's range, a list
+            // or pile slot checked against its capacity before the write (P.n, P.far_cap,
+            // P.piece_cap; an overflowing count ends the solve before it is read), a log slot
+            // < P.log_cap, or a constant word of the control block; workgroup arrays are indexed
+            // by the invocation index or counts checked against their size. Every loop is bounded
+            // by such a count, a binary search over WG entries, or SOLO_PHASES.
+            unsafe { d.create_shader_module_trusted(desc, wgpu::ShaderRuntimeChecks::unchecked()) }
+        };
         let all: [(u32, &wgpu::Buffer); 9] = [
             (0, &params),
             (1, &graph_buf),
@@ -156,8 +184,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
         let phase = [0, 1, 2, 3, 4, 5, 6];
         let kernels = [
             kernel("nf_resume", None, None, &[6]),
-            kernel("nf_sched", None, None, &[0, 6, 7, 8]),
-            kernel("nf_solo", Some(solo_wg), None, &[0, 1, 2, 3, 4, 5, 6, 7]),
+            kernel("nf_round", Some(solo_wg), None, &[0, 1, 2, 3, 4, 5, 6, 7, 8]),
             kernel("nf_grid", Some(grid_wg), stage, &phase),
         ];
         (kernels, dist, ctl, log, args)
@@ -172,7 +199,11 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
          indirect dispatch each, {staged}) · host wall-clock timing",
         gpu.name,
         run.delta,
-        if delta_max > run.delta { format!(", adaptive up to {delta_max}") } else { String::new() },
+        if delta_max > run.delta {
+            format!(", adaptive from {} up to {delta_max}", st.ctl[NF_C_DELTA_MIN])
+        } else {
+            String::new()
+        },
         if bal { "balanced" } else { "vertex" },
         if skip { "" } else { ", no skip of queued items" },
         match (bal, vbatch, subgroups) {
@@ -221,37 +252,32 @@ fn profile_queries(gpu: &Gpu) -> Option<(wgpu::QuerySet, wgpu::Buffer)> {
 }
 
 /// The profile's line for one launch: GPU time per dispatch kind from the timestamps `ts`
-/// (ticks: the pass's start, then one after each dispatch: resume, rounds × (sched, solo, sched,
-/// grid), the final sched), and the host's encode / wait / log-read times (ms).
+/// (ticks: the pass's start, then one after each dispatch: resume, rounds × (round, grid), the
+/// final round), and the host's encode / wait / log-read times (ms). A dispatch "works" when it
+/// took over 20 µs (an empty one takes ~10 on the H100).
 fn profile_line(ts: &[u64], period_ns: f32, rounds: u32, phases: usize, host: [f64; 3]) -> String {
-    let ms = |a: u64, b: u64| b.saturating_sub(a) as f64 * f64::from(period_ns) * 1e-6;
-    let mut kind = [0.0f64; 4];
-    let mut busy = [0u32; 4];
+    let ms = |i: usize| match (ts.get(i.wrapping_sub(1)), ts.get(i)) {
+        (Some(&a), Some(&b)) => b.saturating_sub(a) as f64 * f64::from(period_ns) * 1e-6,
+        _ => 0.0,
+    };
+    let (mut round, mut grid) = (ms(1) + ms(2 * rounds as usize + 2), 0.0);
+    let (mut round_busy, mut grid_busy) = (0u32, 0u32);
     for r in 0..rounds as usize {
-        for k in 0..4 {
-            let i = 2 + 4 * r + k;
-            if let (Some(&a), Some(&b)) = (ts.get(i - 1), ts.get(i)) {
-                let t = ms(a, b);
-                kind[k] += t;
-                busy[k] += u32::from(t > 0.002);
-            }
-        }
+        let (a, b) = (ms(2 + 2 * r), ms(3 + 2 * r));
+        round += a;
+        grid += b;
+        round_busy += u32::from(a > 0.02);
+        grid_busy += u32::from(b > 0.02);
     }
     let pass = match (ts.first(), ts.last()) {
-        (Some(&a), Some(&b)) => ms(a, b),
+        (Some(&a), Some(&b)) => b.saturating_sub(a) as f64 * f64::from(period_ns) * 1e-6,
         _ => 0.0,
     };
     format!(
         "nf-wg profile: {rounds} rounds, {phases} phases: host encode {:.3} ms, submit to ctl {:.3} ms, log {:.3} ms; \
-         GPU pass {pass:.3} ms = sched {:.3} + solo {:.3} ({} over 2 us) + grid {:.3} ({} over 2 us)",
-        host[0],
-        host[1],
-        host[2],
-        kind[0] + kind[2],
-        kind[1],
-        busy[1],
-        kind[3],
-        busy[3],
+         GPU pass {pass:.3} ms = resume and rounds (scheduler, solo phases) {round:.3} ({round_busy} over 20 us) + \
+         grid phases {grid:.3} ({grid_busy} over 20 us)",
+        host[0], host[1], host[2],
     )
 }
 
@@ -347,13 +373,6 @@ impl Pipe {
     }
 }
 
-impl NearFarWgpu {
-    fn indirect(&self, pass: &mut wgpu::ComputePass<'_>, k: usize, offset: u64) {
-        self.kernels[k].bind(pass);
-        pass.dispatch_workgroups_indirect(&self.args, offset);
-    }
-}
-
 impl NearFarBackend for NearFarWgpu {
     fn launch(&mut self, phases: u32) -> Result<Launched, SolveError> {
         // One phase when stepping; otherwise no phase budget and `phases` rounds.
@@ -361,8 +380,15 @@ impl NearFarBackend for NearFarWgpu {
         let what = "running near-far phases";
         let gpu = &self.gpu;
         let ctl_bytes = 4 * NF_C_WORDS as u64;
-        let queries = 4 * rounds + 2;
-        let rb_bytes = ctl_bytes + if self.profile.is_some() { 8 * u64::from(queries) } else { 0 };
+        let queries = 2 * rounds + 3;
+        // The log comes back in the same submission when the most a launch can log is small
+        // (every round's solo stretch and the final one at most SOLO_PHASES phases, one grid
+        // phase per round); a second submission and map cost ~0.15 ms a launch on the H100.
+        let most = (rounds as usize + 1) * (SOLO_PHASES + 1);
+        let log_bytes = 4 * (most.min(nf::LOG_CAP as usize) * NF_LOG_WORDS) as u64;
+        let log_bytes = if log_bytes <= FOLD_LOG_BYTES { log_bytes } else { 0 };
+        let ts_at = ctl_bytes + log_bytes;
+        let rb_bytes = ts_at + if self.profile.is_some() { 8 * u64::from(queries) } else { 0 };
         let t0 = std::time::Instant::now();
         let mut t_encoded = t0;
         let (rb, index) = gpu.guarded(what, || {
@@ -387,20 +413,21 @@ impl NearFarBackend for NearFarWgpu {
                 for _ in 0..rounds {
                     self.kernels[1].once(&mut pass);
                     stamp(&mut pass);
-                    self.indirect(&mut pass, 2, 0);
-                    stamp(&mut pass);
-                    self.kernels[1].once(&mut pass);
-                    stamp(&mut pass);
-                    self.indirect(&mut pass, 3, 12);
+                    self.kernels[2].bind(&mut pass);
+                    pass.dispatch_workgroups_indirect(&self.args, 12);
                     stamp(&mut pass);
                 }
                 self.kernels[1].once(&mut pass);
+                stamp(&mut pass);
             }
             let rb = readback_buffer(gpu, rb_bytes);
             enc.copy_buffer_to_buffer(&self.ctl, 0, &rb, 0, Some(ctl_bytes));
+            if log_bytes > 0 {
+                enc.copy_buffer_to_buffer(&self.log, 0, &rb, ctl_bytes, Some(log_bytes));
+            }
             if let Some((set, resolve)) = &self.profile {
                 enc.resolve_query_set(set, 0..queries, resolve, 0);
-                enc.copy_buffer_to_buffer(resolve, 0, &rb, ctl_bytes, Some(8 * u64::from(queries)));
+                enc.copy_buffer_to_buffer(resolve, 0, &rb, ts_at, Some(8 * u64::from(queries)));
             }
             let cb = enc.finish();
             t_encoded = std::time::Instant::now();
@@ -418,13 +445,18 @@ impl NearFarBackend for NearFarWgpu {
         let done = nf::is_done(ctl[NF_C_KIND]);
         let count = ctl[NF_C_LOGGED].min(nf::LOG_CAP) as usize;
         let words = if count > 0 {
-            copy_words(gpu, &self.log, count * NF_LOG_WORDS, "reading the near-far log")?
+            let want = 4 * (count * NF_LOG_WORDS) as u64;
+            if want <= log_bytes {
+                bytemuck::cast_slice(&raw[ctl_bytes as usize..(ctl_bytes + want) as usize]).to_vec()
+            } else {
+                copy_words(gpu, &self.log, count * NF_LOG_WORDS, "reading the near-far log")?
+            }
         } else {
             Vec::new()
         };
         let entries: Vec<NfEntry> = words.chunks_exact(NF_LOG_WORDS).map(|c| std::array::from_fn(|i| c[i])).collect();
         if self.profile.is_some() {
-            let ts: Vec<u64> = raw[ctl_bytes as usize..].chunks_exact(8).map(|c| bytemuck::pod_read_unaligned(c)).collect();
+            let ts: Vec<u64> = raw[ts_at as usize..].chunks_exact(8).map(|c| bytemuck::pod_read_unaligned(c)).collect();
             let sec = |a: std::time::Instant, b: std::time::Instant| (b - a).as_secs_f64() * 1e3;
             let host = [sec(t0, t_encoded), sec(t_encoded, t_read), sec(t_read, std::time::Instant::now())];
             eprintln!("{}", profile_line(&ts, gpu.timestamp_period, rounds, entries.len(), host));
@@ -474,6 +506,12 @@ mod tests {
                 .validate(&module)
                 .unwrap_or_else(|e| panic!("subgroups {subgroups}: {}", e.emit_to_string(&text)));
         }
+    }
+
+    /// The host's bound on a solo stretch's phases is the kernel's.
+    #[test]
+    fn solo_phases_match_the_kernel() {
+        assert_eq!(constant(super::SOURCE, "SOLO_PHASES"), Some(super::SOLO_PHASES as u32));
     }
 
     /// The adaptive Δ's thresholds are the CUDA kernel's defaults, so both backends adapt alike.
