@@ -235,10 +235,10 @@ fn gpu_rule_for_delta() {
 
 #[test]
 fn a_cancelled_run_stops() {
-    // Δ = 1 on a grid of weights up to 1000: thousands of phases, more than a first batch (Δ
-    // adapts up to 64 on the vertex relax: 60 × 60 took 1 002 phases then, 200 × 200 3 929, inside
-    // one batch of 4 × 1 024).
-    let g = Arc::new(generate::grid(400, 400, 1000, 2).expect("grid"));
+    // Δ = 1 on a path of 40 000 vertices with weights up to 1000: each bucket (Δ adapts up to 64)
+    // holds about one vertex, so ~2 phases per vertex, far more than wgpu's first launch runs
+    // (16 rounds of at most 1 024 solo phases each).
+    let g = Arc::new(generate::grid(1, 40_000, 1000, 2).expect("path"));
     for dev in gpus("a_cancelled_run_stops") {
         let mut st =
             make_stepper(dev, Arc::clone(&g), DELTA_STEPPING, 0, &near_far(&[("delta", "1")])).expect("stepper");

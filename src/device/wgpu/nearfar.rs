@@ -40,9 +40,16 @@ const EMIT_SG: &str = include_str!("../../../kernels/nearfar_emit_sg.wgsl");
 /// The vertex relax of up to 4 arcs at once with per-arc appends (`nf_relax_quad`, `QUAD`).
 const QUAD: &str = include_str!("../../../kernels/nearfar_quad.wgsl");
 /// Workgroup size of the grid phases (`SSSP_NF_WG_GRID_WG`, a power of two ≥ 32: A/B runs).
-const GRID_WG: u32 = 256;
+/// 512: R-MAT 20 took 3.37 / 3.58 ms with 512, 3.48 / 3.40 with 1 024, 3.78–4.19 with 256 on the
+/// H100 (gpu-peers-2026-11-27/wgs/s3); the roads and grids run almost no grid phase.
+const GRID_WG: u32 = 512;
 /// Most rounds (each one solo stretch and one grid phase) in one command buffer.
 const MAX_ROUNDS: u32 = 512;
+/// Rounds of a run's first launch (doubling after): a launch costs the host ~0.5 ms beyond the
+/// GPU's work on the H100 (submit, fence, map), an empty round ~20 µs of GPU time
+/// (gpu-peers-2026-11-27/wgs/s3's profile), so a run that needs a few dozen rounds (R-MAT 20: 28)
+/// should not take three launches for them.
+const FIRST_ROUNDS: u32 = 16;
 /// Most phases one solo stretch runs (`SOLO_PHASES` in kernels/nearfar.wgsl).
 const SOLO_PHASES: usize = 1024;
 /// The most log a launch reads back in its own submission (bytes); beyond it, a second copy.
@@ -73,7 +80,7 @@ struct NearFarWgpu {
     /// `SSSP_NF_WG_PROFILE=1` on a device with timestamps inside passes: a timestamp after each
     /// dispatch of a launch, summed per kind and printed to stderr with the host's share.
     profile: Option<(wgpu::QuerySet, wgpu::Buffer)>,
-    /// Rounds of the first launch of a run to the end (`SSSP_NF_WG_FIRST`, default 4).
+    /// Rounds of the first launch of a run to the end (`SSSP_NF_WG_FIRST`, default [`FIRST_ROUNDS`]).
     first: u32,
 }
 
@@ -101,7 +108,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let vbatch = std::env::var("SSSP_NF_WG_VBATCH").is_ok_and(|v| v.trim() == "1");
     let quad = env_switch("SSSP_NF_WG_QUAD");
     let precheck = std::env::var("SSSP_NF_WG_PRECHECK").is_ok_and(|v| v.trim() == "1");
-    let checked = std::env::var("SSSP_NF_WG_CHECKED").is_ok_and(|v| v.trim() == "1");
+    let checked = env_switch("SSSP_NF_WG_CHECKED");
     let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP) && env_switch("SSSP_NF_WG_SUBGROUP");
     let delta_max = nf::adaptive_delta_max(run.delta, bal);
     let mut st = nf::initial_state(graph, b.source, run.delta, delta_max, hub_deg, nf::solo_work(nf::SOLO_WORK));
@@ -135,6 +142,10 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
             label: Some("nearfar.wgsl"),
             source: wgpu::ShaderSource::Wgsl(shader_source(subgroups).into()),
         };
+        // wgpu's runtime checks stay on: without them (index clamps, loop counters) NVIDIA's
+        // Vulkan driver ran the solo phases ~10 % slower on the H100 (NY 12.70 against 11.49 ms,
+        // luxembourg 8.90 / 7.97, the 2048² grid 82.2 / 76.3; R-MAT 20 undecided;
+        // gpu-peers-2026-11-27/wgs/s3). `SSSP_NF_WG_CHECKED=0` builds it unchecked for A/B runs.
         let module = if checked {
             d.create_shader_module(desc)
         } else {
@@ -217,7 +228,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     );
     let grid_threads = u64::from(max_groups) * u64::from(grid_wg);
     let profile = profile_queries(&gpu);
-    let first = std::env::var("SSSP_NF_WG_FIRST").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(4u32).max(1);
+    let first = std::env::var("SSSP_NF_WG_FIRST").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(FIRST_ROUNDS).max(1);
     let backend =
         NearFarWgpu { gpu, n, kernels, dist, ctl, log, args, solo_wg, grid_threads, far_cap: fc, profile, first };
     Ok(Box::new(NearFar::new(backend, run, b.ident(device))))
