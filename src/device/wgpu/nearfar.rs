@@ -2,9 +2,12 @@
 //! driver is [`crate::device::driver::nearfar::NearFar`], design in `docs/gpu-worklist.md` §4).
 //!
 //! WGSL cannot synchronise a grid, so a launch is one command buffer: `nf_resume`, then rounds of
-//! four dispatches (scheduler, a solo stretch in one workgroup, scheduler, one grid phase), each
-//! sized on the GPU through indirect dispatch, then a final scheduler; the control block and the
-//! log are read back once per launch. Times are the host's (the driver's clock).
+//! two dispatches (`nf_round`: the scheduler and a solo stretch in one workgroup; `nf_grid`: one
+//! grid phase, sized on the GPU through indirect dispatch), then a final `nf_round`; the control
+//! block and (where it is small) the log come back in the launch's own submission. The builders
+//! wait for the uploads ([`super::Gpu::settle`]) so a run's first launch times the solve alone.
+//! Times are the host's (the driver's clock); `SSSP_NF_WG_PROFILE=1` prints per launch the GPU
+//! time per dispatch kind from timestamps and the host's share (`docs/gpu-worklist.md` §14).
 //!
 //! A grid phase's appends go through a per-workgroup stage in workgroup memory, sized from the
 //! device's limit (`stage_entries`); relax phases skip near items already queued for the next
@@ -19,15 +22,17 @@
 //! arc at a time): NY 15.1 → 12.1 ms, luxembourg 10.5 → 8.2 on the H100
 //! (`bench/results/gpu-peers-2026-11-27/wgq/w1`). No δ read before the per-arc `atomicMin`
 //! (balanced relax, hub pieces, the vertex relax with `QUAD` off; `SSSP_NF_WG_PRECHECK=1` puts it
-//! back): R-MAT 20 8.7 → 7.6 ms (call w3). Δ
-//! adapts per bucket as on CUDA ([`nf::adaptive_delta_max`]).
+//! back): R-MAT 20 8.7 → 7.6 ms (call w3). Δ adapts per bucket as on CUDA
+//! ([`nf::adaptive_delta_max`]), down to a quarter of the auto Δ ([`DELTA_MIN_DIV`]).
 
 use super::Gpu;
 use super::dispatch::{Kernel, buffer_init, copy_words, read, readback_buffer};
 use crate::algo::{SolveError, Stepper};
 use crate::device::driver::nearfar::{self as nf, Launched, NearFar, NearFarBackend, NfEntry};
 use crate::device::gpu::{Build, DeltaRun};
-use crate::device::layout::nearfar::{NF_C_BUDGET, NF_C_DELTA_MIN, NF_C_KIND, NF_C_LOGGED, NF_C_OVERFLOW, NF_C_WORDS, NF_LOG_WORDS};
+use crate::device::layout::nearfar::{
+    NF_C_BUDGET, NF_C_DELTA_MIN, NF_C_KIND, NF_C_LOGGED, NF_C_OVERFLOW, NF_C_WORDS, NF_LOG_WORDS,
+};
 use crate::graph::{Graph, VertexId};
 use std::sync::Arc;
 
@@ -47,8 +52,9 @@ const GRID_WG: u32 = 512;
 const MAX_ROUNDS: u32 = 512;
 /// Rounds of a run's first launch (doubling after): a launch costs the host ~0.5 ms beyond the
 /// GPU's work on the H100 (submit, fence, map), an empty round ~20 µs of GPU time
-/// (gpu-peers-2026-11-27/wgs/s3's profile), so a run that needs a few dozen rounds (R-MAT 20: 28)
-/// should not take three launches for them.
+/// (gpu-peers-2026-11-27/wgs/s3's profile). Measured beside 4 and 32 (s4): even on NY and the grid
+/// within the hosts' noise, R-MAT 20 and luxembourg undecided (3.7–4.3 ms, 8.1–8.9 ms whichever);
+/// 16 is what the grid's and the roads' reported times ran with.
 const FIRST_ROUNDS: u32 = 16;
 /// Most phases one solo stretch runs (`SOLO_PHASES` in kernels/nearfar.wgsl).
 const SOLO_PHASES: usize = 1024;
@@ -56,11 +62,13 @@ const SOLO_PHASES: usize = 1024;
 const FOLD_LOG_BYTES: u64 = 2 << 20;
 /// The adaptive Δ may shrink to the auto Δ / this ([`nf::adaptive_delta_min`]; CUDA keeps the
 /// auto Δ as its floor). A wgpu solo phase in one workgroup costs more the more arcs it has, so
-/// narrower buckets win where phases are big: on the H100 the 2048² grid took 88.1 ms with the
-/// floor at the auto Δ, 78.1 at half, 76.1 at a quarter; NY 12.05 / 11.81 / 12.18, luxembourg
-/// 8.36 / 8.18 / 8.24 (gpu-peers-2026-11-27/wgs/s2). CUDA's grid got slower at half (39.6 against
-/// 38.4 ms), its big phases run on all SMs.
-const DELTA_MIN_DIV: u32 = 2;
+/// narrower buckets win where phases are big. On the H100, the floor at the auto Δ / 1, 2, 4: the
+/// 2048² grid 88.1 / 78.1 / 76.1 ms (gpu-peers-2026-11-27/wgs/s2), 91.1 / 82.2 / 80.2 (s3,
+/// unchecked), – / 78.0 / 75.2 (s4); NY 12.05 / 11.81 / 12.18 (s2), – / 11.87 / 12.27 (s4);
+/// luxembourg 8.36 / 8.18 / 8.24 (s2), – / 8.45 / 8.45 (s4). A quarter keeps the grid within 2× of
+/// CUDA at ~3 % on NY. CUDA's grid got slower with a lower floor (39.6 against 38.4 ms at
+/// half, s2): its big phases run on all SMs.
+const DELTA_MIN_DIV: u32 = 4;
 /// Timestamps per launch of the profile: the pass's start, then one after each dispatch.
 const PROFILE_QUERIES: u32 = 2 * MAX_ROUNDS + 3;
 
@@ -228,7 +236,8 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     );
     let grid_threads = u64::from(max_groups) * u64::from(grid_wg);
     let profile = profile_queries(&gpu);
-    let first = std::env::var("SSSP_NF_WG_FIRST").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(FIRST_ROUNDS).max(1);
+    let first =
+        std::env::var("SSSP_NF_WG_FIRST").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(FIRST_ROUNDS).max(1);
     let backend =
         NearFarWgpu { gpu, n, kernels, dist, ctl, log, args, solo_wg, grid_threads, far_cap: fc, profile, first };
     Ok(Box::new(NearFar::new(backend, run, b.ident(device))))
@@ -467,7 +476,7 @@ impl NearFarBackend for NearFarWgpu {
         };
         let entries: Vec<NfEntry> = words.chunks_exact(NF_LOG_WORDS).map(|c| std::array::from_fn(|i| c[i])).collect();
         if self.profile.is_some() {
-            let ts: Vec<u64> = raw[ts_at as usize..].chunks_exact(8).map(|c| bytemuck::pod_read_unaligned(c)).collect();
+            let ts: Vec<u64> = raw[ts_at as usize..].chunks_exact(8).map(bytemuck::pod_read_unaligned).collect();
             let sec = |a: std::time::Instant, b: std::time::Instant| (b - a).as_secs_f64() * 1e3;
             let host = [sec(t0, t_encoded), sec(t_encoded, t_read), sec(t_read, std::time::Instant::now())];
             eprintln!("{}", profile_line(&ts, gpu.timestamp_period, rounds, entries.len(), host));
