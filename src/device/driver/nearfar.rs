@@ -295,3 +295,17 @@ impl<B: NearFarBackend> Stepper for NearFar<B> {
 pub fn is_done(kind: u32) -> bool {
     kind == NF_K_DONE as u32
 }
+
+#[cfg(test)]
+mod tests {
+    /// Δ's floor: the auto Δ over the divisor where Δ adapts, never 0, and the auto Δ itself where
+    /// it does not (`SSSP_NF_ADELTA_MIN_DIV` is not set in the tests).
+    #[test]
+    fn adaptive_delta_floor() {
+        assert_eq!(super::adaptive_delta_min(808, 51_712, 4), 202);
+        assert_eq!(super::adaptive_delta_min(808, 51_712, 1), 808);
+        assert_eq!(super::adaptive_delta_min(808, 808, 4), 808);
+        assert_eq!(super::adaptive_delta_min(3, 192, 4), 1);
+        assert_eq!(super::adaptive_delta_min(3, 192, 0), 3);
+    }
+}

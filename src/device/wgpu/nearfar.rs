@@ -528,6 +528,19 @@ mod tests {
         }
     }
 
+    /// The profile sums the dispatches by kind: resume and rounds (with the final one) apart from
+    /// the grid phases, and counts those over 20 µs.
+    #[test]
+    fn profile_line_sums_dispatches_by_kind() {
+        // Period 1 ns per tick: start 0, resume +1 µs, round 1 +30 µs, grid 1 +10 µs, round 2
+        // +5 µs, grid 2 +40 µs, final round +2 µs.
+        let ts = [0u64, 1_000, 31_000, 41_000, 46_000, 86_000, 88_000];
+        let line = super::profile_line(&ts, 1.0, 2, 7, [0.1, 0.2, 0.3]);
+        assert!(line.contains("GPU pass 0.088 ms"), "{line}");
+        assert!(line.contains("(scheduler, solo phases) 0.038 (1 over 20 us)"), "{line}");
+        assert!(line.contains("grid phases 0.050 (1 over 20 us)"), "{line}");
+    }
+
     /// The host's bound on a solo stretch's phases is the kernel's.
     #[test]
     fn solo_phases_match_the_kernel() {
