@@ -96,7 +96,7 @@ mod tests {
         // Unaligned by construction: a slice starting 3 bytes into a 9 MiB buffer.
         let big = vec![1u8; 9 << 20];
         let done = advise(&big[3..big.len() - 5]);
-        assert!(done <= big.len() && done % HUGE_PAGE == 0);
+        assert!(done <= big.len() && done.is_multiple_of(HUGE_PAGE));
         // The contents are untouched whatever the kernel did.
         assert!(big.iter().all(|&b| b == 1));
         // Twice on the same range is harmless.
