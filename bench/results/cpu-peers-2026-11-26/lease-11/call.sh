@@ -11,7 +11,8 @@
 # GAP's .wsg in blocks of 3 rounds, uniform then Kronecker, until the time is spent.
 # Each process of ours logs "N MiB of this process on huge pages" after building the graph.
 # Usage on the device: `bash .dev/cpu7/call.sh` (CALL_S: the seconds the call may take, 470;
-# CALL=2: the 21-scale graphs only, rounds numbered from 100 so they pool with call 1's).
+# CALL=2: the 21-scale graphs only, rounds numbered from 100 so they pool with call 1's;
+# BIG_AB=none drops the A/B side there, ~2x the rounds of GAP against the default).
 # The raw output is tarred into $OUT every 20 s, so a call cut short still brings back what ran.
 set -uo pipefail
 C=${CALL_S:-470}
@@ -30,7 +31,7 @@ B=$(( C - 20 ))  # seconds the interleave script gets in all
 T0=$(date +%s)
 left() { echo $(( B - ($(date +%s) - T0) )); }
 export PEERS=$D LUX_GZ=$D/lux.gr.gz OURS_WSG=1 REUSE_GRAPHS=1 REPS=5 BIG_REPS=8 BIG_AB_EVERY=1 \
-  AB_ENVS="SSSP_HUGE=0" BIG_AB="SSSP_HUGE=0"
+  AB_ENVS="SSSP_HUGE=0" BIG_AB=${BIG_AB:-SSSP_HUGE=0}
 {
   if [[ $CALL == 1 ]]; then
     ROUND0=0 ROUNDS=${ROUNDS:-17} DEADLINE_S=$(( B / 4 )) timeout "$(left)" bash $D/cpu-ab-interleave.sh "$o.bin" "$o" ny lux
