@@ -21,6 +21,9 @@ CALL=${CALL:-1}
 o=${CALL_DIR:-/tmp/call$CALL}; mkdir -p "$o" bench/graphs
 pack() { tar czf "$OUT/.c.tgz" -C "$(dirname "$o")" "$(basename "$o")" 2>/dev/null && mv "$OUT/.c.tgz" "$OUT/call$CALL.tgz"; }
 xz -dc $D/sssp-lab.xz > "$o.bin" && chmod +x "$o.bin"
+# The carry must fit 64 MiB beside the tree: GAP's binaries come xz'd, and ours was built with
+# the bundled NY assets emptied (bench reads NY from assets/ as a file; README, lease 11).
+for b in sssp converter; do [[ -f $D/gapbs/$b.xz ]] && xz -dc $D/gapbs/$b.xz > $D/gapbs/$b; done
 chmod +x $D/gapbs/* 2>/dev/null
 thp() { for f in enabled defrag khugepaged/defrag shmem_enabled; do echo "thp/$f: $(cat /sys/kernel/mm/transparent_hugepage/$f 2>/dev/null)"; done
   grep -E 'AnonHugePages|MemFree|MemTotal' /proc/meminfo; }
