@@ -8,6 +8,7 @@
 //! change a shortest distance. Undirected inputs are stored as two arcs.
 
 mod builder;
+pub mod huge;
 mod labels;
 
 pub(crate) use builder::mix64;
@@ -128,6 +129,12 @@ impl Csr {
         Csr::from_arcs(n, arcs)
     }
 
+    /// Asks for transparent huge pages under offsets, targets and weights ([`huge::advise`]);
+    /// returns the bytes the kernel put on 2 MiB pages.
+    pub fn advise_huge(&self) -> usize {
+        huge::advise(&self.offsets) + huge::advise(&self.targets) + huge::advise(&self.weights)
+    }
+
     /// Bytes held by the three arrays.
     pub fn bytes(&self) -> usize {
         self.offsets.len() * 4 + self.targets.len() * 4 + self.weights.len() * 4
@@ -186,6 +193,8 @@ impl Graph {
         coords: Option<Vec<[f32; 2]>>,
         labels: VertexLabels,
     ) -> Graph {
+        // Untimed load work, like GAP's build: every reader and generator ends here.
+        succ.advise_huge();
         let omega =
             (0..succ.n() as VertexId).map(|v| succ.arcs(v).map(|(_, w)| w as Distance).min().unwrap_or(INF)).collect();
         let mut heaviest_in = vec![0 as Weight; succ.n()];
@@ -240,7 +249,11 @@ impl Graph {
 
     /// CSR of predecessors (in-arcs), the transpose, built on first call in O(n + m).
     pub fn predecessors(&self) -> &Csr {
-        self.pred.get_or_init(|| self.succ.transpose())
+        self.pred.get_or_init(|| {
+            let pred = self.succ.transpose();
+            pred.advise_huge();
+            pred
+        })
     }
 
     /// ω(v) = weight of the lightest out-arc of v, [`INF`] for a sink (seed 000 §3.1).

@@ -58,12 +58,13 @@ impl<'a> Worker<'a> {
     /// began) and how many sources it was given.
     pub(super) fn log_built(&mut self, g: &Graph, t: Instant, sources: usize) {
         self.send(LabEvent::Log(format!(
-            "{}: n = {}, m = {}, built in {:.2} s, {} sources",
+            "{}: n = {}, m = {}, built in {:.2} s, {} sources, {} MiB of this process on huge pages",
             g.name,
             g.n(),
             g.m(),
             t.elapsed().as_secs_f64(),
-            sources
+            sources,
+            crate::graph::huge::collapsed_bytes() >> 20
         )));
     }
 

@@ -336,6 +336,7 @@ pub fn run(
     if narrow.len() < n {
         // Once per size; the workers set the values.
         narrow = (0..n).map(|_| AtomicU32::new(0)).collect();
+        crate::graph::huge::advise(&narrow);
     }
     let result = drive(graph, &narrow[..n], Some(dist), true, source, delta, threads, cancel, knobs());
     if let Some(k) = kept.as_mut()
@@ -360,6 +361,9 @@ pub fn prepare(graph: &Graph, threads: usize) {
     {
         // The workers set the values at the start of each run; zero pages are touched here.
         *kept = (0..n).map(|_| AtomicU32::new(0)).collect();
+        // δ is read and lowered at random, one access per arc scanned: 2 MiB pages keep it in
+        // the TLB's reach (graph::huge).
+        crate::graph::huge::advise(&kept);
     }
 }
 
