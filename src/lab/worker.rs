@@ -58,7 +58,7 @@ impl<'a> Worker<'a> {
     /// began) and how many sources it was given.
     pub(super) fn log_built(&mut self, g: &Graph, t: Instant, sources: usize) {
         self.send(LabEvent::Log(format!(
-            "{}: n = {}, m = {}, built in {:.2} s, {} sources, {} MiB of this process on huge pages",
+            "{}: n = {}, m = {}, built in {:.2} s, {} sources, {} MiB put on huge pages in this process so far",
             g.name,
             g.n(),
             g.m(),

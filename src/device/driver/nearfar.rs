@@ -38,7 +38,12 @@ pub const SOLO_FAR: u32 = 8_192;
 
 /// `default`, or `SSSP_NF_SOLO_WORK` where set to a number (A/B runs on the GPU machine).
 pub fn solo_work(default: u32) -> u32 {
-    std::env::var("SSSP_NF_SOLO_WORK").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(default)
+    env_number("SSSP_NF_SOLO_WORK").unwrap_or(default)
+}
+
+/// The environment variable `name` as a number, if it is set to one (the near-far A/B knobs).
+pub fn env_number(name: &str) -> Option<u32> {
+    std::env::var(name).ok().and_then(|v| v.trim().parse().ok())
 }
 
 /// What a launch returns: the log entries of the phases it ran, whether the solve ended, and the
@@ -134,7 +139,7 @@ pub fn adaptive_delta_min(delta: u32, delta_max: u32, default_div: u32) -> u32 {
     if delta_max <= delta {
         return delta;
     }
-    let div = std::env::var("SSSP_NF_ADELTA_MIN_DIV").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(default_div);
+    let div = env_number("SSSP_NF_ADELTA_MIN_DIV").unwrap_or(default_div);
     (delta / div.max(1)).max(1)
 }
 

@@ -104,10 +104,8 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     check_fits(&gpu, graph, arc_base, pc, fc)?;
     let solo_wg =
         gpu.limits.max_compute_invocations_per_workgroup.min(gpu.limits.max_compute_workgroup_size_x).min(1024);
-    let grid_wg = std::env::var("SSSP_NF_WG_GRID_WG")
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-        .filter(|w: &u32| w.is_power_of_two() && *w >= 32)
+    let grid_wg = nf::env_number("SSSP_NF_WG_GRID_WG")
+        .filter(|w| w.is_power_of_two() && *w >= 32)
         .unwrap_or(GRID_WG)
         .min(solo_wg);
     let max_groups = gpu.limits.max_compute_workgroups_per_dimension.min(4 * 132 * 2048 / grid_wg).max(1);
@@ -236,8 +234,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     );
     let grid_threads = u64::from(max_groups) * u64::from(grid_wg);
     let profile = profile_queries(&gpu);
-    let first =
-        std::env::var("SSSP_NF_WG_FIRST").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(FIRST_ROUNDS).max(1);
+    let first = nf::env_number("SSSP_NF_WG_FIRST").unwrap_or(FIRST_ROUNDS).max(1);
     let backend =
         NearFarWgpu { gpu, n, kernels, dist, ctl, log, args, solo_wg, grid_threads, far_cap: fc, profile, first };
     Ok(Box::new(NearFar::new(backend, run, b.ident(device))))
