@@ -128,6 +128,20 @@ pub(crate) fn read(
     index: wgpu::SubmissionIndex,
     what: &str,
 ) -> Result<Vec<u8>, SolveError> {
+    read_with(gpu, buffer, size, index, what, <[u8]>::to_vec)
+}
+
+/// Maps `buffer[0..size]` after submission `index`, hands the mapped bytes to `take` (which
+/// copies out what it needs: a launch reads its control block and only the log entries it
+/// wrote, not the log's whole bound) and unmaps the buffer, so it can be copied into again.
+pub(crate) fn read_with<T>(
+    gpu: &Gpu,
+    buffer: &wgpu::Buffer,
+    size: u64,
+    index: wgpu::SubmissionIndex,
+    what: &str,
+    take: impl FnOnce(&[u8]) -> T,
+) -> Result<T, SolveError> {
     let result: Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>> = Arc::new(Mutex::new(None));
     let r2 = Arc::clone(&result);
     let slice = buffer.slice(0..size);
@@ -154,9 +168,9 @@ pub(crate) fn read(
         Some(Err(e)) => return Err(dev(format!("{}: {what}: mapping failed: {e}", gpu.name))),
         None => return Err(dev(format!("{}: {what}: mapping did not finish", gpu.name))),
     }
-    let bytes = slice.get_mapped_range().map_err(|e| dev(format!("{}: {what}: mapped range: {e}", gpu.name)))?.to_vec();
+    let out = take(&slice.get_mapped_range().map_err(|e| dev(format!("{}: {what}: mapped range: {e}", gpu.name)))?);
     buffer.unmap();
-    Ok(bytes)
+    Ok(out)
 }
 
 /// Copies the first `n` u32 words of `src` back.

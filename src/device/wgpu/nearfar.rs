@@ -26,7 +26,7 @@
 //! ([`nf::adaptive_delta_max`]), down to a quarter of the auto Δ ([`DELTA_MIN_DIV`]).
 
 use super::Gpu;
-use super::dispatch::{Kernel, buffer_init, copy_words, read, readback_buffer};
+use super::dispatch::{Kernel, buffer_init, copy_words, read_with, readback_buffer};
 use crate::algo::{SolveError, Stepper};
 use crate::device::driver::nearfar::{self as nf, Launched, NearFar, NearFarBackend, NfEntry};
 use crate::device::gpu::{Build, DeltaRun};
@@ -90,6 +90,17 @@ struct NearFarWgpu {
     profile: Option<(wgpu::QuerySet, wgpu::Buffer)>,
     /// Rounds of the first launch of a run to the end (`SSSP_NF_WG_FIRST`, default [`FIRST_ROUNDS`]).
     first: u32,
+    /// Every launch's readback (control block, the log's bound up to [`FOLD_LOG_BYTES`], the
+    /// profile's timestamps), mapped and unmapped again by each: one allocation per run.
+    rb: wgpu::Buffer,
+    /// δ's readback at a run's end (4 n bytes).
+    dist_rb: wgpu::Buffer,
+    /// The next launch, encoded while the GPU ran the last (or when the stepper was built, for
+    /// the first), with its rounds: the host's encoding (~0.2–0.6 ms a launch on the H100,
+    /// gpu-peers-2026-11-27/wgs/s4) overlaps the GPU's work instead of following the wait.
+    ahead: Option<(u32, Encoded)>,
+    /// `SSSP_NF_WG_AHEAD=0` encodes each launch when it is asked for (A/B runs).
+    encode_ahead: bool,
 }
 
 /// Uploads the graph and the source's state and returns the driver. Errors
@@ -235,8 +246,31 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let grid_threads = u64::from(max_groups) * u64::from(grid_wg);
     let profile = profile_queries(&gpu);
     let first = nf::env_number("SSSP_NF_WG_FIRST").unwrap_or(FIRST_ROUNDS).max(1);
-    let backend =
-        NearFarWgpu { gpu, n, kernels, dist, ctl, log, args, solo_wg, grid_threads, far_cap: fc, profile, first };
+    let rb_bytes = 4 * NF_C_WORDS as u64 + FOLD_LOG_BYTES + 8 * u64::from(PROFILE_QUERIES);
+    let (rb, dist_rb) = (readback_buffer(&gpu, rb_bytes), readback_buffer(&gpu, 4 * n as u64));
+    let mut backend = NearFarWgpu {
+        gpu,
+        n,
+        kernels,
+        dist,
+        ctl,
+        log,
+        args,
+        solo_wg,
+        grid_threads,
+        far_cap: fc,
+        profile,
+        first,
+        rb,
+        dist_rb,
+        ahead: None,
+        encode_ahead: env_switch("SSSP_NF_WG_AHEAD"),
+    };
+    if backend.encode_ahead {
+        let r = first.min(MAX_ROUNDS);
+        let e = Arc::clone(&backend.gpu).guarded("encoding the first near-far launch", || backend.encode(r))?;
+        backend.ahead = Some((r, e));
+    }
     Ok(Box::new(NearFar::new(backend, run, b.ident(device))))
 }
 
@@ -390,12 +424,23 @@ impl Pipe {
     }
 }
 
-impl NearFarBackend for NearFarWgpu {
-    fn launch(&mut self, phases: u32) -> Result<Launched, SolveError> {
-        // One phase when stepping; otherwise no phase budget and `phases` rounds.
-        let (budget, rounds) = if phases <= 1 { (1, 1) } else { (u32::MAX, phases.min(MAX_ROUNDS)) };
-        let what = "running near-far phases";
+/// A launch's command buffer and where its readback holds what.
+struct Encoded {
+    cb: wgpu::CommandBuffer,
+    /// Bytes of the log's bound copied into the readback (0: read separately).
+    log_bytes: u64,
+    /// Where the timestamps start in the readback, and how many.
+    ts_at: u64,
+    queries: u32,
+}
+
+impl NearFarWgpu {
+    /// Encodes a launch of `rounds` rounds (one phase when `stepping`): `nf_resume`, the rounds,
+    /// a final `nf_round`, then the copies of the control block (and the log when small, and
+    /// the timestamps) into `rb`.
+    fn encode(&self, rounds: u32) -> Encoded {
         let gpu = &self.gpu;
+        let what = "running near-far phases";
         let ctl_bytes = 4 * NF_C_WORDS as u64;
         let queries = 2 * rounds + 3;
         // The log comes back in the same submission when the most a launch can log is small
@@ -405,54 +450,101 @@ impl NearFarBackend for NearFarWgpu {
         let log_bytes = 4 * (most.min(nf::LOG_CAP as usize) * NF_LOG_WORDS) as u64;
         let log_bytes = if log_bytes <= FOLD_LOG_BYTES { log_bytes } else { 0 };
         let ts_at = ctl_bytes + log_bytes;
-        let rb_bytes = ts_at + if self.profile.is_some() { 8 * u64::from(queries) } else { 0 };
-        let t0 = std::time::Instant::now();
-        let mut t_encoded = t0;
-        let (rb, index) = gpu.guarded(what, || {
-            let q = &gpu.queue;
-            q.write_buffer(&self.ctl, 4 * NF_C_BUDGET as u64, bytemuck::cast_slice(&[budget]));
-            q.write_buffer(&self.ctl, 4 * NF_C_LOGGED as u64, bytemuck::cast_slice(&[0u32]));
-            let mut enc = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(what) });
-            {
-                let mut pass =
-                    enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(what), timestamp_writes: None });
-                let set = self.profile.as_ref().map(|(set, _)| set);
-                let mut qi = 0;
-                let mut stamp = |pass: &mut wgpu::ComputePass<'_>| {
-                    if let Some(set) = set {
-                        pass.write_timestamp(set, qi);
-                        qi += 1;
-                    }
-                };
-                stamp(&mut pass);
-                self.kernels[0].once(&mut pass);
-                stamp(&mut pass);
-                for _ in 0..rounds {
-                    self.kernels[1].once(&mut pass);
-                    stamp(&mut pass);
-                    self.kernels[2].bind(&mut pass);
-                    pass.dispatch_workgroups_indirect(&self.args, 12);
-                    stamp(&mut pass);
+        let mut enc = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(what) });
+        {
+            let mut pass =
+                enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(what), timestamp_writes: None });
+            let set = self.profile.as_ref().map(|(set, _)| set);
+            let mut qi = 0;
+            let mut stamp = |pass: &mut wgpu::ComputePass<'_>| {
+                if let Some(set) = set {
+                    pass.write_timestamp(set, qi);
+                    qi += 1;
                 }
+            };
+            stamp(&mut pass);
+            self.kernels[0].once(&mut pass);
+            stamp(&mut pass);
+            for _ in 0..rounds {
                 self.kernels[1].once(&mut pass);
                 stamp(&mut pass);
+                self.kernels[2].bind(&mut pass);
+                pass.dispatch_workgroups_indirect(&self.args, 12);
+                stamp(&mut pass);
             }
-            let rb = readback_buffer(gpu, rb_bytes);
-            enc.copy_buffer_to_buffer(&self.ctl, 0, &rb, 0, Some(ctl_bytes));
-            if log_bytes > 0 {
-                enc.copy_buffer_to_buffer(&self.log, 0, &rb, ctl_bytes, Some(log_bytes));
+            self.kernels[1].once(&mut pass);
+            stamp(&mut pass);
+        }
+        enc.copy_buffer_to_buffer(&self.ctl, 0, &self.rb, 0, Some(ctl_bytes));
+        if log_bytes > 0 {
+            enc.copy_buffer_to_buffer(&self.log, 0, &self.rb, ctl_bytes, Some(log_bytes));
+        }
+        if let Some((set, resolve)) = &self.profile {
+            enc.resolve_query_set(set, 0..queries, resolve, 0);
+            enc.copy_buffer_to_buffer(resolve, 0, &self.rb, ts_at, Some(8 * u64::from(queries)));
+        }
+        Encoded { cb: enc.finish(), log_bytes, ts_at, queries }
+    }
+
+    /// The encoded launch of `rounds` rounds: the one encoded ahead when it has as many, else a
+    /// fresh one (validation errors surface at the submission's error scope).
+    fn encoded(&mut self, rounds: u32) -> Encoded {
+        match self.ahead.take() {
+            Some((r, e)) if r == rounds => e,
+            other => {
+                // A step (one phase) leaves the run's encoded launch for the run.
+                self.ahead = other;
+                self.encode(rounds)
             }
-            if let Some((set, resolve)) = &self.profile {
-                enc.resolve_query_set(set, 0..queries, resolve, 0);
-                enc.copy_buffer_to_buffer(resolve, 0, &rb, ts_at, Some(8 * u64::from(queries)));
-            }
-            let cb = enc.finish();
-            t_encoded = std::time::Instant::now();
-            (rb, q.submit([cb]))
-        })?;
-        let raw = read(gpu, &rb, rb_bytes, index, what)?;
+        }
+    }
+}
+
+/// The readback of one launch: the control block, the log entries it wrote (`None`: more than
+/// the readback holds) and the timestamps.
+type Readback = (Vec<u32>, Option<Vec<u32>>, Vec<u64>);
+
+impl NearFarBackend for NearFarWgpu {
+    fn launch(&mut self, phases: u32) -> Result<Launched, SolveError> {
+        // One phase when stepping; otherwise no phase budget and `phases` rounds.
+        let (budget, rounds) = if phases <= 1 { (1, 1) } else { (u32::MAX, phases.min(MAX_ROUNDS)) };
+        let what = "running near-far phases";
+        let ctl_bytes = 4 * NF_C_WORDS;
+        let t0 = std::time::Instant::now();
+        let mut t_encoded = t0;
+        let (e, index) = {
+            let gpu = Arc::clone(&self.gpu);
+            gpu.guarded(what, || {
+                let e = self.encoded(rounds);
+                t_encoded = std::time::Instant::now();
+                let q = &gpu.queue;
+                q.write_buffer(&self.ctl, 4 * NF_C_BUDGET as u64, bytemuck::cast_slice(&[budget]));
+                q.write_buffer(&self.ctl, 4 * NF_C_LOGGED as u64, bytemuck::cast_slice(&[0u32]));
+                let Encoded { cb, log_bytes, ts_at, queries } = e;
+                ((log_bytes, ts_at, queries), q.submit([cb]))
+            })?
+        };
+        let (log_bytes, ts_at, queries) = e;
+        // While the GPU runs this launch, encode the next one the driver asks for (twice the
+        // rounds) — ~10 µs of the host's time per dispatch that would otherwise follow the wait.
+        if phases > 1 && self.encode_ahead {
+            let next = phases.saturating_mul(2).min(MAX_ROUNDS);
+            let e = Arc::clone(&self.gpu).guarded(what, || self.encode(next))?;
+            self.ahead = Some((next, e));
+        }
+        let rb_bytes = ts_at + if self.profile.is_some() { 8 * u64::from(queries) } else { 0 };
+        let take = |raw: &[u8]| -> Readback {
+            let ctl: Vec<u32> = bytemuck::cast_slice(&raw[..ctl_bytes]).to_vec();
+            let count = ctl[NF_C_LOGGED].min(nf::LOG_CAP) as usize;
+            let want = 4 * count * NF_LOG_WORDS;
+            let words =
+                (want as u64 <= log_bytes).then(|| bytemuck::cast_slice(&raw[ctl_bytes..ctl_bytes + want]).to_vec());
+            let ts = raw[ts_at as usize..].chunks_exact(8).map(bytemuck::pod_read_unaligned).collect();
+            (ctl, words, ts)
+        };
+        let (ctl, words, ts) = read_with(&self.gpu, &self.rb, rb_bytes, index, what, take)?;
         let t_read = std::time::Instant::now();
-        let ctl: &[u32] = bytemuck::cast_slice(&raw[..ctl_bytes as usize]);
+        let gpu = &self.gpu;
         if ctl[NF_C_OVERFLOW] != 0 {
             return Err(SolveError::Device(format!(
                 "{}: a near-far pile overflowed (far capacity {} entries)",
@@ -461,19 +553,12 @@ impl NearFarBackend for NearFarWgpu {
         }
         let done = nf::is_done(ctl[NF_C_KIND]);
         let count = ctl[NF_C_LOGGED].min(nf::LOG_CAP) as usize;
-        let words = if count > 0 {
-            let want = 4 * (count * NF_LOG_WORDS) as u64;
-            if want <= log_bytes {
-                bytemuck::cast_slice(&raw[ctl_bytes as usize..(ctl_bytes + want) as usize]).to_vec()
-            } else {
-                copy_words(gpu, &self.log, count * NF_LOG_WORDS, "reading the near-far log")?
-            }
-        } else {
-            Vec::new()
+        let words = match words {
+            Some(w) => w,
+            None => copy_words(gpu, &self.log, count * NF_LOG_WORDS, "reading the near-far log")?,
         };
         let entries: Vec<NfEntry> = words.chunks_exact(NF_LOG_WORDS).map(|c| std::array::from_fn(|i| c[i])).collect();
         if self.profile.is_some() {
-            let ts: Vec<u64> = raw[ts_at as usize..].chunks_exact(8).map(bytemuck::pod_read_unaligned).collect();
             let sec = |a: std::time::Instant, b: std::time::Instant| (b - a).as_secs_f64() * 1e3;
             let host = [sec(t0, t_encoded), sec(t_encoded, t_read), sec(t_read, std::time::Instant::now())];
             eprintln!("{}", profile_line(&ts, gpu.timestamp_period, rounds, entries.len(), host));
@@ -482,7 +567,18 @@ impl NearFarBackend for NearFarWgpu {
     }
 
     fn read_dist(&mut self) -> Result<Vec<u32>, SolveError> {
-        copy_words(&self.gpu, &self.dist, self.n, "copying δ from the GPU")
+        let gpu = &self.gpu;
+        let what = "copying δ from the GPU";
+        let bytes = 4 * self.n as u64;
+        if bytes == 0 {
+            return Ok(Vec::new());
+        }
+        let index = gpu.guarded(what, || {
+            let mut enc = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(what) });
+            enc.copy_buffer_to_buffer(&self.dist, 0, &self.dist_rb, 0, Some(bytes));
+            gpu.queue.submit([enc.finish()])
+        })?;
+        read_with(gpu, &self.dist_rb, bytes, index, what, |raw| bytemuck::cast_slice(raw).to_vec())
     }
 
     fn first_launch(&self) -> u32 {
