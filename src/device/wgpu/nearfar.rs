@@ -141,7 +141,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
             d.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
                 size: bytes.max(8),
-                usage: storage,
+                usage: storage | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             })
         };
@@ -151,6 +151,14 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
         let near = init("nf near", bytemuck::cast_slice(&near), storage);
         let pieces = init("nf pieces", bytemuck::cast_slice(&pieces), storage);
         let far = zeros("nf far", 16 * u64::from(fc));
+        // wgpu zeroes a buffer created empty in the first submission that uses it: the far piles
+        // (16 bytes per arc and vertex, 1 GB on Kronecker 21) were cleared inside the run's first
+        // launch, ~0.7 ms of its wall time (gpu-peers-2026-11-27/wgs/g1). Clear them here, where
+        // the builder waits for its uploads ([`Gpu::settle`]).
+        let mut enc =
+            d.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("clearing the far piles") });
+        enc.clear_buffer(&far, 0, None);
+        gpu.queue.submit([enc.finish()]);
         let ctl = init("nf ctl", bytemuck::cast_slice(&st.ctl), storage | copy);
         let log = init("nf log", &vec![0u8; 4 * NF_LOG_WORDS * nf::LOG_CAP as usize], storage | copy);
         let args =
