@@ -45,9 +45,16 @@ const EMIT_SG: &str = include_str!("../../../kernels/nearfar_emit_sg.wgsl");
 /// The vertex relax of up to 4 arcs at once with per-arc appends (`nf_relax_quad`, `QUAD`).
 const QUAD: &str = include_str!("../../../kernels/nearfar_quad.wgsl");
 /// Workgroup size of the grid phases (`SSSP_NF_WG_GRID_WG`, a power of two ≥ 32: A/B runs).
-/// 512: R-MAT 20 took 3.37 / 3.58 ms with 512, 3.48 / 3.40 with 1 024, 3.78–4.19 with 256 on the
-/// H100 (gpu-peers-2026-11-27/wgs/s3); the roads and grids run almost no grid phase.
-const GRID_WG: u32 = 512;
+/// 1 024 on the H100 (gpu-peers-2026-11-27/wgs/g2, against 512 in the same call): Kronecker 21
+/// 5.66 / 6.42 ms against 6.83 / 7.57 (two sources), uniform random 21 4.43 / 4.35 against
+/// 5.4 / 4.9, R-MAT 20 3.03 against 2.97 (even; s3: 3.40–3.48 against 3.37–3.58; 256 was slower
+/// everywhere); the roads and grids run almost no grid phase.
+const GRID_WG: u32 = 1024;
+/// A relax phase of at most this many estimated arcs runs solo in one workgroup, a bigger one on
+/// the grid (`SSSP_NF_SOLO_WORK`; CUDA's is [`nf::SOLO_WORK_CUDA`]). 8 192 on the H100
+/// (gpu-peers-2026-11-27/wgs/g2): the 4096² grid 164 ms against 228 with 32 768 (16 384: 179):
+/// its solo phases of 10 000+ arcs took 10–15 µs in one workgroup, two dispatches on all SMs less.
+const SOLO_WORK: u32 = 8_192;
 /// Most rounds (each one solo stretch and one grid phase) in one command buffer.
 const MAX_ROUNDS: u32 = 512;
 /// Rounds of a run's first launch (doubling after): a launch costs the host ~0.5 ms beyond the
@@ -128,7 +135,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let checked = env_switch("SSSP_NF_WG_CHECKED");
     let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP) && env_switch("SSSP_NF_WG_SUBGROUP");
     let delta_max = nf::adaptive_delta_max(run.delta, bal);
-    let mut st = nf::initial_state(graph, b.source, run.delta, delta_max, hub_deg, nf::solo_work(nf::SOLO_WORK));
+    let mut st = nf::initial_state(graph, b.source, run.delta, delta_max, hub_deg, nf::solo_work(SOLO_WORK));
     st.ctl[NF_C_DELTA_MIN] = nf::adaptive_delta_min(run.delta, delta_max, DELTA_MIN_DIV);
     let HostWords { words, dist, near, pieces } = host_words(graph, b.source, &st, arc_base, pc);
     let params = [n as u32, pc, fc, hub_deg, nf::LOG_CAP, arc_base as u32, grid_wg, max_groups];
