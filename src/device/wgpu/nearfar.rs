@@ -44,17 +44,21 @@ const EMIT: &str = include_str!("../../../kernels/nearfar_emit.wgsl");
 const EMIT_SG: &str = include_str!("../../../kernels/nearfar_emit_sg.wgsl");
 /// The vertex relax of up to 4 arcs at once with per-arc appends (`nf_relax_quad`, `QUAD`).
 const QUAD: &str = include_str!("../../../kernels/nearfar_quad.wgsl");
-/// Workgroup size of the grid phases (`SSSP_NF_WG_GRID_WG`, a power of two ≥ 32: A/B runs).
-/// 1 024 on the H100 (gpu-peers-2026-11-27/wgs/g2, against 512 in the same call): Kronecker 21
-/// 5.66 / 6.42 ms against 6.83 / 7.57 (two sources), uniform random 21 4.43 / 4.35 against
-/// 5.4 / 4.9, R-MAT 20 3.03 against 2.97 (even; s3: 3.40–3.48 against 3.37–3.58; 256 was slower
-/// everywhere); the roads and grids run almost no grid phase.
-const GRID_WG: u32 = 1024;
-/// A relax phase of at most this many estimated arcs runs solo in one workgroup, a bigger one on
-/// the grid (`SSSP_NF_SOLO_WORK`; CUDA's is [`nf::SOLO_WORK_CUDA`]). 8 192 on the H100
-/// (gpu-peers-2026-11-27/wgs/g2): the 4096² grid 164 ms against 228 with 32 768 (16 384: 179):
-/// its solo phases of 10 000+ arcs took 10–15 µs in one workgroup, two dispatches on all SMs less.
-const SOLO_WORK: u32 = 8_192;
+/// Workgroup size of the grid phases and the solo threshold (a relax phase of at most this many
+/// estimated arcs runs solo in one workgroup, a bigger one on the grid; CUDA's threshold is
+/// [`nf::SOLO_WORK_CUDA`]), by the relax the graph runs ([`nf::hubs`]): `(balanced, vertex)`.
+/// Env `SSSP_NF_WG_GRID_WG` (a power of two ≥ 32) and `SSSP_NF_SOLO_WORK` override both for A/B
+/// runs. Measured on the H100 beside CUDA in one call each (gpu-peers-2026-11-27/wgs/g2, g3b, g3c):
+/// - balanced relax (R-MAT, Kronecker, uniform random: phases of 10⁵–10⁷ arcs): workgroups of
+///   1 024 against 512: Kronecker 21 5.66 / 6.42 ms against 6.83 / 7.57 (two sources), uniform
+///   random 21 4.43 / 4.35 against 5.4 / 4.9, R-MAT 20 3.03 against 2.97 (even; 256 slower
+///   everywhere); solo threshold 32 768: uniform 21 5.12 ms with 8 192 (g3c) against 4.4;
+/// - vertex relax (roads, grids: mid-size grid phases): solo threshold 8 192 against 32 768: the
+///   4096² grid 164 against 228 ms (16 384: 179), its solo phases of 10 000+ arcs took 10–15 µs
+///   in one workgroup; with workgroups of 1 024 it took 180 ms (g3c); NY, luxembourg and the
+///   2048² grid even (g3b).
+const GRID_WG: (u32, u32) = (1024, 512);
+const SOLO_WORK: (u32, u32) = (32_768, 8_192);
 /// Most rounds (each one solo stretch and one grid phase) in one command buffer.
 const MAX_ROUNDS: u32 = 512;
 /// Rounds of a run's first launch (doubling after): a launch costs the host ~0.5 ms beyond the
@@ -124,7 +128,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
         gpu.limits.max_compute_invocations_per_workgroup.min(gpu.limits.max_compute_workgroup_size_x).min(1024);
     let grid_wg = nf::env_number("SSSP_NF_WG_GRID_WG")
         .filter(|w| w.is_power_of_two() && *w >= 32)
-        .unwrap_or(GRID_WG)
+        .unwrap_or(if bal { GRID_WG.0 } else { GRID_WG.1 })
         .min(solo_wg);
     let max_groups = gpu.limits.max_compute_workgroups_per_dimension.min(4 * 132 * 2048 / grid_wg).max(1);
     let stage = if env_switch("SSSP_NF_WG_STAGE") { stage_entries(&gpu, grid_wg) } else { None };
@@ -135,7 +139,14 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let checked = env_switch("SSSP_NF_WG_CHECKED");
     let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP) && env_switch("SSSP_NF_WG_SUBGROUP");
     let delta_max = nf::adaptive_delta_max(run.delta, bal);
-    let mut st = nf::initial_state(graph, b.source, run.delta, delta_max, hub_deg, nf::solo_work(SOLO_WORK));
+    let mut st = nf::initial_state(
+        graph,
+        b.source,
+        run.delta,
+        delta_max,
+        hub_deg,
+        nf::solo_work(if bal { SOLO_WORK.0 } else { SOLO_WORK.1 }),
+    );
     st.ctl[NF_C_DELTA_MIN] = nf::adaptive_delta_min(run.delta, delta_max, DELTA_MIN_DIV);
     let HostWords { words, dist, near, pieces } = host_words(graph, b.source, &st, arc_base, pc);
     let params = [n as u32, pc, fc, hub_deg, nf::LOG_CAP, arc_base as u32, grid_wg, max_groups];
