@@ -166,8 +166,9 @@ mod ui {
 
 #[test]
 fn stop_ends_a_run_to_the_end_and_the_lanes_go_on_from_there() {
-    // Large enough that Martín's run to the end outlasts the stop by far on any machine.
-    let g = Arc::new(crate::generate::grid(400, 400, 9, 3).unwrap_or_else(|e| panic!("{e}")));
+    // Large enough that Martín's run to the end outlasts the stop by far on any machine: a
+    // 400 × 400 grid ran to its end within the 50 ms in a release build.
+    let g = Arc::new(crate::generate::grid(1500, 1500, 9, 3).unwrap_or_else(|e| panic!("{e}")));
     let mut c = view(&[("martin-succ", DeviceId::Cpu)], Lockstep::Iteration, &g);
     c.run_to_end();
     std::thread::sleep(Duration::from_millis(50));

@@ -4,8 +4,11 @@
 //! WGSL cannot synchronise a grid, so a launch is one command buffer: `nf_resume`, then rounds of
 //! two dispatches (`nf_round`: the scheduler and a solo stretch in one workgroup; `nf_grid`: one
 //! grid phase, sized on the GPU through indirect dispatch), then a final `nf_round`; the control
-//! block and (where it is small) the log come back in the launch's own submission. The builders
-//! wait for the uploads ([`super::Gpu::settle`]) so a run's first launch times the solve alone.
+//! block and (where it is small) the log come back in the launch's own submission, through one
+//! readback buffer per run. The builders clear the far piles (wgpu would zero them lazily in the
+//! first launch) and wait for the uploads ([`super::Gpu::settle`]) so a run's first launch times
+//! the solve alone; each launch is encoded while the GPU runs the one before (the first when the
+//! stepper is built).
 //! Times are the host's (the driver's clock); `SSSP_NF_WG_PROFILE=1` prints per launch the GPU
 //! time per dispatch kind from timestamps and the host's share (`docs/gpu-worklist.md` §14).
 //!
