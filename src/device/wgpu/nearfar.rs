@@ -39,6 +39,8 @@ use crate::device::layout::nearfar::{
 use crate::graph::{Graph, VertexId};
 use std::sync::Arc;
 
+mod profile;
+
 const SOURCE: &str = include_str!("../../../kernels/nearfar.wgsl");
 /// The batched vertex relax (`nf_relax_vertex`), appended to [`SOURCE`], then one of its two
 /// reservation files: one per invocation, or one per subgroup (needs `Features::SUBGROUP`).
@@ -273,7 +275,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
         },
     );
     let grid_threads = u64::from(max_groups) * u64::from(grid_wg);
-    let profile = profile_queries(&gpu);
+    let profile = profile::queries(&gpu);
     let first = nf::env_number("SSSP_NF_WG_FIRST").unwrap_or(FIRST_ROUNDS).max(1);
     let rb_bytes = 4 * NF_C_WORDS as u64 + FOLD_LOG_BYTES + 8 * u64::from(PROFILE_QUERIES);
     let (rb, dist_rb) = (readback_buffer(&gpu, rb_bytes), readback_buffer(&gpu, 4 * n as u64));
@@ -308,57 +310,6 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
 /// implemented") and takes the subgroup builtins from the device's `Features::SUBGROUP` alone.
 fn shader_source(subgroups: bool) -> String {
     super::kernels::with_common(&[SOURCE, VERTEX, QUAD, if subgroups { EMIT_SG } else { EMIT }].concat())
-}
-
-/// The profile's query set and resolve buffer (see `NearFarWgpu::profile`), or `None`.
-fn profile_queries(gpu: &Gpu) -> Option<(wgpu::QuerySet, wgpu::Buffer)> {
-    let want = std::env::var("SSSP_NF_WG_PROFILE").is_ok_and(|v| v.trim() == "1");
-    let inside = gpu.device.features().contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES);
-    if !want || !inside {
-        return None;
-    }
-    let set = gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
-        label: Some("nf profile"),
-        ty: wgpu::QueryType::Timestamp,
-        count: PROFILE_QUERIES,
-    });
-    let resolve = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("nf profile"),
-        size: 8 * u64::from(PROFILE_QUERIES),
-        usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-        mapped_at_creation: false,
-    });
-    Some((set, resolve))
-}
-
-/// The profile's line for one launch: GPU time per dispatch kind from the timestamps `ts`
-/// (ticks: the pass's start, then one after each dispatch: resume, rounds × (round, grid), the
-/// final round), and the host's encode / wait / log-read times (ms). A dispatch "works" when it
-/// took over 20 µs (an empty one takes ~10 on the H100).
-fn profile_line(ts: &[u64], period_ns: f32, rounds: u32, phases: usize, host: [f64; 3]) -> String {
-    let ms = |i: usize| match (ts.get(i.wrapping_sub(1)), ts.get(i)) {
-        (Some(&a), Some(&b)) => b.saturating_sub(a) as f64 * f64::from(period_ns) * 1e-6,
-        _ => 0.0,
-    };
-    let (mut round, mut grid) = (ms(1) + ms(2 * rounds as usize + 2), 0.0);
-    let (mut round_busy, mut grid_busy) = (0u32, 0u32);
-    for r in 0..rounds as usize {
-        let (a, b) = (ms(2 + 2 * r), ms(3 + 2 * r));
-        round += a;
-        grid += b;
-        round_busy += u32::from(a > 0.02);
-        grid_busy += u32::from(b > 0.02);
-    }
-    let pass = match (ts.first(), ts.last()) {
-        (Some(&a), Some(&b)) => b.saturating_sub(a) as f64 * f64::from(period_ns) * 1e-6,
-        _ => 0.0,
-    };
-    format!(
-        "nf-wg profile: {rounds} rounds, {phases} phases: host encode {:.3} ms, submit to ctl {:.3} ms, log {:.3} ms; \
-         GPU pass {pass:.3} ms = resume and rounds (scheduler, solo phases) {round:.3} ({round_busy} over 20 us) + \
-         grid phases {grid:.3} ({grid_busy} over 20 us)",
-        host[0], host[1], host[2],
-    )
 }
 
 /// An A/B switch read where the pipelines are built: on unless the variable is `0`.
@@ -590,7 +541,7 @@ impl NearFarBackend for NearFarWgpu {
         if self.profile.is_some() {
             let sec = |a: std::time::Instant, b: std::time::Instant| (b - a).as_secs_f64() * 1e3;
             let host = [sec(t0, t_encoded), sec(t_encoded, t_read), sec(t_read, std::time::Instant::now())];
-            eprintln!("{}", profile_line(&ts, gpu.timestamp_period, rounds, entries.len(), host));
+            eprintln!("{}", profile::line(&ts, gpu.timestamp_period, rounds, entries.len(), host));
         }
         Ok(Launched { entries, done, gpu_ms: None })
     }
@@ -648,19 +599,6 @@ mod tests {
                 .validate(&module)
                 .unwrap_or_else(|e| panic!("subgroups {subgroups}: {}", e.emit_to_string(&text)));
         }
-    }
-
-    /// The profile sums the dispatches by kind: resume and rounds (with the final one) apart from
-    /// the grid phases, and counts those over 20 µs.
-    #[test]
-    fn profile_line_sums_dispatches_by_kind() {
-        // Period 1 ns per tick: start 0, resume +1 µs, round 1 +30 µs, grid 1 +10 µs, round 2
-        // +5 µs, grid 2 +40 µs, final round +2 µs.
-        let ts = [0u64, 1_000, 31_000, 41_000, 46_000, 86_000, 88_000];
-        let line = super::profile_line(&ts, 1.0, 2, 7, [0.1, 0.2, 0.3]);
-        assert!(line.contains("GPU pass 0.088 ms"), "{line}");
-        assert!(line.contains("(scheduler, solo phases) 0.038 (1 over 20 us)"), "{line}");
-        assert!(line.contains("grid phases 0.050 (1 over 20 us)"), "{line}");
     }
 
     /// The host's bound on a solo stretch's phases is the kernel's.
