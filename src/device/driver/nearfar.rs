@@ -27,10 +27,11 @@ pub type NfEntry = [u32; NF_LOG_WORDS];
 /// Most phases a launch logs; a longer launch keeps the first ones (8 MB of log).
 pub const LOG_CAP: u32 = 1 << 18;
 /// CUDA's solo threshold: a relax phase of at most this many estimated arcs (near list × mean
-/// degree) runs in one block (wgpu has its own, `SOLO_WORK` in `device/wgpu/nearfar.rs`); the
-/// prototype's NY optimum was 32 768 (`docs/gpu-worklist.md`), but a solo phase of 8 000+ vertices took 31 600 cycles on the 4096² grid, where the grid
-/// of 132 blocks takes about as long as one barrier; 8 192 halved the grid's time and left the
-/// roads even (H100, `bench/results/gpu-peers-2026-11-27/soloq/c8`).
+/// degree) runs in one block (wgpu has its own, `SOLO_WORK` in `device/wgpu/nearfar.rs`). The
+/// prototype's NY optimum was 32 768 (`docs/gpu-worklist.md`), but a solo phase of 8 000+
+/// vertices took 31 600 cycles on the 4096² grid, where the grid of 132 blocks takes about as
+/// long as one barrier; 8 192 halved the grid's time and left the roads even (H100,
+/// `bench/results/gpu-peers-2026-11-27/soloq/c8`).
 pub const SOLO_WORK_CUDA: u32 = 8_192;
 /// A split of at most this many far entries runs in one block (one workgroup).
 pub const SOLO_FAR: u32 = 8_192;

@@ -173,19 +173,32 @@ pub(crate) fn read_with<T>(
     Ok(out)
 }
 
-/// Copies the first `n` u32 words of `src` back.
+/// Copies the first `n` u32 words of `src` back (through a readback buffer made for the call).
 pub(crate) fn copy_words(gpu: &Gpu, src: &wgpu::Buffer, n: usize, what: &str) -> Result<Vec<u32>, SolveError> {
+    let rb = gpu.guarded(what, || readback_buffer(gpu, 4 * n.max(1) as u64))?;
+    copy_words_via(gpu, src, &rb, n, what)
+}
+
+/// Copies the first `n` u32 words of `src` back through `rb`, a readback buffer of at least
+/// 4 max(n, 1) bytes the caller keeps (unmapped again when this returns).
+pub(crate) fn copy_words_via(
+    gpu: &Gpu,
+    src: &wgpu::Buffer,
+    rb: &wgpu::Buffer,
+    n: usize,
+    what: &str,
+) -> Result<Vec<u32>, SolveError> {
     let bytes = 4 * n.max(1) as u64;
-    let (rb, index) = gpu.guarded(what, || {
-        let rb = readback_buffer(gpu, bytes);
+    let index = gpu.guarded(what, || {
         let mut enc = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(what) });
-        enc.copy_buffer_to_buffer(src, 0, &rb, 0, Some(bytes));
-        (rb, gpu.queue.submit([enc.finish()]))
+        enc.copy_buffer_to_buffer(src, 0, rb, 0, Some(bytes));
+        gpu.queue.submit([enc.finish()])
     })?;
-    let raw = read(gpu, &rb, bytes, index, what)?;
-    let mut words: Vec<u32> = bytemuck::cast_slice(&raw).to_vec();
-    words.truncate(n);
-    Ok(words)
+    read_with(gpu, rb, bytes, index, what, |raw| {
+        let mut words: Vec<u32> = bytemuck::cast_slice(raw).to_vec();
+        words.truncate(n);
+        words
+    })
 }
 
 /// Runs `count` rounds of `kernels` in one compute pass after `setup` (the queue writes that

@@ -29,7 +29,7 @@
 //! ([`nf::adaptive_delta_max`]), down to a quarter of the auto Δ ([`DELTA_MIN_DIV`]).
 
 use super::Gpu;
-use super::dispatch::{Kernel, buffer_init, copy_words, read_with, readback_buffer};
+use super::dispatch::{Kernel, buffer_init, copy_words, copy_words_via, read_with, readback_buffer};
 use crate::algo::{SolveError, Stepper};
 use crate::device::driver::nearfar::{self as nf, Launched, NearFar, NearFarBackend, NfEntry};
 use crate::device::gpu::{Build, DeltaRun};
@@ -278,7 +278,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let profile = profile::queries(&gpu);
     let first = nf::env_number("SSSP_NF_WG_FIRST").unwrap_or(FIRST_ROUNDS).max(1);
     let rb_bytes = 4 * NF_C_WORDS as u64 + FOLD_LOG_BYTES + 8 * u64::from(PROFILE_QUERIES);
-    let (rb, dist_rb) = (readback_buffer(&gpu, rb_bytes), readback_buffer(&gpu, 4 * n as u64));
+    let (rb, dist_rb) = (readback_buffer(&gpu, rb_bytes), readback_buffer(&gpu, 4 * n.max(1) as u64));
     let mut backend = NearFarWgpu {
         gpu,
         n,
@@ -415,8 +415,8 @@ struct Encoded {
 }
 
 impl NearFarWgpu {
-    /// Encodes a launch of `rounds` rounds (one phase when `stepping`): `nf_resume`, the rounds,
-    /// a final `nf_round`, then the copies of the control block (and the log when small, and
+    /// Encodes a launch of `rounds` rounds (the phase budget is written at submission):
+    /// `nf_resume`, the rounds, a final `nf_round`, then the copies of the control block (and the log when small, and
     /// the timestamps) into `rb`.
     fn encode(&self, rounds: u32) -> Encoded {
         let gpu = &self.gpu;
@@ -492,19 +492,14 @@ impl NearFarBackend for NearFarWgpu {
         let ctl_bytes = 4 * NF_C_WORDS;
         let t0 = std::time::Instant::now();
         let mut t_encoded = t0;
-        let (e, index) = {
-            let gpu = Arc::clone(&self.gpu);
-            gpu.guarded(what, || {
-                let e = self.encoded(rounds);
-                t_encoded = std::time::Instant::now();
-                let q = &gpu.queue;
-                q.write_buffer(&self.ctl, 4 * NF_C_BUDGET as u64, bytemuck::cast_slice(&[budget]));
-                q.write_buffer(&self.ctl, 4 * NF_C_LOGGED as u64, bytemuck::cast_slice(&[0u32]));
-                let Encoded { cb, log_bytes, ts_at, queries } = e;
-                ((log_bytes, ts_at, queries), q.submit([cb]))
-            })?
-        };
-        let (log_bytes, ts_at, queries) = e;
+        let (log_bytes, ts_at, queries, index) = Arc::clone(&self.gpu).guarded(what, || {
+            let Encoded { cb, log_bytes, ts_at, queries } = self.encoded(rounds);
+            t_encoded = std::time::Instant::now();
+            let q = &self.gpu.queue;
+            q.write_buffer(&self.ctl, 4 * NF_C_BUDGET as u64, bytemuck::cast_slice(&[budget]));
+            q.write_buffer(&self.ctl, 4 * NF_C_LOGGED as u64, bytemuck::cast_slice(&[0u32]));
+            (log_bytes, ts_at, queries, q.submit([cb]))
+        })?;
         // While the GPU runs this launch, encode the next one the driver asks for (twice the
         // rounds) — ~10 µs of the host's time per dispatch that would otherwise follow the wait.
         if phases > 1 && self.encode_ahead {
@@ -547,18 +542,7 @@ impl NearFarBackend for NearFarWgpu {
     }
 
     fn read_dist(&mut self) -> Result<Vec<u32>, SolveError> {
-        let gpu = &self.gpu;
-        let what = "copying δ from the GPU";
-        let bytes = 4 * self.n as u64;
-        if bytes == 0 {
-            return Ok(Vec::new());
-        }
-        let index = gpu.guarded(what, || {
-            let mut enc = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(what) });
-            enc.copy_buffer_to_buffer(&self.dist, 0, &self.dist_rb, 0, Some(bytes));
-            gpu.queue.submit([enc.finish()])
-        })?;
-        read_with(gpu, &self.dist_rb, bytes, index, what, |raw| bytemuck::cast_slice(raw).to_vec())
+        copy_words_via(&self.gpu, &self.dist, &self.dist_rb, self.n, "copying δ from the GPU")
     }
 
     fn first_launch(&self) -> u32 {
