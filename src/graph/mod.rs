@@ -178,7 +178,6 @@ pub struct Graph {
     omega: Vec<Distance>,
     path_bound: u128,
     max_weight: Weight,
-    min_weight: Weight,
     max_out_degree: usize,
     first_negative: Option<(VertexId, VertexId, Weight)>,
     negative_bound: i128,
@@ -196,7 +195,7 @@ impl Graph {
     ) -> Graph {
         // Untimed load work, like GAP's build: every reader and generator ends here.
         succ.advise_huge();
-        let omega: Vec<Distance> =
+        let omega =
             (0..succ.n() as VertexId).map(|v| succ.arcs(v).map(|(_, w)| w as Distance).min().unwrap_or(INF)).collect();
         let mut heaviest_in = vec![0 as Weight; succ.n()];
         let mut lightest_in = vec![0 as Weight; succ.n()];
@@ -209,7 +208,6 @@ impl Graph {
         let path_bound = heaviest_in.iter().map(|&w| w as u128).sum();
         let negative_bound = lightest_in.iter().map(|&w| w as i128).sum();
         let max_weight = heaviest_in.iter().copied().max().unwrap_or(0);
-        let min_weight = omega.iter().copied().filter(|&w| w != INF).min().unwrap_or(0) as Weight;
         let max_out_degree = succ.offsets.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0);
         let first_negative = if negative_bound < 0 {
             (0..succ.n() as VertexId).find_map(|u| succ.arcs(u).find(|&(_, w)| w < 0).map(|(v, w)| (u, v, w)))
@@ -226,7 +224,6 @@ impl Graph {
             omega,
             path_bound,
             max_weight,
-            min_weight,
             max_out_degree,
             first_negative,
             negative_bound,
@@ -319,11 +316,6 @@ impl Graph {
     /// computed once when the graph is built.
     pub fn max_weight(&self) -> Weight {
         self.max_weight
-    }
-
-    /// The lightest arc's weight (0 without arcs), computed once when the graph is built.
-    pub fn min_weight(&self) -> Weight {
-        self.min_weight
     }
 
     /// The largest out-degree (0 without arcs), computed once when the graph is built: the

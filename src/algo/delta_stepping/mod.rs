@@ -242,12 +242,6 @@ fn code(_: &Params) -> Vec<CodeLine> {
 /// more by d̄ / 4. On GAP's Kronecker and uniform random graphs (weights 1..255, d̄ ≈ 30–32)
 /// it gives 2 and 1, GAP's hand-tuned values; w_max / d̄ alone gave 9, 25–30 % slower on 16
 /// cores (`bench/results/cpu-peers-2026-11-26/`). The factor 4 is fitted on those four graphs.
-///
-/// Where that width is at most twice the lightest arc w_min > 0, Δ is w_min instead: no arc
-/// then ends in the bucket it starts from, so a bucket is settled in one round and no vertex is
-/// expanded twice (Dial's buckets, the limit Δ-stepping reaches as Δ → w_min). At width 2 on
-/// GAP's Kronecker 21 (w_min = 1) 1.6 % of the vertices, mostly hubs, were expanded again and
-/// scanned 13 % more arcs than m; at 1, m exactly, in about twice the rounds (GAP tunes it to 1).
 pub fn auto_delta(graph: &Graph) -> Distance {
     let (n, m, w_max) = (graph.n() as u128, graph.m() as u128, graph.max_weight().max(0) as u128);
     if m == 0 {
@@ -255,7 +249,5 @@ pub fn auto_delta(graph: &Graph) -> Distance {
     }
     // In integers: ⌈w_max · n / m⌉ up to d̄ = 4, then ⌈4 · w_max · n² / m²⌉.
     let delta = if m <= 4 * n { (w_max * n).div_ceil(m) } else { (4 * w_max * n * n).div_ceil(m * m) };
-    let w_min = graph.min_weight().max(0) as u128;
-    let delta = if w_min > 0 && delta <= 2 * w_min { w_min } else { delta };
     delta.clamp(1, 1 << 53) as Distance
 }

@@ -463,20 +463,6 @@ mod tests {
         assert_eq!(auto_delta(&graph(2, &[(0, 1, 0)])), 1);
     }
 
-    /// A width of at most twice the lightest arc becomes the lightest arc (Dial's buckets).
-    #[test]
-    fn auto_delta_near_the_lightest_arc_is_the_lightest_arc() {
-        // d̄ = 1: ⌈5 · 2 / 2⌉ = 5 ≤ 2 · 3.
-        assert_eq!(auto_delta(&graph(2, &[(0, 1, 3), (1, 0, 5)])), 3);
-        // The complete digraph on 5 vertices, d̄ = 4, w_max = 8: ⌈8 · 5 / 20⌉ = 2 ≤ 2 · 1.
-        let arcs: Vec<_> = (0..5u32)
-            .flat_map(|u| (0..5u32).filter(move |&v| v != u).map(move |v| (u, v, if u == 0 && v == 1 { 1 } else { 8 })))
-            .collect();
-        assert_eq!(auto_delta(&graph(5, &arcs)), 1);
-        // Above twice the lightest arc the rule's width stays: ⌈10 · 4 / 2⌉ = 20 > 2 · 3.
-        assert_eq!(auto_delta(&graph(4, &[(0, 1, 10), (1, 2, 3)])), 20);
-    }
-
     /// Δ = 2: bucket 0 = {0, 1} needs two light phases, then its one heavy arc (0→2, 5) is
     /// relaxed once and finds δ(2) = 2 already lower; bucket 1 = {2} ends the run.
     #[test]
