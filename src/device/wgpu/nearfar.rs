@@ -416,8 +416,8 @@ struct Encoded {
 
 impl NearFarWgpu {
     /// Encodes a launch of `rounds` rounds (the phase budget is written at submission):
-    /// `nf_resume`, the rounds, a final `nf_round`, then the copies of the control block (and the log when small, and
-    /// the timestamps) into `rb`.
+    /// `nf_resume`, the rounds, a final `nf_round`, then the copies of the control block (and the
+    /// log when small, and the timestamps) into `rb`.
     fn encode(&self, rounds: u32) -> Encoded {
         let gpu = &self.gpu;
         let what = "running near-far phases";

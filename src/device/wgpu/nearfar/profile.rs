@@ -30,10 +30,11 @@ pub(super) fn queries(gpu: &Gpu) -> Option<(wgpu::QuerySet, wgpu::Buffer)> {
 /// final round), and the host's encode / wait / log-read times (ms). A dispatch "works" when it
 /// took over 20 µs (an empty one takes ~10 on the H100).
 pub(super) fn line(ts: &[u64], period_ns: f32, rounds: u32, phases: usize, host: [f64; 3]) -> String {
-    let ms = |i: usize| match (ts.get(i.wrapping_sub(1)), ts.get(i)) {
+    let span = |a: Option<&u64>, b: Option<&u64>| match (a, b) {
         (Some(&a), Some(&b)) => b.saturating_sub(a) as f64 * f64::from(period_ns) * 1e-6,
         _ => 0.0,
     };
+    let ms = |i: usize| span(ts.get(i.wrapping_sub(1)), ts.get(i));
     let (mut round, mut grid) = (ms(1) + ms(2 * rounds as usize + 2), 0.0);
     let (mut round_busy, mut grid_busy) = (0u32, 0u32);
     for r in 0..rounds as usize {
@@ -43,10 +44,7 @@ pub(super) fn line(ts: &[u64], period_ns: f32, rounds: u32, phases: usize, host:
         round_busy += u32::from(a > 0.02);
         grid_busy += u32::from(b > 0.02);
     }
-    let pass = match (ts.first(), ts.last()) {
-        (Some(&a), Some(&b)) => b.saturating_sub(a) as f64 * f64::from(period_ns) * 1e-6,
-        _ => 0.0,
-    };
+    let pass = span(ts.first(), ts.last());
     format!(
         "nf-wg profile: {rounds} rounds, {phases} phases: host encode {:.3} ms, submit to ctl {:.3} ms, log {:.3} ms; \
          GPU pass {pass:.3} ms = resume and rounds (scheduler, solo phases) {round:.3} ({round_busy} over 20 us) + \
