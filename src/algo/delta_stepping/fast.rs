@@ -141,6 +141,9 @@ pub(super) struct Knobs {
     /// `SSSP_DS_DELTA_X=k` (k ≥ 2): the auto Δ ([`super::auto_delta`]) times k on the fast
     /// path, for an A/B of a wider bucket; unset, 0 or 1: the rule's Δ.
     pub(super) delta_x: usize,
+    /// `SSSP_DS_ASYNC=1`: no rounds; Wasp's asynchronous buckets with priority-aware work
+    /// stealing ([`super::wasp`]) on more than one thread.
+    pub(super) asynch: bool,
 }
 
 pub(super) fn knobs() -> Knobs {
@@ -157,8 +160,15 @@ pub(super) fn knobs() -> Knobs {
             split: var("SSSP_DS_SPLIT"),
             steal: var("SSSP_DS_STEAL").unwrap_or(0),
             delta_x: var("SSSP_DS_DELTA_X").unwrap_or(1).max(1),
+            asynch: var("SSSP_DS_ASYNC") == Some(1),
         }
     })
+}
+
+/// `SSSP_DS_PULL=1` (read once): the asynchronous run's pull ([`super::wasp`]).
+fn pull() -> bool {
+    static PULL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *PULL.get_or_init(|| std::env::var("SSSP_DS_PULL").is_ok_and(|v| v == "1"))
 }
 
 /// The 32-bit δ array of the last run, for the next (taken by one run at a time).
@@ -311,6 +321,10 @@ pub(super) struct Shared<'a, C: Cells + ?Sized> {
     pub(super) steal: usize,
     /// The round's queue of split hubs and shared fused work.
     pub(super) help: super::help::Help,
+    /// The asynchronous run's per-thread state ([`Knobs::asynch`] on more than one thread).
+    pub(super) slots: Option<super::wasp::Slots>,
+    /// In-arcs for the asynchronous run's pull (`SSSP_DS_PULL=1`).
+    pub(super) pred: Option<&'a Csr>,
 }
 
 /// Runs Δ-stepping from the δ already in `dist` (the source at 0, everything else ∞) on
@@ -353,6 +367,10 @@ pub fn run(
 /// built (untimed); does nothing when another run holds the array.
 pub fn prepare(graph: &Graph, threads: usize) {
     super::team::prepare(threads);
+    if threads > 1 && knobs().asynch && pull() {
+        // The in-arcs of the asynchronous run's pull, built once per graph like the CSR.
+        graph.predecessors();
+    }
     let n = graph.n();
     if n <= KEEP_CELLS
         && crate::algo::dijkstra::fits_u32(graph)
@@ -399,6 +417,8 @@ pub(super) fn drive<C: Cells + ?Sized>(
         split: if knobs.one_barrier || threads == 1 { 0 } else { knobs.split.unwrap_or_else(|| split_rule(graph)) },
         steal: if knobs.one_barrier || threads == 1 { 0 } else { knobs.steal },
         help: super::help::Help::take(),
+        slots: (knobs.asynch && threads > 1).then(|| super::wasp::Slots::new(threads, graph.n())),
+        pred: (knobs.asynch && threads > 1 && pull()).then(|| graph.predecessors()),
     };
     shared.help.reset(threads);
     let rounds = AtomicU64::new(0);
@@ -406,8 +426,13 @@ pub(super) fn drive<C: Cells + ?Sized>(
     let splits: Vec<[AtomicU64; 2]> = (0..threads).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect();
     let work = |t: usize| {
         let start = Instant::now();
-        let (r, waited, c) =
-            if knobs.one_barrier { super::fast1::worker(&shared, t, cancel) } else { worker(&shared, t, cancel) };
+        let (r, waited, c) = if shared.slots.is_some() {
+            super::wasp::worker(&shared, t, cancel)
+        } else if knobs.one_barrier {
+            super::fast1::worker(&shared, t, cancel)
+        } else {
+            worker(&shared, t, cancel)
+        };
         let all = start.elapsed();
         if let Ok(mut sum) = counts.lock() {
             sum.add(&c);
@@ -434,7 +459,7 @@ pub(super) fn drive<C: Cells + ?Sized>(
         let c = &counts;
         eprintln!(
             "ds-count n={} m={} threads={threads} delta={delta} prefetch={} split={split} steal={steal} reached={reached} rounds={rounds} \
-expanded={} fused={} arcs={} pushes={} stale={} pieces={} expanded/reached={:.4} arcs/m={:.4} pushes/reached={:.4} stale/reached={:.4}",
+expanded={} fused={} arcs={} pushes={} stale={} pieces={} leaves={} expanded/reached={:.4} arcs/m={:.4} pushes/reached={:.4} stale/reached={:.4}",
             graph.n(),
             graph.m(),
             knobs.prefetch,
@@ -444,6 +469,7 @@ expanded={} fused={} arcs={} pushes={} stale={} pieces={} expanded/reached={:.4}
             c.pushes,
             c.stale,
             c.pieces,
+            c.leaves,
             c.expanded as f64 / reached,
             c.arcs as f64 / graph.m().max(1) as f64,
             c.pushes as f64 / reached,
@@ -660,7 +686,8 @@ pub(super) mod tests {
     }
 
     /// The rounds with one barrier ([`super::super::fast1`], only behind `SSSP_DS_BARRIERS=1`
-    /// in the binary) and with GAP's two give Dijkstra's distances on a random graph with zero
+    /// in the binary), with GAP's two and the asynchronous buckets ([`super::super::wasp`],
+    /// `SSSP_DS_ASYNC=1`) give Dijkstra's distances on a random graph with zero
     /// weights and unreachable vertices, for several Δ and thread counts (more than cores).
     #[test]
     fn one_barrier_and_two_barrier_rounds_equal_dijkstra() {
@@ -669,16 +696,23 @@ pub(super) mod tests {
             let want = crate::algo::dijkstra_distances(&g, source);
             for delta in [1, 30, 1 << 20] {
                 for threads in [1, 3, 8] {
-                    for (one, prefetch) in [(false, 0), (true, 0), (false, 1), (false, PREFETCH), (true, 3)] {
+                    for (one, prefetch, asynch) in [
+                        (false, 0, false),
+                        (true, 0, false),
+                        (false, 1, false),
+                        (false, PREFETCH, false),
+                        (true, 3, false),
+                        (false, 0, true),
+                    ] {
                         let dist: Vec<AtomicI64> = (0..g.n()).map(|_| AtomicI64::new(0)).collect();
                         let cells: Vec<AtomicU32> = (0..g.n()).map(|_| AtomicU32::new(0)).collect();
                         let cancel = AtomicBool::new(false);
-                        let knobs = Knobs { one_barrier: one, prefetch, ..knobs() };
+                        let knobs = Knobs { one_barrier: one, prefetch, asynch, ..knobs() };
                         let run = drive(&g, &cells[..], Some(&dist), true, source, delta, threads, &cancel, knobs)
                             .expect("not cancelled");
                         let got: Vec<Distance> = dist.iter().map(|d| d.load(Relaxed)).collect();
                         let case = format!(
-                            "source {source}, Δ {delta}, {threads} threads, one barrier {one}, prefetch {prefetch}"
+                            "source {source}, Δ {delta}, {threads} threads, one barrier {one}, prefetch {prefetch}, async {asynch}"
                         );
                         assert_eq!(got, want, "{case}");
                         let reached = want.iter().filter(|&&d| d != INF).count() as u64;
@@ -686,7 +720,9 @@ pub(super) mod tests {
                         // Every reached vertex is expanded at its final δ at least once, and
                         // every arc counted belongs to an expanded vertex.
                         assert!(
-                            c.expanded >= reached && c.fused <= c.expanded && c.arcs <= c.expanded * g.m() as u64,
+                            c.expanded + c.leaves >= reached
+                                && c.fused <= c.expanded
+                                && c.arcs <= c.expanded * g.m() as u64,
                             "{case}: {c:?}"
                         );
                         assert!(c.pushes + 1 >= reached && c.stale <= c.pushes, "{case}: {c:?}");

@@ -38,6 +38,7 @@ mod help;
 mod relax;
 mod stepper;
 mod team;
+mod wasp;
 
 pub use stepper::DeltaSteppingStepper;
 

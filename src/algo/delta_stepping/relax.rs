@@ -25,6 +25,9 @@ pub struct Counts {
     /// Pieces of split hubs or shared fused bins taken from the round's queue
     /// ([`super::help`]).
     pub pieces: u64,
+    /// Lowered vertices left out of every bin because expanding them could lower nothing (no
+    /// arc, or the only one back to the vertex that lowered them; [`super::wasp`] only).
+    pub leaves: u64,
 }
 
 impl Counts {
@@ -35,6 +38,7 @@ impl Counts {
         self.pushes += o.pushes;
         self.stale += o.stale;
         self.pieces += o.pieces;
+        self.leaves += o.leaves;
     }
 }
 
