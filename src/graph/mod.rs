@@ -175,6 +175,7 @@ pub struct Graph {
     pub warnings: Vec<String>,
     succ: Csr,
     pred: OnceLock<Csr>,
+    symmetric: OnceLock<bool>,
     omega: Vec<Distance>,
     path_bound: u128,
     max_weight: Weight,
@@ -221,6 +222,7 @@ impl Graph {
             warnings: Vec::new(),
             succ,
             pred: OnceLock::new(),
+            symmetric: OnceLock::new(),
             omega,
             path_bound,
             max_weight,
@@ -253,6 +255,26 @@ impl Graph {
             let pred = self.succ.transpose();
             pred.advise_huge();
             pred
+        })
+    }
+
+    /// Whether every arc u → v of weight w has a reverse v → u of the same weight, as many
+    /// times (an undirected graph stored as two arcs per edge: road networks, GAP's generated
+    /// graphs): then each row of the successors is also the vertex's in-arcs. Computed on
+    /// first call from [`Graph::predecessors`], each row sorted, O(m log max degree).
+    pub fn is_symmetric(&self) -> bool {
+        *self.symmetric.get_or_init(|| {
+            let (succ, pred) = (&self.succ, self.predecessors());
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            (0..succ.n() as VertexId).all(|u| {
+                a.clear();
+                b.clear();
+                a.extend(succ.arcs(u));
+                b.extend(pred.arcs(u));
+                a.sort_unstable();
+                b.sort_unstable();
+                a == b
+            })
         })
     }
 

@@ -144,6 +144,9 @@ pub(super) struct Knobs {
     /// `SSSP_DS_ASYNC=1`: no rounds; Wasp's asynchronous buckets with priority-aware work
     /// stealing ([`super::wasp`]) on more than one thread.
     pub(super) asynch: bool,
+    /// `SSSP_DS_PULL=1`: on more than one thread, a vertex's δ is first lowered from its
+    /// in-arcs before its arcs are relaxed ([`super::relax::pull`]).
+    pub(super) pull: bool,
 }
 
 pub(super) fn knobs() -> Knobs {
@@ -161,14 +164,9 @@ pub(super) fn knobs() -> Knobs {
             steal: var("SSSP_DS_STEAL").unwrap_or(0),
             delta_x: var("SSSP_DS_DELTA_X").unwrap_or(1).max(1),
             asynch: var("SSSP_DS_ASYNC") == Some(1),
+            pull: var("SSSP_DS_PULL") == Some(1),
         }
     })
-}
-
-/// `SSSP_DS_PULL=1` (read once): the asynchronous run's pull ([`super::wasp`]).
-fn pull() -> bool {
-    static PULL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *PULL.get_or_init(|| std::env::var("SSSP_DS_PULL").is_ok_and(|v| v == "1"))
 }
 
 /// The 32-bit δ array of the last run, for the next (taken by one run at a time).
@@ -323,7 +321,7 @@ pub(super) struct Shared<'a, C: Cells + ?Sized> {
     pub(super) help: super::help::Help,
     /// The asynchronous run's per-thread state ([`Knobs::asynch`] on more than one thread).
     pub(super) slots: Option<super::wasp::Slots>,
-    /// In-arcs for the asynchronous run's pull (`SSSP_DS_PULL=1`).
+    /// In-arcs for the pull before a push ([`super::relax::pull`], `SSSP_DS_PULL=1`).
     pub(super) pred: Option<&'a Csr>,
 }
 
@@ -367,9 +365,9 @@ pub fn run(
 /// built (untimed); does nothing when another run holds the array.
 pub fn prepare(graph: &Graph, threads: usize) {
     super::team::prepare(threads);
-    if threads > 1 && knobs().asynch && pull() {
-        // The in-arcs of the asynchronous run's pull, built once per graph like the CSR.
-        graph.predecessors();
+    if threads > 1 && knobs().pull {
+        // The in-arcs of the pull (relax::pull), built once per graph like the CSR.
+        graph.is_symmetric();
     }
     let n = graph.n();
     if n <= KEEP_CELLS
@@ -418,7 +416,10 @@ pub(super) fn drive<C: Cells + ?Sized>(
         steal: if knobs.one_barrier || threads == 1 { 0 } else { knobs.steal },
         help: super::help::Help::take(),
         slots: (knobs.asynch && threads > 1).then(|| super::wasp::Slots::new(threads, graph.n())),
-        pred: (knobs.asynch && threads > 1 && pull()).then(|| graph.predecessors()),
+        // A symmetric graph's rows are its in-arcs too: the pull then reads the arcs the push
+        // reads next, no second CSR.
+        pred: (threads > 1 && knobs.pull)
+            .then(|| if graph.is_symmetric() { graph.successors() } else { graph.predecessors() }),
     };
     shared.help.reset(threads);
     let rounds = AtomicU64::new(0);
@@ -458,11 +459,17 @@ pub(super) fn drive<C: Cells + ?Sized>(
         let reached = (0..cells.len()).filter(|&v| cells.get(v) != INF).count().max(1) as f64;
         let c = &counts;
         eprintln!(
-            "ds-count n={} m={} threads={threads} delta={delta} prefetch={} split={split} steal={steal} reached={reached} rounds={rounds} \
+            "ds-count n={} m={} threads={threads} delta={delta} prefetch={} split={split} steal={steal} async={} pull={} reached={reached} rounds={rounds} \
 expanded={} fused={} arcs={} pushes={} stale={} pieces={} leaves={} expanded/reached={:.4} arcs/m={:.4} pushes/reached={:.4} stale/reached={:.4}",
             graph.n(),
             graph.m(),
             knobs.prefetch,
+            knobs.asynch && threads > 1,
+            match (threads > 1 && knobs.pull, graph.is_symmetric()) {
+                (false, _) => "off",
+                (true, true) => "successors (symmetric)",
+                (true, false) => "predecessors",
+            },
             c.expanded,
             c.fused,
             c.arcs,
@@ -696,23 +703,25 @@ pub(super) mod tests {
             let want = crate::algo::dijkstra_distances(&g, source);
             for delta in [1, 30, 1 << 20] {
                 for threads in [1, 3, 8] {
-                    for (one, prefetch, asynch) in [
-                        (false, 0, false),
-                        (true, 0, false),
-                        (false, 1, false),
-                        (false, PREFETCH, false),
-                        (true, 3, false),
-                        (false, 0, true),
+                    for (one, prefetch, asynch, pull) in [
+                        (false, 0, false, false),
+                        (true, 0, false, false),
+                        (false, 1, false, false),
+                        (false, PREFETCH, false, false),
+                        (true, 3, false, false),
+                        (false, 0, false, true),
+                        (false, 0, true, false),
+                        (false, 0, true, true),
                     ] {
                         let dist: Vec<AtomicI64> = (0..g.n()).map(|_| AtomicI64::new(0)).collect();
                         let cells: Vec<AtomicU32> = (0..g.n()).map(|_| AtomicU32::new(0)).collect();
                         let cancel = AtomicBool::new(false);
-                        let knobs = Knobs { one_barrier: one, prefetch, asynch, ..knobs() };
+                        let knobs = Knobs { one_barrier: one, prefetch, asynch, pull, ..knobs() };
                         let run = drive(&g, &cells[..], Some(&dist), true, source, delta, threads, &cancel, knobs)
                             .expect("not cancelled");
                         let got: Vec<Distance> = dist.iter().map(|d| d.load(Relaxed)).collect();
                         let case = format!(
-                            "source {source}, Δ {delta}, {threads} threads, one barrier {one}, prefetch {prefetch}, async {asynch}"
+                            "source {source}, Δ {delta}, {threads} threads, one barrier {one}, prefetch {prefetch}, async {asynch}, pull {pull}"
                         );
                         assert_eq!(got, want, "{case}");
                         let reached = want.iter().filter(|&&d| d != INF).count() as u64;

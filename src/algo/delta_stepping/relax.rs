@@ -151,7 +151,35 @@ pub(super) fn relax<C: Cells + ?Sized>(
 ) {
     let r = succ.offsets[u as usize] as usize..succ.offsets[u as usize + 1] as usize;
     cn.expanded += 1;
+    if s.pred.is_some() {
+        pull(s, u);
+    }
     relax_arcs(s, u, r, bins, spare, cn);
+}
+
+/// In-arcs a vertex may have for [`pull`] (Wasp: the arcs of one cache line).
+pub(super) const PULL_BELOW: usize = 8;
+
+/// δ(u) now, first lowered from u's predecessors' δ when `s.pred` is set and u has at most
+/// [`PULL_BELOW`] in-arcs (`SSSP_DS_PULL=1`): Wasp's pull before a push (D'Antonio et al.,
+/// SC'25, `relax_pull_safe` in `src/sssp.cc`, there over the arcs of an undirected graph, here
+/// over the in-arcs of any graph). A vertex expanded before its δ is final then often expands
+/// at a lower δ, or its neighbour's pending improvement arrives before it is binned again.
+#[inline]
+pub(super) fn pull<C: Cells + ?Sized>(s: &Shared<C>, u: VertexId) -> Distance {
+    let mut du = s.dist.get(u as usize);
+    let Some(pred) = s.pred else { return du };
+    let p = pred.offsets[u as usize] as usize..pred.offsets[u as usize + 1] as usize;
+    if p.len() > PULL_BELOW {
+        return du;
+    }
+    for (&x, &w) in pred.targets[p.clone()].iter().zip(&pred.weights[p]) {
+        let d = s.dist.get(x as usize).saturating_add(Distance::from(w));
+        if d < du && s.dist.lower(u as usize, d) {
+            du = d;
+        }
+    }
+    du
 }
 
 /// Relaxes the arcs `r` (indices into the successor lists; all of `u`'s or a piece of them)

@@ -34,24 +34,24 @@ use std::time::{Duration, Instant};
 pub(super) const CHUNK: usize = 64;
 
 /// `SSSP_DS_AHEAD=k`: a thread opens its next bucket only while it is at most k buckets past
-/// every other working thread's (unset: no bound, Wasp's rule). `SSSP_DS_PULL=1`: a vertex of
-/// at most [`PULL_BELOW`] in-arcs first lowers its δ from its predecessors (Wasp's pull for
-/// undirected graphs, here over the in-arcs of any graph).
+/// every other working thread's (unset: no bound, Wasp's rule). `SSSP_DS_ACHUNK=k`: chunks of
+/// k vertices (unset: [`CHUNK`]).
 #[derive(Clone, Copy)]
 struct AsyncKnobs {
     ahead: u64,
+    chunk: usize,
 }
 
 fn async_knobs() -> AsyncKnobs {
     static K: std::sync::OnceLock<AsyncKnobs> = std::sync::OnceLock::new();
     *K.get_or_init(|| {
         let var = |k| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
-        AsyncKnobs { ahead: var("SSSP_DS_AHEAD").unwrap_or(u64::MAX / 4) }
+        AsyncKnobs {
+            ahead: var("SSSP_DS_AHEAD").unwrap_or(u64::MAX / 4),
+            chunk: var("SSSP_DS_ACHUNK").map_or(CHUNK, |c| (c as usize).max(1)),
+        }
     })
 }
-
-/// In-arcs a vertex may have for the pull (Wasp: a cache line of arcs).
-const PULL_BELOW: usize = 8;
 
 /// A published chunk of one bucket.
 struct Chunk {
@@ -102,7 +102,8 @@ struct Worker<'a, C: Cells + ?Sized> {
     lo: usize,
     spare: Vec<Vec<VertexId>>,
     cn: Counts,
-    pred: Option<&'a crate::graph::Csr>,
+    /// Vertices per published chunk ([`CHUNK`] unless `SSSP_DS_ACHUNK` says otherwise).
+    chunk: usize,
 }
 
 impl<C: Cells + ?Sized> Worker<'_, C> {
@@ -162,18 +163,7 @@ impl<C: Cells + ?Sized> Worker<'_, C> {
         let s = self.s;
         let succ = s.succ;
         let r = succ.offsets[u as usize] as usize..succ.offsets[u as usize + 1] as usize;
-        let mut du = s.dist.get(u as usize);
-        if let Some(pred) = self.pred {
-            let p = pred.offsets[u as usize] as usize..pred.offsets[u as usize + 1] as usize;
-            if p.len() <= PULL_BELOW {
-                for (&x, &w) in pred.targets[p.clone()].iter().zip(&pred.weights[p]) {
-                    let dx = s.dist.get(x as usize);
-                    if dx < du && dx + Distance::from(w) < du && s.dist.lower(u as usize, dx + Distance::from(w)) {
-                        du = dx + Distance::from(w);
-                    }
-                }
-            }
-        }
+        let du = super::relax::pull(s, u);
         self.cn.expanded += 1;
         self.cn.arcs += r.len() as u64;
         for (&v, &w) in succ.targets[r.clone()].iter().zip(&succ.weights[r]) {
@@ -189,7 +179,7 @@ impl<C: Cells + ?Sized> Worker<'_, C> {
             let b = nd / s.delta;
             if b as u64 == self.cur {
                 self.local.push(v);
-                if self.local.len() - self.head >= CHUNK {
+                if self.local.len() - self.head >= self.chunk {
                     self.local.drain(..self.head);
                     self.head = 0;
                     let ids = std::mem::replace(&mut self.local, self.spare.pop().unwrap_or_default());
@@ -277,7 +267,7 @@ impl<C: Cells + ?Sized> Worker<'_, C> {
         self.cur = b;
         self.me().level.store(b, Release);
         let bin = std::mem::take(&mut self.bins[b as usize]);
-        for piece in bin.chunks(CHUNK) {
+        for piece in bin.chunks(self.chunk) {
             let mut ids = self.fresh();
             ids.extend_from_slice(piece);
             self.publish(Chunk { bucket: b, ids });
@@ -324,7 +314,6 @@ pub(super) fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &Atomic
         slots.leaves[word].store(bits, Relaxed);
     }
     let knobs = async_knobs();
-    let pred = s.pred;
     let mut w = Worker {
         s,
         slots,
@@ -336,7 +325,7 @@ pub(super) fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &Atomic
         lo: 0,
         spare,
         cn: Counts::default(),
-        pred,
+        chunk: knobs.chunk,
     };
     w.local = w.fresh();
     w.me().level.store(NO_BIN, Relaxed);

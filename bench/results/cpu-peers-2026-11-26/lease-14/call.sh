@@ -8,6 +8,9 @@
 # ASYNC=1 AHEAD=0 (no thread opens a bucket past another working thread's). Then the 21-scale
 # graphs from GAP's .wsg in blocks of one round (ASYNC=1 and ASYNC=1 PULL=1 sides).
 # Binary: the session's commit that adds wasp.rs (the default path is unchanged).
+# CALL=2 (ROADS_AB / BIG_AB_2 below): the pull on the synchronous rounds too (SSSP_DS_PULL=1;
+# on a symmetric graph it reads the successor rows, no second CSR), async + pull with chunks of
+# 16 and 256; the 21-scale graphs with the synchronous pull. SSSP_DS_COUNT=1 logs each run's work.
 set -uo pipefail
 C=${CALL_S:-570}
 D=.dev/coord
@@ -27,6 +30,11 @@ left() { echo $(( B - ($(date +%s) - T0) )); }
 export PEERS=$D LUX_GZ=$D/lux.gr.gz OURS_WSG=1 REUSE_GRAPHS=1 REPS=5 BIG_REPS=8 BIG_AB_EVERY=1 \
   AB_ENVS="SSSP_DS_ASYNC=1;SSSP_DS_ASYNC=1 SSSP_DS_PULL=1;SSSP_DS_ASYNC=1 SSSP_DS_AHEAD=0" \
   BIG_AB="SSSP_DS_ASYNC=1;SSSP_DS_ASYNC=1 SSSP_DS_PULL=1"
+if [[ $CALL == 2 ]]; then
+  export SSSP_DS_COUNT=1 ROUNDS=${ROUNDS:-15} \
+    AB_ENVS="SSSP_DS_PULL=1;SSSP_DS_ASYNC=1 SSSP_DS_PULL=1;SSSP_DS_ASYNC=1 SSSP_DS_PULL=1 SSSP_DS_ACHUNK=16;SSSP_DS_ASYNC=1 SSSP_DS_PULL=1 SSSP_DS_ACHUNK=256" \
+    BIG_AB="SSSP_DS_PULL=1"
+fi
 {
   base=$(( CALL == 1 ? 0 : 100 ))
   if [[ ${ROADS:-1} == 1 ]]; then
