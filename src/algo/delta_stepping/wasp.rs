@@ -35,11 +35,13 @@ pub(super) const CHUNK: usize = 64;
 
 /// `SSSP_DS_AHEAD=k`: a thread opens its next bucket only while it is at most k buckets past
 /// every other working thread's (unset: no bound, Wasp's rule). `SSSP_DS_ACHUNK=k`: chunks of
-/// k vertices (unset: [`CHUNK`]).
+/// k vertices (unset: [`CHUNK`]). `SSSP_DS_IDLE_CHUNK=k` (k ≥ 1): while some thread is idle,
+/// a thread publishes its private chunk (and opens a bucket) in chunks of k already.
 #[derive(Clone, Copy)]
 struct AsyncKnobs {
     ahead: u64,
     chunk: usize,
+    idle_chunk: usize,
 }
 
 fn async_knobs() -> AsyncKnobs {
@@ -49,6 +51,7 @@ fn async_knobs() -> AsyncKnobs {
         AsyncKnobs {
             ahead: var("SSSP_DS_AHEAD").unwrap_or(u64::MAX / 4),
             chunk: var("SSSP_DS_ACHUNK").map_or(CHUNK, |c| (c as usize).max(1)),
+            idle_chunk: var("SSSP_DS_IDLE_CHUNK").map_or(0, |c| c as usize),
         }
     })
 }
@@ -73,6 +76,8 @@ struct Slot {
 /// The shared state of an asynchronous run: a slot per thread and the leaf bitmap.
 pub(super) struct Slots {
     slots: Vec<Padded<Slot>>,
+    /// Threads with nothing of their own and nothing to steal now.
+    idle: Padded<AtomicUsize>,
     /// Bit v: vertex v has at most one arc (set by the workers at the start of each run).
     leaves: Vec<AtomicU64>,
 }
@@ -82,6 +87,7 @@ impl Slots {
     pub(super) fn new(threads: usize, n: usize) -> Slots {
         Slots {
             slots: (0..threads.max(1)).map(|_| Padded(Slot::default())).collect(),
+            idle: Padded(AtomicUsize::new(0)),
             leaves: (0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
         }
     }
@@ -104,6 +110,8 @@ struct Worker<'a, C: Cells + ?Sized> {
     cn: Counts,
     /// Vertices per published chunk ([`CHUNK`] unless `SSSP_DS_ACHUNK` says otherwise).
     chunk: usize,
+    /// Vertices per published chunk while some thread is idle (0: `chunk` always).
+    idle_chunk: usize,
 }
 
 impl<C: Cells + ?Sized> Worker<'_, C> {
@@ -179,7 +187,10 @@ impl<C: Cells + ?Sized> Worker<'_, C> {
             let b = nd / s.delta;
             if b as u64 == self.cur {
                 self.local.push(v);
-                if self.local.len() - self.head >= self.chunk {
+                let held = self.local.len() - self.head;
+                if held >= self.chunk
+                    || (self.idle_chunk > 0 && held >= self.idle_chunk && self.slots.idle.load(Relaxed) > 0)
+                {
                     self.local.drain(..self.head);
                     self.head = 0;
                     let ids = std::mem::replace(&mut self.local, self.spare.pop().unwrap_or_default());
@@ -267,7 +278,8 @@ impl<C: Cells + ?Sized> Worker<'_, C> {
         self.cur = b;
         self.me().level.store(b, Release);
         let bin = std::mem::take(&mut self.bins[b as usize]);
-        for piece in bin.chunks(self.chunk) {
+        let chunk = if self.idle_chunk > 0 && self.slots.idle.load(Relaxed) > 0 { self.idle_chunk } else { self.chunk };
+        for piece in bin.chunks(chunk) {
             let mut ids = self.fresh();
             ids.extend_from_slice(piece);
             self.publish(Chunk { bucket: b, ids });
@@ -326,6 +338,7 @@ pub(super) fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &Atomic
         spare,
         cn: Counts::default(),
         chunk: knobs.chunk,
+        idle_chunk: knobs.idle_chunk,
     };
     w.local = w.fresh();
     w.me().level.store(NO_BIN, Relaxed);
@@ -349,6 +362,7 @@ pub(super) fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &Atomic
             }
             if let Some(i) = idle.take() {
                 waited += i.elapsed();
+                slots.idle.fetch_sub(1, Relaxed);
             }
         }
         if t == 0 && cancel.load(Relaxed) {
@@ -361,6 +375,7 @@ pub(super) fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &Atomic
         if next != NO_BIN && w.may_open(next, knobs.ahead) {
             if let Some(i) = idle.take() {
                 waited += i.elapsed();
+                slots.idle.fetch_sub(1, Relaxed);
             }
             w.open(next);
             opened += 1;
@@ -369,7 +384,10 @@ pub(super) fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &Atomic
         // Nothing to open yet: show the next bucket (NO_BIN: none) and wait, stealing.
         w.cur = NO_BIN;
         w.me().level.store(next, Release);
-        idle.get_or_insert_with(Instant::now);
+        if idle.is_none() {
+            idle = Some(Instant::now());
+            slots.idle.fetch_add(1, Relaxed);
+        }
         if next == NO_BIN && w.all_done() {
             break;
         }

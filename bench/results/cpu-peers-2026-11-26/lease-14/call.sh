@@ -35,13 +35,19 @@ if [[ $CALL == 2 ]]; then
     AB_ENVS="SSSP_DS_PULL=1;SSSP_DS_ASYNC=1 SSSP_DS_PULL=1;SSSP_DS_ASYNC=1 SSSP_DS_PULL=1 SSSP_DS_ACHUNK=16;SSSP_DS_ASYNC=1 SSSP_DS_PULL=1 SSSP_DS_ACHUNK=256" \
     BIG_AB="SSSP_DS_PULL=1"
 fi
+# CALL=3: the roads only; async + pull with chunks of 32, and of 64 that a thread publishes at 16
+# or 8 vertices already while some thread is idle (SSSP_DS_IDLE_CHUNK).
+if [[ $CALL == 3 ]]; then
+  export SSSP_DS_COUNT=1 ROUNDS=${ROUNDS:-15} BIG=0 \
+    AB_ENVS="SSSP_DS_ASYNC=1 SSSP_DS_PULL=1;SSSP_DS_ASYNC=1 SSSP_DS_PULL=1 SSSP_DS_ACHUNK=32;SSSP_DS_ASYNC=1 SSSP_DS_PULL=1 SSSP_DS_IDLE_CHUNK=16;SSSP_DS_ASYNC=1 SSSP_DS_PULL=1 SSSP_DS_IDLE_CHUNK=8"
+fi
 {
-  base=$(( CALL == 1 ? 0 : 100 ))
+  base=$(( CALL == 1 ? 0 : CALL * 100 - 100 ))
   if [[ ${ROADS:-1} == 1 ]]; then
-    ROUND0=$base ROUNDS=${ROUNDS:-13} DEADLINE_S=$(( B * 3 / 10 )) timeout "$(left)" \
+    ROUND0=$base ROUNDS=${ROUNDS:-13} DEADLINE_S=$(( ${BIG:-1} == 1 ? B * 3 / 10 : B / 2 )) timeout "$(left)" \
       bash scripts/cpu-ab-interleave.sh "$o.bin" "$o" ny lux
   fi
-  for blk in $(seq 0 39); do
+  for blk in $(seq 0 $(( ${BIG:-1} == 1 ? 39 : -1 ))); do
     l=$(left); (( l < 25 )) && break
     echo "block $blk at $(( B - l )) s" >> "$o/blocks.txt"
     ROUND0=$(( base + blk )) BIG_ROUNDS=1 DEADLINE_S=$(( l - 12 )) timeout "$l" \
