@@ -56,6 +56,11 @@
 //! bootstrap 90 % intervals of old / new 0.82–1.30, 0.75–1.29, 0.82–1.27: no difference
 //! resolvable). The barrier share stayed 30 % (NY), 44 % (lux): what the threads wait for is
 //! the imbalance of the fused work, not the second barrier's latency.
+//!
+//! Lease 14: on road-like graphs ([`modes`]) the default is no rounds at all — Wasp's
+//! asynchronous buckets with priority-aware work stealing ([`super::wasp`]) and the pull before
+//! a push ([`super::relax::pull`]): NY 1.21–1.28× GAP against the rounds' 0.98–1.00× in the same
+//! calls, luxembourg 2.22× against 1.78×. The rounds stay on the 21-scale graphs.
 
 use super::barrier::{FutexBarrier, Padded};
 pub use super::relax::Counts;
@@ -141,12 +146,34 @@ pub(super) struct Knobs {
     /// `SSSP_DS_DELTA_X=k` (k ≥ 2): the auto Δ ([`super::auto_delta`]) times k on the fast
     /// path, for an A/B of a wider bucket; unset, 0 or 1: the rule's Δ.
     pub(super) delta_x: usize,
-    /// `SSSP_DS_ASYNC=1`: no rounds; Wasp's asynchronous buckets with priority-aware work
-    /// stealing ([`super::wasp`]) on more than one thread.
-    pub(super) asynch: bool,
-    /// `SSSP_DS_PULL=1`: on more than one thread, a vertex's δ is first lowered from its
-    /// in-arcs before its arcs are relaxed ([`super::relax::pull`]).
-    pub(super) pull: bool,
+    /// `SSSP_DS_ASYNC=1` / `=0`: Wasp's asynchronous buckets with priority-aware work stealing
+    /// ([`super::wasp`]) instead of rounds, on more than one thread / never. Unset: [`modes`].
+    pub(super) asynch: Option<bool>,
+    /// `SSSP_DS_PULL=1` / `=0`: on more than one thread, a vertex's δ is first lowered from
+    /// its in-arcs before its arcs are relaxed ([`super::relax::pull`]) / never. Unset:
+    /// with the asynchronous run ([`modes`]).
+    pub(super) pull: Option<bool>,
+}
+
+/// Vertices of at most this many arcs make a graph "road-like" for [`modes`] (the GPU's
+/// `nf::hubs` bound): road networks (≤ ~10) and grids (4); not GAP's 21-scale uniform random
+/// (~70) or Kronecker (10⁴–10⁵) graphs.
+pub(super) const ASYNC_MAX_DEGREE: usize = 32;
+
+/// Whether a run on `threads` threads is asynchronous ([`super::wasp`]) and pulls
+/// ([`super::relax::pull`]): both where the knobs say so, else both on road-like graphs (no
+/// vertex of more than [`ASYNC_MAX_DEGREE`] arcs) and neither elsewhere. Measured on 16 cores
+/// beside GAP (`bench/results/cpu-peers-2026-11-26/lease-14`): on NY and luxembourg the
+/// asynchronous run with the pull is 1.21× and 1.25× faster than the rounds; on Kronecker 21 and
+/// uniform random 21 the asynchronous run is 27 % and 19 % slower (lease 14 call 1) and the pull
+/// alone on the rounds undecided (1.03×, 1.04×).
+pub(super) fn modes(graph: &Graph, threads: usize, knobs: Knobs) -> (bool, bool) {
+    if threads <= 1 {
+        return (false, false);
+    }
+    let road = graph.max_out_degree() <= ASYNC_MAX_DEGREE;
+    let asynch = knobs.asynch.unwrap_or(road);
+    (asynch, knobs.pull.unwrap_or(asynch))
 }
 
 pub(super) fn knobs() -> Knobs {
@@ -163,8 +190,8 @@ pub(super) fn knobs() -> Knobs {
             split: var("SSSP_DS_SPLIT"),
             steal: var("SSSP_DS_STEAL").unwrap_or(0),
             delta_x: var("SSSP_DS_DELTA_X").unwrap_or(1).max(1),
-            asynch: var("SSSP_DS_ASYNC") == Some(1),
-            pull: var("SSSP_DS_PULL") == Some(1),
+            asynch: var("SSSP_DS_ASYNC").map(|v| v == 1),
+            pull: var("SSSP_DS_PULL").map(|v| v == 1),
         }
     })
 }
@@ -365,7 +392,7 @@ pub fn run(
 /// built (untimed); does nothing when another run holds the array.
 pub fn prepare(graph: &Graph, threads: usize) {
     super::team::prepare(threads);
-    if threads > 1 && knobs().pull {
+    if modes(graph, threads, knobs()).1 {
         // The in-arcs of the pull (relax::pull), built once per graph like the CSR.
         graph.is_symmetric();
     }
@@ -395,6 +422,7 @@ pub(super) fn drive<C: Cells + ?Sized>(
     cancel: &AtomicBool,
     knobs: Knobs,
 ) -> Result<FastRun, SolveError> {
+    let (asynch, pull) = modes(graph, threads, knobs);
     let shared = Shared {
         succ: graph.successors(),
         dist: cells,
@@ -415,11 +443,10 @@ pub(super) fn drive<C: Cells + ?Sized>(
         split: if knobs.one_barrier || threads == 1 { 0 } else { knobs.split.unwrap_or_else(|| split_rule(graph)) },
         steal: if knobs.one_barrier || threads == 1 { 0 } else { knobs.steal },
         help: super::help::Help::take(),
-        slots: (knobs.asynch && threads > 1).then(|| super::wasp::Slots::new(threads, graph.n())),
+        slots: asynch.then(|| super::wasp::Slots::new(threads, graph.n())),
         // A symmetric graph's rows are its in-arcs too: the pull then reads the arcs the push
         // reads next, no second CSR.
-        pred: (threads > 1 && knobs.pull)
-            .then(|| if graph.is_symmetric() { graph.successors() } else { graph.predecessors() }),
+        pred: pull.then(|| if graph.is_symmetric() { graph.successors() } else { graph.predecessors() }),
     };
     shared.help.reset(threads);
     let rounds = AtomicU64::new(0);
@@ -464,8 +491,8 @@ expanded={} fused={} arcs={} pushes={} stale={} pieces={} leaves={} expanded/rea
             graph.n(),
             graph.m(),
             knobs.prefetch,
-            knobs.asynch && threads > 1,
-            match (threads > 1 && knobs.pull, graph.is_symmetric()) {
+            asynch,
+            match (pull, pull && graph.is_symmetric()) {
                 (false, _) => "off",
                 (true, true) => "successors (symmetric)",
                 (true, false) => "predecessors",
@@ -692,6 +719,23 @@ pub(super) mod tests {
         b.build(name.to_string(), None, VertexLabels::Offset(0)).expect("n >= 1")
     }
 
+    /// The asynchronous run with the pull is the default on more than one thread where no
+    /// vertex has more than [`ASYNC_MAX_DEGREE`] arcs, the rounds elsewhere; the knobs force
+    /// either.
+    #[test]
+    fn road_like_graphs_run_asynchronously_by_default() {
+        let road = random_graph("road-like", 600, 7, &[], 0, 1);
+        let hubs = random_graph("hubs", 600, 7, &[3], 400, 100);
+        assert!(road.max_out_degree() <= ASYNC_MAX_DEGREE && hubs.max_out_degree() > ASYNC_MAX_DEGREE);
+        let auto = Knobs { asynch: None, pull: None, ..knobs() };
+        assert_eq!(modes(&road, 4, auto), (true, true));
+        assert_eq!(modes(&road, 1, auto), (false, false));
+        assert_eq!(modes(&hubs, 4, auto), (false, false));
+        assert_eq!(modes(&road, 4, Knobs { asynch: Some(false), ..auto }), (false, false));
+        assert_eq!(modes(&road, 4, Knobs { pull: Some(false), ..auto }), (true, false));
+        assert_eq!(modes(&hubs, 4, Knobs { asynch: Some(true), ..auto }), (true, true));
+    }
+
     /// The rounds with one barrier ([`super::super::fast1`], only behind `SSSP_DS_BARRIERS=1`
     /// in the binary), with GAP's two and the asynchronous buckets ([`super::super::wasp`],
     /// `SSSP_DS_ASYNC=1`) give Dijkstra's distances on a random graph with zero
@@ -699,8 +743,18 @@ pub(super) mod tests {
     #[test]
     fn one_barrier_and_two_barrier_rounds_equal_dijkstra() {
         let g = random_graph("random", 600, 0x9e37_79b9_7f4a_7c15, &[], 0, 1);
-        for source in [0, 7] {
-            let want = crate::algo::dijkstra_distances(&g, source);
+        // Its arcs both ways: a symmetric graph, whose pull reads the successor rows.
+        let mut b = GraphBuilder::new(g.n(), WeightRule::File);
+        for u in 0..g.n() as u32 {
+            for (v, w) in g.successors().arcs(u) {
+                b.push(u, v, Some(w));
+                b.push(v, u, Some(w));
+            }
+        }
+        let sym = b.build("symmetric".to_string(), None, VertexLabels::Offset(0)).expect("n >= 1");
+        assert!(sym.is_symmetric() && !g.is_symmetric());
+        for (g, source) in [(&g, 0), (&g, 7), (&sym, 0), (&sym, 599)] {
+            let want = crate::algo::dijkstra_distances(g, source);
             for delta in [1, 30, 1 << 20] {
                 for threads in [1, 3, 8] {
                     for (one, prefetch, asynch, pull) in [
@@ -716,12 +770,14 @@ pub(super) mod tests {
                         let dist: Vec<AtomicI64> = (0..g.n()).map(|_| AtomicI64::new(0)).collect();
                         let cells: Vec<AtomicU32> = (0..g.n()).map(|_| AtomicU32::new(0)).collect();
                         let cancel = AtomicBool::new(false);
-                        let knobs = Knobs { one_barrier: one, prefetch, asynch, pull, ..knobs() };
-                        let run = drive(&g, &cells[..], Some(&dist), true, source, delta, threads, &cancel, knobs)
+                        let knobs =
+                            Knobs { one_barrier: one, prefetch, asynch: Some(asynch), pull: Some(pull), ..knobs() };
+                        let run = drive(g, &cells[..], Some(&dist), true, source, delta, threads, &cancel, knobs)
                             .expect("not cancelled");
                         let got: Vec<Distance> = dist.iter().map(|d| d.load(Relaxed)).collect();
                         let case = format!(
-                            "source {source}, Δ {delta}, {threads} threads, one barrier {one}, prefetch {prefetch}, async {asynch}, pull {pull}"
+                            "{}, source {source}, Δ {delta}, {threads} threads, one barrier {one}, prefetch {prefetch}, async {asynch}, pull {pull}",
+                            g.name
                         );
                         assert_eq!(got, want, "{case}");
                         let reached = want.iter().filter(|&&d| d != INF).count() as u64;

@@ -1,25 +1,35 @@
-//! Asynchronous Δ-stepping with priority-aware work stealing (`SSSP_DS_ASYNC=1` on the fast
-//! path): Wasp's executor (D'Antonio, Mai, Tsigas, Vandierendonck, SC'25; the authors' code,
-//! `github.com/DIPSA-QUB/wasp`, `include/bucketing/executor.h`), on the persistent team of
-//! [`super::fast`] instead of OpenMP. No round barriers: each thread works through its own
-//! buckets in order, and a thread whose current bucket is empty first steals chunks of 64
-//! vertices from every thread whose current bucket is no later than its own next one, and only
-//! when none has any moves on to its next bucket. Redundant work (a vertex expanded before its
-//! δ is final) is thus spent only when no thread has earlier work to share, where the
-//! synchronous rounds make idle threads wait at a barrier for the straggler of each round.
+//! Asynchronous Δ-stepping with priority-aware work stealing: Wasp's executor (D'Antonio, Mai,
+//! Tsigas, Vandierendonck, SC'25; the authors' code, `github.com/DIPSA-QUB/wasp`,
+//! `include/bucketing/executor.h`), on the persistent team of [`super::fast`] instead of
+//! OpenMP. The fast path's default on road-like graphs ([`super::fast::modes`];
+//! `SSSP_DS_ASYNC=1` / `=0` force it on / off). No round barriers: each thread works through its
+//! own buckets in order; a thread whose current bucket is empty first steals a chunk from every
+//! thread whose current bucket is no later than its own next one, and only when none has any
+//! opens its next bucket. Redundant work (a vertex expanded before its δ is final) is thus spent
+//! only when no thread has earlier work to share, where the rounds make idle threads wait at a
+//! barrier for each round's straggler.
 //!
-//! Per thread: a private chunk of the current bucket (pushes and pops, LIFO, published to the
-//! thread's queue when it holds 64), the queue of the current bucket's published chunks (a
-//! lock per chunk; the owner pops the newest, thieves take the oldest), and private bins of
-//! later (or, after a steal, earlier) buckets. Entries are skipped when their vertex has since
-//! been lowered below their bucket (GAP's test). A vertex whose only arc leads back to the
-//! vertex that lowered it, or that has no arcs, is never binned (Wasp's `is_leaf`; its δ is
-//! still lowered): expanding it could lower nothing.
+//! Per thread: a private chunk of the current bucket (first in, first out, as Wasp's chunk: last
+//! in, first out expanded 3.4 vertices per vertex reached on NY against 1.5), published to the
+//! thread's queue at [`CHUNK`] vertices, or at [`IDLE_CHUNK`] while some thread is idle; the
+//! queue of the current bucket's published chunks (a lock per chunk, the oldest taken first by
+//! owner and thieves alike); private bins of later (or, after a steal, earlier) buckets. Entries
+//! are skipped when their vertex has since been lowered below their bucket (GAP's test). A
+//! vertex whose only arc leads back to the vertex that lowered it, or that has no arcs, is
+//! never binned (Wasp's `is_leaf`; its δ is still lowered): expanding it could lower nothing.
+//! Before its arcs are relaxed, a vertex of few in-arcs lowers its δ from them
+//! ([`super::relax::pull`], Wasp's pull; on by default with this run).
 //!
-//! Termination (Wasp's): a thread with nothing of its own and nothing to steal publishes the
-//! level "none" and leaves once every thread shows "none". A thread that steals from a thread
-//! about to show "none" holds work while it still shows "none" itself, so another thread may
-//! leave early, but no work is ever dropped: every entry belongs to a thread that finishes it.
+//! Termination (Wasp's): a thread with nothing of its own and nothing to steal shows the level
+//! "none" and leaves once every thread shows "none". A thread that steals from a thread about
+//! to show "none" holds work while it still shows "none" itself, so another thread may leave
+//! early, but no work is dropped: every entry belongs to a thread that finishes it.
+//!
+//! Measured on 16 cores beside GAP (`bench/results/cpu-peers-2026-11-26/lease-14`, calls 1–3,
+//! every run equal to Dijkstra): NY 1.21–1.28× GAP against 0.98–1.00× for the rounds in the
+//! same calls, luxembourg 2.22× against 1.78×; Kronecker 21 and uniform random 21 are slower
+//! than with the rounds (0.73×, 0.81×: no hub splitting here, and with one bucket per Δ = 1–2
+//! of weight the rounds already keep every thread busy), so they keep the rounds.
 
 use super::barrier::Padded;
 use super::fast::{Cells, NO_BIN, SPARE, Shared, keep, slice};
@@ -32,11 +42,17 @@ use std::time::{Duration, Instant};
 
 /// Vertices per stealable chunk (Wasp's `nodes_chunk` capacity).
 pub(super) const CHUNK: usize = 64;
+/// Vertices per chunk while some thread is idle (`SSSP_DS_IDLE_CHUNK`; 0: [`CHUNK`] always).
+/// Lease 14 (16 cores, beside GAP): chunks of 64 suit NY (1.27× the rounds' speed) but leave
+/// luxembourg's threads idle 55 % of the time (0.78×); 16 always, the reverse (NY 1.05×,
+/// luxembourg 1.20×); 64, or 16 while a thread is idle: NY 1.21×, luxembourg 1.25×.
+pub(super) const IDLE_CHUNK: usize = 16;
 
 /// `SSSP_DS_AHEAD=k`: a thread opens its next bucket only while it is at most k buckets past
 /// every other working thread's (unset: no bound, Wasp's rule). `SSSP_DS_ACHUNK=k`: chunks of
-/// k vertices (unset: [`CHUNK`]). `SSSP_DS_IDLE_CHUNK=k` (k ≥ 1): while some thread is idle,
-/// a thread publishes its private chunk (and opens a bucket) in chunks of k already.
+/// k vertices (unset: [`CHUNK`]). `SSSP_DS_IDLE_CHUNK=k`: while some thread is idle, a thread
+/// publishes its private chunk (and opens a bucket) in chunks of k already (unset:
+/// [`IDLE_CHUNK`]; 0: never).
 #[derive(Clone, Copy)]
 struct AsyncKnobs {
     ahead: u64,
@@ -51,7 +67,7 @@ fn async_knobs() -> AsyncKnobs {
         AsyncKnobs {
             ahead: var("SSSP_DS_AHEAD").unwrap_or(u64::MAX / 4),
             chunk: var("SSSP_DS_ACHUNK").map_or(CHUNK, |c| (c as usize).max(1)),
-            idle_chunk: var("SSSP_DS_IDLE_CHUNK").map_or(0, |c| c as usize),
+            idle_chunk: var("SSSP_DS_IDLE_CHUNK").map_or(IDLE_CHUNK, |c| c as usize),
         }
     })
 }

@@ -41,6 +41,11 @@ if [[ $CALL == 3 ]]; then
   export SSSP_DS_COUNT=1 ROUNDS=${ROUNDS:-15} BIG=0 \
     AB_ENVS="SSSP_DS_ASYNC=1 SSSP_DS_PULL=1;SSSP_DS_ASYNC=1 SSSP_DS_PULL=1 SSSP_DS_ACHUNK=32;SSSP_DS_ASYNC=1 SSSP_DS_PULL=1 SSSP_DS_IDLE_CHUNK=16;SSSP_DS_ASYNC=1 SSSP_DS_PULL=1 SSSP_DS_IDLE_CHUNK=8"
 fi
+# CALL=4: the roads with the binary whose default there is async + pull + chunks of 64 / 16 while
+# a thread is idle (fast::modes); the A/B side is the rounds (SSSP_DS_ASYNC=0, the old default).
+if [[ $CALL == 4 ]]; then
+  export SSSP_DS_COUNT=1 ROUNDS=${ROUNDS:-17} BIG=0 AB_ENVS="SSSP_DS_ASYNC=0"
+fi
 {
   base=$(( CALL == 1 ? 0 : CALL * 100 - 100 ))
   if [[ ${ROADS:-1} == 1 ]]; then
