@@ -157,7 +157,7 @@ pub fn plots(ui: &mut egui::Ui, state: &AppState, series: &mut PlotSeries, cmds:
 }
 
 /// Seed 001's question, where the threads' time goes: one stacked horizontal bar per thread
-/// (work, barriers or waiting for the next iteration, lock waits; ms since the run started, as
+/// (work, barriers, waiting for the next iteration or for work to steal, lock waits; ms since the run started, as
 /// of the solver's last step).
 fn thread_bars(ui: &mut egui::Ui, times: &[ThreadTime], height: f32) {
     let (barrier, lock) = ThreadTime::shares(times).unwrap_or((0.0, 0.0));
@@ -166,21 +166,25 @@ fn thread_bars(ui: &mut egui::Ui, times: &[ThreadTime], height: f32) {
         ui.spacing_mut().item_spacing.x = 4.0;
         ui.label(egui::RichText::new("Per thread since the start (ms):").small());
         ui.label(small("work", palette::PLOT_REACHED));
-        ui.label(small(&format!("barriers {:.0} %", barrier * 100.0), palette::PLOT_CRAUSER));
+        ui.label(small(&format!("barriers / idle {:.0} %", barrier * 100.0), palette::PLOT_CRAUSER));
         ui.label(small(&format!("lock waits {:.0} %", lock * 100.0), palette::PLOT_MARTIN));
         ui.label(egui::RichText::new("of all thread time").small());
     })
     .response
     .on_hover_text(
         "Summed over the iterations the solver has run (up to its last step, not the cursor). \
-         Helper threads count waiting for the next iteration as barrier time.",
+         Helper threads count waiting for the next iteration as barrier time. Δ-stepping run to \
+         the end on several threads of a road network has no barriers (asynchronous buckets): \
+         there it is the time a thread found no work to take.",
     );
     let bars = |f: fn(&ThreadTime) -> f64| {
         times.iter().enumerate().map(|(i, t)| Bar::new(i as f64, f(t)).width(0.7)).collect::<Vec<_>>()
     };
     let work = BarChart::new("work", bars(|t| t.work_ms)).horizontal().color(palette::PLOT_REACHED);
-    let wait =
-        BarChart::new("barrier", bars(|t| t.barrier_ms)).horizontal().color(palette::PLOT_CRAUSER).stack_on(&[&work]);
+    let wait = BarChart::new("barrier / idle", bars(|t| t.barrier_ms))
+        .horizontal()
+        .color(palette::PLOT_CRAUSER)
+        .stack_on(&[&work]);
     let locks = BarChart::new("lock wait", bars(|t| t.lock_ms))
         .horizontal()
         .color(palette::PLOT_MARTIN)

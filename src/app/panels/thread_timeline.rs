@@ -105,7 +105,7 @@ pub fn timeline(ui: &mut egui::Ui, run: u64, times: &[ThreadTime], height: f32) 
     let n = spans.len();
     super::plots::thread_rows_plot("plot-thread-timeline", height, n).x_axis_label("ms").show(ui, |pui| {
         pui.bar_chart(BarChart::new("work", work).horizontal().color(palette::PLOT_REACHED));
-        pui.bar_chart(BarChart::new("barrier", wait).horizontal().color(palette::PLOT_CRAUSER));
+        pui.bar_chart(BarChart::new("barrier / idle", wait).horizontal().color(palette::PLOT_CRAUSER));
         pui.bar_chart(BarChart::new("lock wait", locks).horizontal().color(palette::PLOT_MARTIN));
     });
 }
