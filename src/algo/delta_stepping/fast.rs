@@ -164,7 +164,7 @@ pub(super) const ASYNC_MAX_DEGREE: usize = 32;
 /// ([`super::relax::pull`]): both where the knobs say so, else both on road-like graphs (no
 /// vertex of more than [`ASYNC_MAX_DEGREE`] arcs) and neither elsewhere. Measured on 16 cores
 /// beside GAP (`bench/results/cpu-peers-2026-11-26/lease-14`): on NY and luxembourg the
-/// asynchronous run with the pull is 1.21× and 1.25× faster than the rounds; on Kronecker 21 and
+/// asynchronous run with the pull is 1.23× and 1.16× faster than the rounds (call 4); on Kronecker 21 and
 /// uniform random 21 the asynchronous run is 27 % and 19 % slower (lease 14 call 1) and the pull
 /// alone on the rounds undecided (1.03×, 1.04×).
 pub(super) fn modes(graph: &Graph, threads: usize, knobs: Knobs) -> (bool, bool) {
@@ -207,7 +207,8 @@ thread_local! {
 /// What a fast run did.
 #[derive(Clone, Debug, Default)]
 pub struct FastRun {
-    /// Rounds (shared frontiers), GAP's `iter`.
+    /// Rounds (shared frontiers), GAP's `iter`; in the asynchronous run ([`super::wasp`]) the
+    /// buckets thread 0 opened.
     pub rounds: u32,
     /// Per thread (index = thread), the time it worked and the time it waited at barriers.
     pub threads: Vec<ThreadSplit>,
@@ -221,7 +222,8 @@ pub struct FastRun {
 pub struct ThreadSplit {
     /// Relaxing, binning and copying, ms.
     pub busy_ms: f64,
-    /// Waiting at the round barriers, ms.
+    /// Waiting at the round barriers, ms; in the asynchronous run ([`super::wasp`]), idle with
+    /// nothing of its own and nothing to steal.
     pub barrier_ms: f64,
 }
 

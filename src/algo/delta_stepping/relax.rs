@@ -2,7 +2,7 @@
 //! arcs relaxed against δ now, each lowered head pushed into the thread's bin of its new δ
 //! (GAP's `RelaxEdges`), over a range of a frontier or a fused bin, with the work counted and
 //! an optional software prefetch (`SSSP_DS_PREFETCH`, measured slower on 16 cores, see
-//! [`super::fast::PREFETCH`]).
+//! [`super::fast::PREFETCH`]), and the pull before a push ([`pull`]).
 
 use super::fast::{Cells, Shared};
 use crate::graph::{Csr, Distance, VertexId};
