@@ -210,7 +210,8 @@ impl<C: Cells + ?Sized> Worker<'_, C> {
                 {
                     self.local.drain(..self.head);
                     self.head = 0;
-                    let ids = std::mem::replace(&mut self.local, self.spare.pop().unwrap_or_default());
+                    let fresh = self.fresh();
+                    let ids = std::mem::replace(&mut self.local, fresh);
                     self.publish(Chunk { bucket: self.cur, ids });
                 }
             } else {
@@ -225,15 +226,13 @@ impl<C: Cells + ?Sized> Worker<'_, C> {
         }
     }
 
-    /// Expands the vertices of a chunk of bucket `bucket` still in it.
-    fn expand(&mut self, ids: &[VertexId], bucket: u64) {
-        let floor = bucket as Distance * self.s.delta;
-        for &u in ids {
-            if self.s.dist.get(u as usize) < floor {
-                self.cn.stale += 1;
-            } else {
-                self.relax(u);
-            }
+    /// Expands `u`, an entry of bucket `bucket`, unless it has since been lowered below it.
+    #[inline]
+    fn visit(&mut self, u: VertexId, bucket: u64) {
+        if self.s.dist.get(u as usize) < bucket as Distance * self.s.delta {
+            self.cn.stale += 1;
+        } else {
+            self.relax(u);
         }
     }
 
@@ -242,12 +241,7 @@ impl<C: Cells + ?Sized> Worker<'_, C> {
         loop {
             if let Some(&u) = self.local.get(self.head) {
                 self.head += 1;
-                let floor = self.cur as Distance * self.s.delta;
-                if self.s.dist.get(u as usize) < floor {
-                    self.cn.stale += 1;
-                } else {
-                    self.relax(u);
-                }
+                self.visit(u, self.cur);
                 continue;
             }
             self.local.clear();
@@ -282,7 +276,9 @@ impl<C: Cells + ?Sized> Worker<'_, C> {
         self.cur = low;
         self.me().level.store(low, Release);
         for c in stolen.drain(..) {
-            self.expand(&c.ids, c.bucket);
+            for &u in &c.ids {
+                self.visit(u, c.bucket);
+            }
             let mut ids = c.ids;
             ids.clear();
             self.spare.push(ids);
