@@ -143,9 +143,13 @@ pub(super) struct Knobs {
     /// `SSSP_DS_STEAL=k` (k ≥ 1): a fused bin past k vertices queues the rest for idle
     /// threads ([`super::help`]) while any thread is idle; 0 or unset: never.
     pub(super) steal: usize,
-    /// `SSSP_DS_DELTA_X=k` (k ≥ 2): the auto Δ ([`super::auto_delta`]) times k on the fast
-    /// path, for an A/B of a wider bucket; unset, 0 or 1: the rule's Δ.
-    pub(super) delta_x: usize,
+    /// `SSSP_DS_DELTA_X=k` (k > 0, e.g. 2 or 0.5): the auto Δ ([`super::auto_delta`]) times k
+    /// on the fast path, for an A/B of a wider or narrower bucket; unset or not positive: the
+    /// rule's Δ.
+    pub(super) delta_x: f64,
+    /// `SSSP_DS_DEDUP=1`: in the asynchronous run, an entry whose vertex was already expanded
+    /// with its present δ is skipped ([`super::wasp`]); unset or 0: never.
+    pub(super) dedup: bool,
     /// `SSSP_DS_ASYNC=1` / `=0`: Wasp's asynchronous buckets with priority-aware work stealing
     /// ([`super::wasp`]) instead of rounds, on more than one thread / never. Unset: [`modes`].
     pub(super) asynch: Option<bool>,
@@ -189,7 +193,12 @@ pub(super) fn knobs() -> Knobs {
             count: var("SSSP_DS_COUNT").is_some_and(|c| c > 0),
             split: var("SSSP_DS_SPLIT"),
             steal: var("SSSP_DS_STEAL").unwrap_or(0),
-            delta_x: var("SSSP_DS_DELTA_X").unwrap_or(1).max(1),
+            delta_x: std::env::var("SSSP_DS_DELTA_X")
+                .ok()
+                .and_then(|v| v.parse::<f64>().ok())
+                .filter(|x| x.is_finite() && *x > 0.0)
+                .unwrap_or(1.0),
+            dedup: var("SSSP_DS_DEDUP").is_some_and(|v| v == 1),
             asynch: var("SSSP_DS_ASYNC").map(|v| v == 1),
             pull: var("SSSP_DS_PULL").map(|v| v == 1),
         }
@@ -445,7 +454,9 @@ pub(super) fn drive<C: Cells + ?Sized>(
         split: if knobs.one_barrier || threads == 1 { 0 } else { knobs.split.unwrap_or_else(|| split_rule(graph)) },
         steal: if knobs.one_barrier || threads == 1 { 0 } else { knobs.steal },
         help: super::help::Help::take(),
-        slots: asynch.then(|| super::wasp::Slots::new(threads, graph.n())),
+        slots: asynch.then(|| {
+            super::wasp::Slots::new(threads, graph.n(), knobs.dedup && crate::algo::dijkstra::fits_u32(graph))
+        }),
         // A symmetric graph's rows are its in-arcs too: the pull then reads the arcs the push
         // reads next, no second CSR.
         pred: pull.then(|| if graph.is_symmetric() { graph.successors() } else { graph.predecessors() }),
@@ -489,7 +500,7 @@ pub(super) fn drive<C: Cells + ?Sized>(
         let c = &counts;
         eprintln!(
             "ds-count n={} m={} threads={threads} delta={delta} prefetch={} split={split} steal={steal} async={} pull={} reached={reached} rounds={rounds} \
-expanded={} fused={} arcs={} pushes={} stale={} pieces={} leaves={} expanded/reached={:.4} arcs/m={:.4} pushes/reached={:.4} stale/reached={:.4}",
+expanded={} fused={} arcs={} pushes={} stale={} pieces={} leaves={} dups={} expanded/reached={:.4} arcs/m={:.4} pushes/reached={:.4} stale/reached={:.4}",
             graph.n(),
             graph.m(),
             knobs.prefetch,
@@ -506,6 +517,7 @@ expanded={} fused={} arcs={} pushes={} stale={} pieces={} leaves={} expanded/rea
             c.stale,
             c.pieces,
             c.leaves,
+            c.dups,
             c.expanded as f64 / reached,
             c.arcs as f64 / graph.m().max(1) as f64,
             c.pushes as f64 / reached,
@@ -632,7 +644,12 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
 }
 
 /// Keeps this thread's emptied bins for its next run, the largest first, up to [`KEEP_IDS`].
-pub(super) fn keep(mut spare: Vec<Vec<VertexId>>) {
+pub(super) fn keep(spare: Vec<Vec<VertexId>>) {
+    keep_in(&SPARE, spare);
+}
+
+/// [`keep`] for any pool of this thread's emptied lists (the asynchronous run's entries).
+pub(super) fn keep_in<T>(pool: &'static std::thread::LocalKey<RefCell<Vec<Vec<T>>>>, mut spare: Vec<Vec<T>>) {
     spare.retain(|b| b.capacity() > 0);
     spare.sort_unstable_by_key(|b| std::cmp::Reverse(b.capacity()));
     let mut ids = 0;
@@ -642,7 +659,7 @@ pub(super) fn keep(mut spare: Vec<Vec<VertexId>>) {
         ids <= KEEP_IDS
     });
     // Popped from the end: the smallest go first into the many short-lived bins of a run.
-    SPARE.with_borrow_mut(|s| *s = spare);
+    pool.with_borrow_mut(|s| *s = spare);
 }
 
 /// Bin fusion (GAP's): while this thread's current bin `c` is non-empty and smaller than
@@ -759,26 +776,34 @@ pub(super) mod tests {
             let want = crate::algo::dijkstra_distances(g, source);
             for delta in [1, 30, 1 << 20] {
                 for threads in [1, 3, 8] {
-                    for (one, prefetch, asynch, pull) in [
-                        (false, 0, false, false),
-                        (true, 0, false, false),
-                        (false, 1, false, false),
-                        (false, PREFETCH, false, false),
-                        (true, 3, false, false),
-                        (false, 0, false, true),
-                        (false, 0, true, false),
-                        (false, 0, true, true),
+                    for (one, prefetch, asynch, pull, dedup) in [
+                        (false, 0, false, false, false),
+                        (true, 0, false, false, false),
+                        (false, 1, false, false, false),
+                        (false, PREFETCH, false, false, false),
+                        (true, 3, false, false, false),
+                        (false, 0, false, true, false),
+                        (false, 0, true, false, false),
+                        (false, 0, true, true, false),
+                        (false, 0, true, false, true),
+                        (false, 0, true, true, true),
                     ] {
                         let dist: Vec<AtomicI64> = (0..g.n()).map(|_| AtomicI64::new(0)).collect();
                         let cells: Vec<AtomicU32> = (0..g.n()).map(|_| AtomicU32::new(0)).collect();
                         let cancel = AtomicBool::new(false);
-                        let knobs =
-                            Knobs { one_barrier: one, prefetch, asynch: Some(asynch), pull: Some(pull), ..knobs() };
+                        let knobs = Knobs {
+                            one_barrier: one,
+                            prefetch,
+                            asynch: Some(asynch),
+                            pull: Some(pull),
+                            dedup,
+                            ..knobs()
+                        };
                         let run = drive(g, &cells[..], Some(&dist), true, source, delta, threads, &cancel, knobs)
                             .expect("not cancelled");
                         let got: Vec<Distance> = dist.iter().map(|d| d.load(Relaxed)).collect();
                         let case = format!(
-                            "{}, source {source}, Δ {delta}, {threads} threads, one barrier {one}, prefetch {prefetch}, async {asynch}, pull {pull}",
+                            "{}, source {source}, Δ {delta}, {threads} threads, one barrier {one}, prefetch {prefetch}, async {asynch}, pull {pull}, dedup {dedup}",
                             g.name
                         );
                         assert_eq!(got, want, "{case}");
@@ -792,7 +817,7 @@ pub(super) mod tests {
                                 && c.arcs <= c.expanded * g.m() as u64,
                             "{case}: {c:?}"
                         );
-                        assert!(c.pushes + 1 >= reached && c.stale <= c.pushes, "{case}: {c:?}");
+                        assert!(c.pushes + 1 >= reached && c.stale + c.dups <= c.pushes, "{case}: {c:?}");
                     }
                 }
             }

@@ -119,7 +119,10 @@ impl DeltaSteppingStepper {
         let params = DeltaSteppingParams::decode(&opts.params).map_err(SolveError::Options)?;
         let mut delta = params.delta.width(&graph);
         if params.delta == super::DeltaRule::Auto && opts.launch == Launch::Fast && threads != 1 {
-            delta = delta.saturating_mul(super::fast::knobs().delta_x as Distance);
+            let x = super::fast::knobs().delta_x;
+            if x != 1.0 {
+                delta = ((delta as f64 * x).round() as Distance).max(1);
+            }
         }
         let n = graph.n();
         if opts.launch == Launch::Fast && threads != 1 {
