@@ -9,6 +9,10 @@
 # thread opens a bucket more than 4 past another working thread's) · DEDUP=1 with Δ × 0.7.
 # Part 2, the thread-scaling curve of the roads (1, 2, 4, 8 threads; 16 is part 1): GAP ·
 # ours · ours DEDUP=1.
+# Call 1 ran on a host where GAP itself took twice its lease-14 time (NY 8.4 ms): every A/B
+# undecided. CALL=3 repeats it with the sides that were not clearly slower (DEDUP=1, Δ × 0.7)
+# and the rounds (SSSP_DS_ASYNC=0) beside them, at 16, 8, 4 and 2 threads; /proc/stat's steal
+# time (ticks of 10 ms stolen by the hypervisor) before and after each part goes to steal.txt.
 # CALL=2: the 21-scale graphs' scaling curve (1, 2, 4, 8, 16 threads, GAP and ours).
 set -uo pipefail
 C=${CALL_S:-570}
@@ -27,9 +31,23 @@ B=$(( C - 20 ))
 T0=$(date +%s)
 left() { echo $(( B - ($(date +%s) - T0) )); }
 export PEERS=$D LUX_GZ=$D/lux.gr.gz OURS_WSG=1 REUSE_GRAPHS=1 REPS=5 BIG_REPS=8 SSSP_DS_COUNT=1
+steal() { echo "$1 $(date +%s) $(grep '^cpu ' /proc/stat)" >> "$o/steal.txt"; }
 {
   base=$(( CALL * 1000 ))
-  if [[ $CALL == 1 ]]; then
+  if [[ $CALL == 3 ]]; then
+    for th in 16 8 4 2 1; do
+      l=$(left); (( l < 20 )) && break
+      steal "start t$th"
+      ab="SSSP_DS_DEDUP=1;SSSP_DS_DELTA_X=0.7;SSSP_DS_ASYNC=0"
+      (( th == 1 )) && ab="SSSP_DS_DEDUP=1"
+      THREADS=$th ROUND0=$(( base + 100 * th )) ROUNDS=$(( th == 16 ? ${ROUNDS:-21} : ${SROUNDS:-9} )) \
+        DEADLINE_S=$(( th == 16 ? l / 2 : l / 4 )) AB_ENVS="$ab" \
+        timeout "$l" bash scripts/cpu-ab-interleave.sh "$o.bin" "$o/t$th" ny lux
+      steal "end t$th"
+    done
+  fi
+  if [[ $CALL == 3 ]]; then :
+  elif [[ $CALL == 1 ]]; then
     ROUND0=$base ROUNDS=${ROUNDS:-19} DEADLINE_S=$(( B / 2 )) \
       AB_ENVS="SSSP_DS_DEDUP=1;SSSP_DS_DELTA_X=0.5;SSSP_DS_DELTA_X=0.7;SSSP_DS_AHEAD=4;SSSP_DS_DEDUP=1 SSSP_DS_DELTA_X=0.7" \
       timeout "$(left)" bash scripts/cpu-ab-interleave.sh "$o.bin" "$o/t16" ny lux
