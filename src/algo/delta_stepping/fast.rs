@@ -147,9 +147,6 @@ pub(super) struct Knobs {
     /// on the fast path, for an A/B of a wider or narrower bucket; unset or not positive: the
     /// rule's Δ.
     pub(super) delta_x: f64,
-    /// `SSSP_DS_DEDUP=1`: in the asynchronous run, an entry whose vertex was already expanded
-    /// with its present δ is skipped ([`super::wasp`]); unset or 0: never.
-    pub(super) dedup: bool,
     /// `SSSP_DS_ASYNC=1` / `=0`: Wasp's asynchronous buckets with priority-aware work stealing
     /// ([`super::wasp`]) instead of rounds, on more than one thread / never. Unset: [`modes`].
     pub(super) asynch: Option<bool>,
@@ -198,7 +195,6 @@ pub(super) fn knobs() -> Knobs {
                 .and_then(|v| v.parse::<f64>().ok())
                 .filter(|x| x.is_finite() && *x > 0.0)
                 .unwrap_or(1.0),
-            dedup: var("SSSP_DS_DEDUP").is_some_and(|v| v == 1),
             asynch: var("SSSP_DS_ASYNC").map(|v| v == 1),
             pull: var("SSSP_DS_PULL").map(|v| v == 1),
         }
@@ -454,9 +450,7 @@ pub(super) fn drive<C: Cells + ?Sized>(
         split: if knobs.one_barrier || threads == 1 { 0 } else { knobs.split.unwrap_or_else(|| split_rule(graph)) },
         steal: if knobs.one_barrier || threads == 1 { 0 } else { knobs.steal },
         help: super::help::Help::take(),
-        slots: asynch.then(|| {
-            super::wasp::Slots::new(threads, graph.n(), knobs.dedup && crate::algo::dijkstra::fits_u32(graph))
-        }),
+        slots: asynch.then(|| super::wasp::Slots::new(threads, graph.n())),
         // A symmetric graph's rows are its in-arcs too: the pull then reads the arcs the push
         // reads next, no second CSR.
         pred: pull.then(|| if graph.is_symmetric() { graph.successors() } else { graph.predecessors() }),
@@ -500,7 +494,7 @@ pub(super) fn drive<C: Cells + ?Sized>(
         let c = &counts;
         eprintln!(
             "ds-count n={} m={} threads={threads} delta={delta} prefetch={} split={split} steal={steal} async={} pull={} reached={reached} rounds={rounds} \
-expanded={} fused={} arcs={} pushes={} stale={} pieces={} leaves={} dups={} expanded/reached={:.4} arcs/m={:.4} pushes/reached={:.4} stale/reached={:.4}",
+expanded={} fused={} arcs={} pushes={} stale={} pieces={} leaves={} expanded/reached={:.4} arcs/m={:.4} pushes/reached={:.4} stale/reached={:.4}",
             graph.n(),
             graph.m(),
             knobs.prefetch,
@@ -517,7 +511,6 @@ expanded={} fused={} arcs={} pushes={} stale={} pieces={} leaves={} dups={} expa
             c.stale,
             c.pieces,
             c.leaves,
-            c.dups,
             c.expanded as f64 / reached,
             c.arcs as f64 / graph.m().max(1) as f64,
             c.pushes as f64 / reached,
@@ -644,12 +637,7 @@ fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &AtomicBool) -> (u
 }
 
 /// Keeps this thread's emptied bins for its next run, the largest first, up to [`KEEP_IDS`].
-pub(super) fn keep(spare: Vec<Vec<VertexId>>) {
-    keep_in(&SPARE, spare);
-}
-
-/// [`keep`] for any pool of this thread's emptied lists (the asynchronous run's entries).
-pub(super) fn keep_in<T>(pool: &'static std::thread::LocalKey<RefCell<Vec<Vec<T>>>>, mut spare: Vec<Vec<T>>) {
+pub(super) fn keep(mut spare: Vec<Vec<VertexId>>) {
     spare.retain(|b| b.capacity() > 0);
     spare.sort_unstable_by_key(|b| std::cmp::Reverse(b.capacity()));
     let mut ids = 0;
@@ -659,7 +647,7 @@ pub(super) fn keep_in<T>(pool: &'static std::thread::LocalKey<RefCell<Vec<Vec<T>
         ids <= KEEP_IDS
     });
     // Popped from the end: the smallest go first into the many short-lived bins of a run.
-    pool.with_borrow_mut(|s| *s = spare);
+    SPARE.with_borrow_mut(|s| *s = spare);
 }
 
 /// Bin fusion (GAP's): while this thread's current bin `c` is non-empty and smaller than
@@ -776,34 +764,26 @@ pub(super) mod tests {
             let want = crate::algo::dijkstra_distances(g, source);
             for delta in [1, 30, 1 << 20] {
                 for threads in [1, 3, 8] {
-                    for (one, prefetch, asynch, pull, dedup) in [
-                        (false, 0, false, false, false),
-                        (true, 0, false, false, false),
-                        (false, 1, false, false, false),
-                        (false, PREFETCH, false, false, false),
-                        (true, 3, false, false, false),
-                        (false, 0, false, true, false),
-                        (false, 0, true, false, false),
-                        (false, 0, true, true, false),
-                        (false, 0, true, false, true),
-                        (false, 0, true, true, true),
+                    for (one, prefetch, asynch, pull) in [
+                        (false, 0, false, false),
+                        (true, 0, false, false),
+                        (false, 1, false, false),
+                        (false, PREFETCH, false, false),
+                        (true, 3, false, false),
+                        (false, 0, false, true),
+                        (false, 0, true, false),
+                        (false, 0, true, true),
                     ] {
                         let dist: Vec<AtomicI64> = (0..g.n()).map(|_| AtomicI64::new(0)).collect();
                         let cells: Vec<AtomicU32> = (0..g.n()).map(|_| AtomicU32::new(0)).collect();
                         let cancel = AtomicBool::new(false);
-                        let knobs = Knobs {
-                            one_barrier: one,
-                            prefetch,
-                            asynch: Some(asynch),
-                            pull: Some(pull),
-                            dedup,
-                            ..knobs()
-                        };
+                        let knobs =
+                            Knobs { one_barrier: one, prefetch, asynch: Some(asynch), pull: Some(pull), ..knobs() };
                         let run = drive(g, &cells[..], Some(&dist), true, source, delta, threads, &cancel, knobs)
                             .expect("not cancelled");
                         let got: Vec<Distance> = dist.iter().map(|d| d.load(Relaxed)).collect();
                         let case = format!(
-                            "{}, source {source}, Δ {delta}, {threads} threads, one barrier {one}, prefetch {prefetch}, async {asynch}, pull {pull}, dedup {dedup}",
+                            "{}, source {source}, Δ {delta}, {threads} threads, one barrier {one}, prefetch {prefetch}, async {asynch}, pull {pull}",
                             g.name
                         );
                         assert_eq!(got, want, "{case}");
@@ -817,7 +797,7 @@ pub(super) mod tests {
                                 && c.arcs <= c.expanded * g.m() as u64,
                             "{case}: {c:?}"
                         );
-                        assert!(c.pushes + 1 >= reached && c.stale + c.dups <= c.pushes, "{case}: {c:?}");
+                        assert!(c.pushes + 1 >= reached && c.stale <= c.pushes, "{case}: {c:?}");
                     }
                 }
             }

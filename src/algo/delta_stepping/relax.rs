@@ -28,9 +28,6 @@ pub struct Counts {
     /// Lowered vertices left out of every bin because expanding them could lower nothing (no
     /// arc, or the only one back to the vertex that lowered them; [`super::wasp`] only).
     pub leaves: u64,
-    /// Entries skipped because their vertex was already expanded with its present δ
-    /// (`SSSP_DS_DEDUP=1`, [`super::wasp`] only).
-    pub dups: u64,
 }
 
 impl Counts {
@@ -42,7 +39,6 @@ impl Counts {
         self.stale += o.stale;
         self.pieces += o.pieces;
         self.leaves += o.leaves;
-        self.dups += o.dups;
     }
 }
 

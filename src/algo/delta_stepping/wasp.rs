@@ -33,7 +33,7 @@
 //! of weight the rounds already keep every thread busy), so they keep the rounds.
 
 use super::barrier::Padded;
-use super::fast::{Cells, NO_BIN, Shared, keep_in, slice};
+use super::fast::{Cells, NO_BIN, SPARE, Shared, keep, slice};
 use super::relax::Counts;
 use crate::graph::{Distance, VertexId};
 use std::collections::VecDeque;
@@ -73,23 +73,10 @@ fn async_knobs() -> AsyncKnobs {
     })
 }
 
-/// A bin entry: a vertex and the δ it was binned with (the low 32 bits: an entry is skipped as
-/// a duplicate only when δ differs from it, which a truncation cannot hide).
-#[derive(Clone, Copy)]
-struct Entry {
-    v: VertexId,
-    d: u32,
-}
-
-thread_local! {
-    /// This thread's emptied entry lists from earlier runs (as [`super::fast::SPARE`]).
-    static SPARE: std::cell::RefCell<Vec<Vec<Entry>>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
 /// A published chunk of one bucket.
 struct Chunk {
     bucket: u64,
-    ids: Vec<Entry>,
+    ids: Vec<VertexId>,
 }
 
 /// What other threads see of a thread.
@@ -110,16 +97,12 @@ pub(super) struct Slots {
     idle: Padded<AtomicUsize>,
     /// Bit v: vertex v has at most one arc (set by the workers at the start of each run).
     leaves: Vec<AtomicU64>,
-    /// `SSSP_DS_DEDUP=1`: an entry is expanded only while δ of its vertex is still the one it
-    /// was binned with.
-    exact: bool,
 }
 
 impl Slots {
     /// For `threads` threads on a graph of `n` vertices.
-    pub(super) fn new(threads: usize, n: usize, exact: bool) -> Slots {
+    pub(super) fn new(threads: usize, n: usize) -> Slots {
         Slots {
-            exact,
             slots: (0..threads.max(1)).map(|_| Padded(Slot::default())).collect(),
             idle: Padded(AtomicUsize::new(0)),
             leaves: (0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
@@ -135,12 +118,12 @@ struct Worker<'a, C: Cells + ?Sized> {
     /// The bucket this thread works on.
     cur: u64,
     /// The private chunk of bucket `cur`, popped from `head` (first in, first out).
-    local: Vec<Entry>,
+    local: Vec<VertexId>,
     head: usize,
     /// Private bins of other buckets; every bin below `lo` is empty.
-    bins: Vec<Vec<Entry>>,
+    bins: Vec<Vec<VertexId>>,
     lo: usize,
-    spare: Vec<Vec<Entry>>,
+    spare: Vec<Vec<VertexId>>,
     cn: Counts,
     /// Vertices per published chunk ([`CHUNK`] unless `SSSP_DS_ACHUNK` says otherwise).
     chunk: usize,
@@ -153,7 +136,7 @@ impl<C: Cells + ?Sized> Worker<'_, C> {
         &self.slots.slots[self.t]
     }
 
-    fn fresh(&mut self) -> Vec<Entry> {
+    fn fresh(&mut self) -> Vec<VertexId> {
         self.spare.pop().unwrap_or_default()
     }
 
@@ -220,7 +203,7 @@ impl<C: Cells + ?Sized> Worker<'_, C> {
             }
             let b = nd / s.delta;
             if b as u64 == self.cur {
-                self.local.push(Entry { v, d: nd as u32 });
+                self.local.push(v);
                 let held = self.local.len() - self.head;
                 if held >= self.chunk
                     || (self.idle_chunk > 0 && held >= self.idle_chunk && self.slots.idle.load(Relaxed) > 0)
@@ -237,7 +220,7 @@ impl<C: Cells + ?Sized> Worker<'_, C> {
                     let bin = self.fresh();
                     self.bins.push(bin);
                 }
-                self.bins[b].push(Entry { v, d: nd as u32 });
+                self.bins[b].push(v);
                 self.lo = self.lo.min(b);
             }
         }
@@ -245,23 +228,20 @@ impl<C: Cells + ?Sized> Worker<'_, C> {
 
     /// Expands `u`, an entry of bucket `bucket`, unless it has since been lowered below it.
     #[inline]
-    fn visit(&mut self, e: Entry, bucket: u64) {
-        let d = self.s.dist.get(e.v as usize);
-        if d < bucket as Distance * self.s.delta {
+    fn visit(&mut self, u: VertexId, bucket: u64) {
+        if self.s.dist.get(u as usize) < bucket as Distance * self.s.delta {
             self.cn.stale += 1;
-        } else if self.slots.exact && d as u32 != e.d {
-            self.cn.dups += 1;
         } else {
-            self.relax(e.v);
+            self.relax(u);
         }
     }
 
     /// Works through bucket `cur` (private chunk and own queue) until both are empty.
     fn drain(&mut self) {
         loop {
-            if let Some(&e) = self.local.get(self.head) {
+            if let Some(&u) = self.local.get(self.head) {
                 self.head += 1;
-                self.visit(e, self.cur);
+                self.visit(u, self.cur);
                 continue;
             }
             self.local.clear();
@@ -296,8 +276,8 @@ impl<C: Cells + ?Sized> Worker<'_, C> {
         self.cur = low;
         self.me().level.store(low, Release);
         for c in stolen.drain(..) {
-            for &e in &c.ids {
-                self.visit(e, c.bucket);
+            for &u in &c.ids {
+                self.visit(u, c.bucket);
             }
             let mut ids = c.ids;
             ids.clear();
@@ -358,7 +338,6 @@ pub(super) fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &Atomic
         }
         slots.leaves[word].store(bits, Relaxed);
     }
-
     let knobs = async_knobs();
     let mut w = Worker {
         s,
@@ -379,7 +358,7 @@ pub(super) fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &Atomic
     if t == 0 {
         w.cur = 0;
         w.me().level.store(0, Relaxed);
-        w.local.push(Entry { v: s.source, d: 0 });
+        w.local.push(s.source);
     }
     // δ, the leaves and every level are set before anyone relaxes or steals.
     let mut waited = s.barrier.wait();
@@ -454,6 +433,6 @@ pub(super) fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &Atomic
         // Only after a cancelled run.
         spare.extend(q.drain(..).map(|c| c.ids));
     }
-    keep_in(&SPARE, spare);
+    keep(spare);
     (opened, waited, cn)
 }
