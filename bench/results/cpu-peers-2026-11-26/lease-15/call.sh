@@ -13,6 +13,8 @@
 # undecided. CALL=3 repeats it with the sides that were not clearly slower (DEDUP=1, Δ × 0.7)
 # and the rounds (SSSP_DS_ASYNC=0) beside them, at 16, 8, 4 and 2 threads; /proc/stat's steal
 # time (ticks of 10 ms stolen by the hypervisor) before and after each part goes to steal.txt.
+# CALL=4: the roads' scaling curve again with the session's final binary (plain vertex entries
+# as in lease 14; DEDUP removed), the rounds (SSSP_DS_ASYNC=0) beside at 2-16 threads.
 # CALL=2: the 21-scale graphs' scaling curve (1, 2, 4, 8, 16 threads, GAP and ours).
 set -uo pipefail
 C=${CALL_S:-570}
@@ -34,19 +36,20 @@ export PEERS=$D LUX_GZ=$D/lux.gr.gz OURS_WSG=1 REUSE_GRAPHS=1 REPS=5 BIG_REPS=8 
 steal() { echo "$1 $(date +%s) $(grep '^cpu ' /proc/stat)" >> "$o/steal.txt"; }
 {
   base=$(( CALL * 1000 ))
-  if [[ $CALL == 3 ]]; then
+  if [[ $CALL == 3 || $CALL == 4 ]]; then
     for th in 16 8 4 2 1; do
       l=$(left); (( l < 20 )) && break
       steal "start t$th"
       ab="SSSP_DS_DEDUP=1;SSSP_DS_DELTA_X=0.7;SSSP_DS_ASYNC=0"
       (( th == 1 )) && ab="SSSP_DS_DEDUP=1"
+      [[ $CALL == 4 ]] && ab="SSSP_DS_ASYNC=0"  # at 1 thread an A/A: one thread never runs asynchronously
       THREADS=$th ROUND0=$(( base + 100 * th )) ROUNDS=$(( th == 16 ? ${ROUNDS:-21} : ${SROUNDS:-9} )) \
         DEADLINE_S=$(( th == 16 ? l / 2 : l / 4 )) AB_ENVS="$ab" \
         timeout "$l" bash scripts/cpu-ab-interleave.sh "$o.bin" "$o/t$th" ny lux
       steal "end t$th"
     done
   fi
-  if [[ $CALL == 3 ]]; then :
+  if [[ $CALL == 3 || $CALL == 4 ]]; then :
   elif [[ $CALL == 1 ]]; then
     ROUND0=$base ROUNDS=${ROUNDS:-19} DEADLINE_S=$(( B / 2 )) \
       AB_ENVS="SSSP_DS_DEDUP=1;SSSP_DS_DELTA_X=0.5;SSSP_DS_DELTA_X=0.7;SSSP_DS_AHEAD=4;SSSP_DS_DEDUP=1 SSSP_DS_DELTA_X=0.7" \
