@@ -166,7 +166,7 @@ pub(super) const ASYNC_MAX_DEGREE: usize = 32;
 /// vertex of more than [`ASYNC_MAX_DEGREE`] arcs) and neither elsewhere. Measured on 16 cores
 /// beside GAP (`bench/results/cpu-peers-2026-11-26/lease-14`): on NY and luxembourg the
 /// asynchronous run with the pull is 1.23× and 1.16× faster than the rounds (call 4; lease 15
-/// call 4: 1.25× on both at 16 threads, 1.12–1.26× at 4 and 8, even at 2); on Kronecker 21 and
+/// call 4: 1.25× on both at 16 threads, 1.13–1.26× at 4 and 8, even at 2); on Kronecker 21 and
 /// uniform random 21 the asynchronous run is 27 % and 19 % slower (lease 14 call 1) and the pull
 /// alone on the rounds undecided (1.03×, 1.04×).
 pub(super) fn modes(graph: &Graph, threads: usize, knobs: Knobs) -> (bool, bool) {

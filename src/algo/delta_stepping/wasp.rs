@@ -33,7 +33,7 @@
 //! of weight the rounds already keep every thread busy), so they keep the rounds.
 //!
 //! Lease 15 (the same way, `lease-15/`): NY 1.30× and luxembourg 2.31× GAP at 16 threads (call
-//! 4); against the rounds 1.12–1.26× faster from 4 threads on, even at 2. Tried there and not
+//! 4); against the rounds 1.13–1.26× faster from 4 threads on, even at 2. Tried there and not
 //! kept: entries carrying the δ they were binned with, skipped once it has fallen (a vertex
 //! lowered twice before it is taken expanded once; even, 0.99× / 0.93×), a narrower Δ (× 0.7:
 //! 0.93× / 0.88×) and at most 4 buckets ahead of the slowest working thread (`SSSP_DS_AHEAD=4`:
