@@ -131,7 +131,8 @@ pub(super) struct Knobs {
     /// `SSSP_DS_BARRIERS=1`: one barrier per round ([`super::fast1::worker`]); unset or 2:
     /// GAP's two ([`worker`]).
     pub(super) one_barrier: bool,
-    /// `SSSP_DS_PREFETCH=k` (k ≥ 1): while relaxing a frontier or fused bin, prefetch the
+    /// `SSSP_DS_PREFETCH=k` (k ≥ 1): while relaxing a frontier, a fused bin or the asynchronous
+    /// run's chunks ([`super::relax::prefetch_ahead`]), prefetch the
     /// offsets and δ of the vertex 2k places ahead, the arcs of the one k ahead and the heads'
     /// δ of the one ⌈k/2⌉ ahead; 0 or unset: no prefetch (GAP's loop; see [`PREFETCH`]).
     pub(super) prefetch: usize,
@@ -774,6 +775,7 @@ pub(super) mod tests {
                         (false, 0, false, true),
                         (false, 0, true, false),
                         (false, 0, true, true),
+                        (false, 3, true, true),
                     ] {
                         let dist: Vec<AtomicI64> = (0..g.n()).map(|_| AtomicI64::new(0)).collect();
                         let cells: Vec<AtomicU32> = (0..g.n()).map(|_| AtomicU32::new(0)).collect();

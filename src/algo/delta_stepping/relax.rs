@@ -62,21 +62,6 @@ pub(super) fn expand<C: Cells + ?Sized>(
     prefetch: usize,
 ) {
     let succ = s.succ;
-    let half = prefetch.div_ceil(2);
-    let arcs = |x: VertexId| {
-        let (lo, hi) = (succ.offsets[x as usize] as usize, succ.offsets[x as usize + 1] as usize);
-        let hi = hi.min(lo + 64);
-        let mut k = lo;
-        while k < hi {
-            fetch(succ.targets.as_ptr().wrapping_add(k));
-            fetch(succ.weights.as_ptr().wrapping_add(k));
-            k += 16;
-        }
-        if hi > lo {
-            fetch(succ.targets.as_ptr().wrapping_add(hi - 1));
-            fetch(succ.weights.as_ptr().wrapping_add(hi - 1));
-        }
-    };
     // Only this range: past its end the vertices are another thread's chunk (a small frontier
     // is cut into chunks of one vertex), whose prefetch would be wasted work here.
     let list = &list[..range.end];
@@ -87,24 +72,11 @@ pub(super) fn expand<C: Cells + ?Sized>(
             fetch(succ.offsets.as_ptr().wrapping_add(x as usize));
             fetch(s.dist.addr(x as usize));
         }
-        list.iter().skip(start).take(prefetch).for_each(|&x| arcs(x));
+        list.iter().skip(start).take(prefetch).for_each(|&x| fetch_arcs(succ, x));
     }
     for j in range {
         if prefetch > 0 {
-            if let Some(&x) = list.get(j + 2 * prefetch) {
-                fetch(succ.offsets.as_ptr().wrapping_add(x as usize));
-                fetch(s.dist.addr(x as usize));
-            }
-            if let Some(&x) = list.get(j + prefetch) {
-                arcs(x);
-            }
-            if let Some(&x) = list.get(j + half) {
-                let lo = succ.offsets[x as usize] as usize;
-                let hi = (succ.offsets[x as usize + 1] as usize).min(lo + 32);
-                for &v in &succ.targets[lo..hi] {
-                    fetch(s.dist.addr(v as usize));
-                }
-            }
+            prefetch_ahead(s, list, j, prefetch);
         }
         let u = list[j];
         if let Some(f) = floor
@@ -123,6 +95,45 @@ pub(super) fn expand<C: Cells + ?Sized>(
             }
         }
         relax(s, succ, u, bins, spare, cn);
+    }
+}
+
+/// While entry `j` of `list` is expanded, the prefetches for the entries after it: the row
+/// offsets and δ of entry j + 2k, the arcs of entry j + k and the heads' δ of entry j + ⌈k/2⌉
+/// (k = `prefetch` ≥ 1; entries past the list's end are skipped).
+#[inline]
+pub(super) fn prefetch_ahead<C: Cells + ?Sized>(s: &Shared<C>, list: &[VertexId], j: usize, prefetch: usize) {
+    let succ = s.succ;
+    if let Some(&x) = list.get(j + 2 * prefetch) {
+        fetch(succ.offsets.as_ptr().wrapping_add(x as usize));
+        fetch(s.dist.addr(x as usize));
+    }
+    if let Some(&x) = list.get(j + prefetch) {
+        fetch_arcs(succ, x);
+    }
+    if let Some(&x) = list.get(j + prefetch.div_ceil(2)) {
+        let lo = succ.offsets[x as usize] as usize;
+        let hi = (succ.offsets[x as usize + 1] as usize).min(lo + 32);
+        for &v in &succ.targets[lo..hi] {
+            fetch(s.dist.addr(v as usize));
+        }
+    }
+}
+
+/// Prefetches the first 64 arcs of `x` (heads and weights).
+#[inline]
+fn fetch_arcs(succ: &Csr, x: VertexId) {
+    let (lo, hi) = (succ.offsets[x as usize] as usize, succ.offsets[x as usize + 1] as usize);
+    let hi = hi.min(lo + 64);
+    let mut k = lo;
+    while k < hi {
+        fetch(succ.targets.as_ptr().wrapping_add(k));
+        fetch(succ.weights.as_ptr().wrapping_add(k));
+        k += 16;
+    }
+    if hi > lo {
+        fetch(succ.targets.as_ptr().wrapping_add(hi - 1));
+        fetch(succ.weights.as_ptr().wrapping_add(hi - 1));
     }
 }
 
