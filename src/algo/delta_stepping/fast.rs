@@ -89,7 +89,8 @@ pub(super) const SHARE_BELOW_THREADS: usize = 8;
 /// 11.1 ms; on 16 cores, interleaved with GAP, it was slower everywhere: Kronecker 21 by 14 %
 /// (90 % interval of no-prefetch / prefetch 1.03–1.14, 3 rounds), uniform random 21 by 13 %
 /// (2 rounds), NY by 13 % (0.87–0.91, 12 rounds), luxembourg even. With 16 threads missing at
-/// once the misses already overlap; the prefetch's own loads and lines only add traffic.
+/// once the misses already overlap; the prefetch's own loads and lines only add traffic. In the
+/// asynchronous run ([`super::wasp`], lease 15 call 5) 4–7 % slower on NY, even on luxembourg.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(super) const PREFETCH: usize = 8;
 /// Vertices of the frontier a thread takes at a time at most (GAP's `schedule(dynamic, 64)`).

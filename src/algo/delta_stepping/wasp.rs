@@ -36,8 +36,9 @@
 //! 4); against the rounds 1.13–1.26× faster from 4 threads on, even at 2. Tried there and not
 //! kept: entries carrying the δ they were binned with, skipped once it has fallen (a vertex
 //! lowered twice before it is taken expanded once; even, 0.99× / 0.93×), a narrower Δ (× 0.7:
-//! 0.93× / 0.88×) and at most 4 buckets ahead of the slowest working thread (`SSSP_DS_AHEAD=4`:
-//! 0.77× / 0.57×).
+//! 0.93× / 0.88×), at most 4 buckets ahead of the slowest working thread (`SSSP_DS_AHEAD=4`:
+//! 0.77× / 0.57×), and software prefetch of the chunks' next entries (`SSSP_DS_PREFETCH=2..8`:
+//! 0.93–0.96× / even).
 
 use super::barrier::Padded;
 use super::fast::{Cells, NO_BIN, SPARE, Shared, keep, slice};
