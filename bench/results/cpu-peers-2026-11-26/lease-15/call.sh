@@ -19,6 +19,8 @@
 # (SSSP_DS_PREFETCH=k: the chunk's entry k ahead gets its arcs, 2k ahead its offsets and δ, k/2
 # ahead its heads' δ; lease 8 measured it on the rounds only) at k = 2, 4, 8, and chunks of 32
 # (SSSP_DS_ACHUNK=32, 16 while a thread is idle; lease 14 call 3 had 32 without the idle rule).
+# CALL=6: the roads at 16 threads (21 rounds) with the graph renumbered in breadth-first order
+# (SSSP_DS_RELABEL=1; built untimed with the solver, δ copied back through the permutation).
 # CALL=2: the 21-scale graphs' scaling curve (1, 2, 4, 8, 16 threads, GAP and ours).
 set -uo pipefail
 C=${CALL_S:-570}
@@ -58,7 +60,11 @@ steal() { echo "$1 $(date +%s) $(grep '^cpu ' /proc/stat)" >> "$o/steal.txt"; }
       AB_ENVS="SSSP_DS_PREFETCH=2;SSSP_DS_PREFETCH=4;SSSP_DS_PREFETCH=8;SSSP_DS_ACHUNK=32" \
       timeout "$(left)" bash scripts/cpu-ab-interleave.sh "$o.bin" "$o/t16" ny lux
   fi
-  if [[ $CALL == 3 || $CALL == 4 || $CALL == 5 ]]; then :
+  if [[ $CALL == 6 ]]; then
+    ROUND0=$base ROUNDS=${ROUNDS:-21} DEADLINE_S=$(( B / 2 )) AB_ENVS="SSSP_DS_RELABEL=1" \
+      timeout "$(left)" bash scripts/cpu-ab-interleave.sh "$o.bin" "$o/t16" ny lux
+  fi
+  if [[ $CALL == 3 || $CALL == 4 || $CALL == 5 || $CALL == 6 ]]; then :
   elif [[ $CALL == 1 ]]; then
     ROUND0=$base ROUNDS=${ROUNDS:-19} DEADLINE_S=$(( B / 2 )) \
       AB_ENVS="SSSP_DS_DEDUP=1;SSSP_DS_DELTA_X=0.5;SSSP_DS_DELTA_X=0.7;SSSP_DS_AHEAD=4;SSSP_DS_DEDUP=1 SSSP_DS_DELTA_X=0.7" \
