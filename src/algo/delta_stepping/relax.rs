@@ -75,9 +75,7 @@ pub(super) fn expand<C: Cells + ?Sized>(
         list.iter().skip(start).take(prefetch).for_each(|&x| fetch_arcs(succ, x));
     }
     for j in range {
-        if prefetch > 0 {
-            prefetch_ahead(s, list, j, prefetch);
-        }
+        prefetch_ahead(s, list, j, prefetch);
         let u = list[j];
         if let Some(f) = floor
             && s.dist.get(u as usize) < f
@@ -100,9 +98,12 @@ pub(super) fn expand<C: Cells + ?Sized>(
 
 /// While entry `j` of `list` is expanded, the prefetches for the entries after it: the row
 /// offsets and δ of entry j + 2k, the arcs of entry j + k and the heads' δ of entry j + ⌈k/2⌉
-/// (k = `prefetch` ≥ 1; entries past the list's end are skipped).
+/// (k = `prefetch`; entries past the list's end are skipped). Nothing when k = 0, the default.
 #[inline]
 pub(super) fn prefetch_ahead<C: Cells + ?Sized>(s: &Shared<C>, list: &[VertexId], j: usize, prefetch: usize) {
+    if prefetch == 0 {
+        return;
+    }
     let succ = s.succ;
     if let Some(&x) = list.get(j + 2 * prefetch) {
         fetch(succ.offsets.as_ptr().wrapping_add(x as usize));

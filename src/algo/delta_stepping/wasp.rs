@@ -248,9 +248,7 @@ impl<C: Cells + ?Sized> Worker<'_, C> {
     fn drain(&mut self) {
         loop {
             if let Some(&u) = self.local.get(self.head) {
-                if self.s.prefetch > 0 {
-                    super::relax::prefetch_ahead(self.s, &self.local, self.head, self.s.prefetch);
-                }
+                super::relax::prefetch_ahead(self.s, &self.local, self.head, self.s.prefetch);
                 self.head += 1;
                 self.visit(u, self.cur);
                 continue;
@@ -288,9 +286,7 @@ impl<C: Cells + ?Sized> Worker<'_, C> {
         self.me().level.store(low, Release);
         for c in stolen.drain(..) {
             for (j, &u) in c.ids.iter().enumerate() {
-                if self.s.prefetch > 0 {
-                    super::relax::prefetch_ahead(self.s, &c.ids, j, self.s.prefetch);
-                }
+                super::relax::prefetch_ahead(self.s, &c.ids, j, self.s.prefetch);
                 self.visit(u, c.bucket);
             }
             let mut ids = c.ids;
