@@ -76,6 +76,10 @@ override QUAD: bool = true;
 /// (env SSSP_NF_WG_PRECHECK=1: on). Off since call w3: R-MAT 20 (balanced relax) 8.7 → 7.6 ms on the
 /// H100; CUDA's vertex path dropped it too (kernels/nearfar.cu NF_PRECHECK).
 override PRECHECK: bool = false;
+/// A round is one dispatch (nf_step) instead of two: the grid phase's last workgroup to finish
+/// runs the scheduler and the solo stretch (see nf_step). Set by the host for both nf_round and
+/// nf_step: a round that stops on a solo phase then sizes the next step at one workgroup, not 0.
+override FUSED: bool = false;
 
 @group(0) @binding(0) var<uniform> P: NfParams;
 // rowptr[0..=n], then (head, weight) pairs from P.arc_base.
@@ -123,6 +127,8 @@ var<workgroup> st_far: array<vec2<u32>, STAGE_F>;
 var<workgroup> st_base: vec4<u32>;
 var<workgroup> st_flag: u32;
 var<workgroup> w_total: u32;
+// nf_step: 1 in the grid phase's last workgroup to finish.
+var<workgroup> w_last: u32;
 
 fn cg(solo: bool, i: u32) -> u32 {
     if solo {
@@ -595,6 +601,11 @@ fn nf_resume() {
 // ~10 µs however little it does (gpu-peers-2026-11-27/wgs/s2).
 @compute @workgroup_size(WG)
 fn nf_round(@builtin(local_invocation_index) lid: u32) {
+    nf_round_body(lid);
+}
+
+// nf_round's work, also the tail of nf_step.
+fn nf_round_body(lid: u32) {
     for (var i = lid; i < NF_C_WORDS; i += WG) {
         atomicStore(&w_ctl[i], atomicLoad(&ctl[i]));
     }
@@ -635,6 +646,9 @@ fn nf_round(@builtin(local_invocation_index) lid: u32) {
                 g = (min(s.n_in, P.far_cap) + P.grid_wg - 1u) / P.grid_wg;
             }
             g = clamp(g, 1u, P.max_groups);
+        } else if FUSED && (s.kind == NF_K_RELAX || s.kind == NF_K_SPLIT) {
+            // The solo stretch stopped at SOLO_PHASES: one workgroup goes on with it.
+            g = 1u;
         }
         args[3] = g;
     }
@@ -663,4 +677,47 @@ fn nf_grid(
     if s.kind == NF_K_RELAX || s.kind == NF_K_SPLIT {
         nf_run_phase(false, s, wg.x, nwg.x, lid);
     }
+}
+
+// A round in one dispatch (FUSED; docs/gpu-worklist.md §17): the grid phase on every workgroup,
+// then the last workgroup to finish — counted on NF_C_GROUPS_DONE, CUDA's grid-barrier word,
+// unused on wgpu — runs nf_round's work (the scheduler, a solo stretch, the next step's size)
+// while the others have exited. Sized at one workgroup it only runs that work (a solo stretch
+// that went on past SOLO_PHASES). The storageBarrier on each side of the count (device-scope
+// acquire/release in naga's SPIR-V) makes every workgroup's appends and counts visible to the
+// last. The host binds `args` to the other of two buffers than the one this dispatch's size comes
+// from (a buffer may not be indirect and writable storage in one dispatch).
+@compute @workgroup_size(WG)
+fn nf_step(
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(workgroup_id) wg: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+) {
+    if lid == 0u {
+        w_snap = load_snap(false);
+        atomicStore(&st_nn, 0u);
+        atomicStore(&st_nf, 0u);
+        atomicStore(&st_fmin, INF);
+    }
+    let s = workgroupUniformLoad(&w_snap);
+    let grid = (s.kind == NF_K_RELAX || s.kind == NF_K_SPLIT) && s.solo == 0u;
+    if grid {
+        nf_run_phase(false, s, wg.x, nwg.x, lid);
+    }
+    storageBarrier();
+    if lid == 0u {
+        w_last = u32(atomicAdd(&ctl[NF_C_GROUPS_DONE], 1u) + 1u == nwg.x);
+    }
+    if workgroupUniformLoad(&w_last) == 0u {
+        return;
+    }
+    storageBarrier();
+    if lid == 0u {
+        atomicStore(&ctl[NF_C_GROUPS_DONE], 0u);
+        if grid {
+            atomicStore(&ctl[NF_C_PENDING], 1u);
+        }
+    }
+    storageBarrier();
+    nf_round_body(lid);
 }

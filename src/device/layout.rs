@@ -234,6 +234,9 @@ pub const DELTA_STEPPING: &[(&str, usize)] = &[
 pub mod nearfar {
     /// u32 words of the control block.
     pub const NF_C_WORDS: usize = 48;
+    /// CUDA: the grid barrier's count; wgpu: the workgroups of the running fused step that
+    /// finished its grid phase (`nf_step` in `kernels/nearfar.wgsl`; 0 between steps).
+    pub const NF_C_GROUPS_DONE: usize = 0;
     /// Snapshot of the next phase as the kernels read it: kind (NF_K_*, PAUSE once the budget is spent).
     pub const NF_C_SNAP_KIND: usize = 4;
     /// Snapshot: 1 when block 0 / one workgroup runs it.
@@ -344,6 +347,7 @@ pub const NEAR_FAR: &[(&str, usize)] = {
     use nearfar::*;
     &[
         ("NF_C_WORDS", NF_C_WORDS),
+        ("NF_C_GROUPS_DONE", NF_C_GROUPS_DONE),
         ("NF_C_SNAP_KIND", NF_C_SNAP_KIND),
         ("NF_C_SNAP_SOLO", NF_C_SNAP_SOLO),
         ("NF_C_SNAP_CUR", NF_C_SNAP_CUR),

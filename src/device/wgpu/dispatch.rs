@@ -66,6 +66,28 @@ impl Kernel {
         Kernel { pipeline, group, grid }
     }
 
+    /// The same pipeline bound to other `buffers` (binding numbers in `used`, as for
+    /// [`Kernel::new`]): no second compile.
+    pub(crate) fn rebound(
+        &self,
+        d: &wgpu::Device,
+        label: &str,
+        buffers: &[(u32, &wgpu::Buffer)],
+        used: &[u32],
+    ) -> Kernel {
+        let entries: Vec<wgpu::BindGroupEntry> = buffers
+            .iter()
+            .filter(|(b, _)| used.contains(b))
+            .map(|&(binding, buf)| wgpu::BindGroupEntry { binding, resource: buf.as_entire_binding() })
+            .collect();
+        let group = d.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(label),
+            layout: &self.pipeline.get_bind_group_layout(0),
+            entries: &entries,
+        });
+        Kernel { pipeline: self.pipeline.clone(), group, grid: self.grid }
+    }
+
     /// Sets the pipeline and its bind group on `pass` (for a dispatch sized elsewhere, e.g.
     /// indirectly).
     pub(crate) fn bind(&self, pass: &mut wgpu::ComputePass) {

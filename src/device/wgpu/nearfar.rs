@@ -92,12 +92,17 @@ const PROFILE_QUERIES: u32 = 2 * MAX_ROUNDS + 3;
 struct NearFarWgpu {
     gpu: Arc<Gpu>,
     n: usize,
-    /// resume, round (scheduler and solo stretch), grid.
-    kernels: [Pipe; 3],
+    /// resume, round (scheduler and solo stretch), grid (`nf_grid`, or `nf_step` when fused),
+    /// and the fused step bound to write `args2` / `args` (see [`fused_rule`]).
+    kernels: [Pipe; 5],
+    /// A round in one dispatch (`nf_step`): the grid phase's last workgroup schedules.
+    fused: bool,
     dist: wgpu::Buffer,
     ctl: wgpu::Buffer,
     log: wgpu::Buffer,
     args: wgpu::Buffer,
+    /// The fused steps' second size buffer.
+    args2: wgpu::Buffer,
     solo_wg: u32,
     grid_threads: u64,
     far_cap: u32,
@@ -143,6 +148,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let precheck = std::env::var("SSSP_NF_WG_PRECHECK").is_ok_and(|v| v.trim() == "1");
     let checked = env_switch("SSSP_NF_WG_CHECKED");
     let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP) && env_switch("SSSP_NF_WG_SUBGROUP");
+    let fused = fused_rule(bal, grid_wg, solo_wg);
     let delta_max = nf::adaptive_delta_max(run.delta, bal);
     let mut st = nf::initial_state(
         graph,
@@ -184,8 +190,10 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
         gpu.queue.submit([enc.finish()]);
         let ctl = init("nf ctl", bytemuck::cast_slice(&st.ctl), storage | copy);
         let log = init("nf log", &vec![0u8; 4 * NF_LOG_WORDS * nf::LOG_CAP as usize], storage | copy);
-        let args =
-            init("nf args", bytemuck::cast_slice(&[0u32, 1, 1, 0, 1, 1]), storage | wgpu::BufferUsages::INDIRECT);
+        let args_words = bytemuck::cast_slice(&[0u32, 1, 1, 0, 1, 1]);
+        let args = init("nf args", args_words, storage | wgpu::BufferUsages::INDIRECT);
+        // The fused steps' second size buffer (see nf_step): step k reads one, writes the other.
+        let args2 = init("nf args 2", args_words, storage | wgpu::BufferUsages::INDIRECT);
         let desc = wgpu::ShaderModuleDescriptor {
             label: Some("nearfar.wgsl"),
             source: wgpu::ShaderSource::Wgsl(shader_source(subgroups).into()),
@@ -235,27 +243,39 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
                         ("VBATCH", flag(vbatch)),
                         ("QUAD", flag(quad)),
                         ("PRECHECK", flag(precheck)),
+                        ("FUSED", flag(fused)),
                     ]
                 })
                 .unwrap_or_default();
             Pipe(Kernel::new(d, &module, entry, &constants, &all, used, (1, 1)))
         };
         let phase = [0, 1, 2, 3, 4, 5, 6];
+        let every = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        let grid_entry = if fused { "nf_step" } else { "nf_grid" };
+        let used: &[u32] = if fused { &every } else { &phase };
+        let grid = kernel(grid_entry, Some(grid_wg), stage, used);
+        let mut other = all;
+        other[8] = (8, &args2);
+        // Fused: [3] is dispatched from args and writes args2, [4] the reverse; unused otherwise.
+        let step_b = grid.0.rebound(d, "nf_step (args)", &all, used);
+        let step_a = grid.0.rebound(d, "nf_step (args 2)", &other, used);
         let kernels = [
             kernel("nf_resume", None, None, &[6]),
-            kernel("nf_round", Some(solo_wg), None, &[0, 1, 2, 3, 4, 5, 6, 7, 8]),
-            kernel("nf_grid", Some(grid_wg), stage, &phase),
+            kernel("nf_round", Some(solo_wg), None, &every),
+            grid,
+            Pipe(step_a),
+            Pipe(step_b),
         ];
-        (kernels, dist, ctl, log, args)
+        (kernels, dist, ctl, log, args, args2)
     })?;
-    let (kernels, dist, ctl, log, args) = built;
+    let (kernels, dist, ctl, log, args, args2) = built;
     let staged = match stage {
         Some((sn, sf)) => format!("staged per workgroup ({sn} near, {sf} far)"),
         None => "unstaged".to_string(),
     };
     let device = format!(
         "{} · u32 δ (near-far, Δ = {}{}, {} relax{}{}; solo phases in one workgroup of {solo_wg}, grid phases one \
-         indirect dispatch each, {staged}) · host wall-clock timing",
+         indirect dispatch each{}, {staged}) · host wall-clock timing",
         gpu.name,
         run.delta,
         if delta_max > run.delta {
@@ -273,6 +293,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
             (false, true, false) => ", one reservation per invocation and 4 arcs",
             (false, true, true) => ", one reservation per subgroup and 4 arcs",
         },
+        if fused { " whose last workgroup schedules the next" } else { "" },
     );
     let grid_threads = u64::from(max_groups) * u64::from(grid_wg);
     let profile = profile::queries(&gpu);
@@ -287,6 +308,8 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
         ctl,
         log,
         args,
+        args2,
+        fused,
         solo_wg,
         grid_threads,
         far_cap: fc,
@@ -310,6 +333,16 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
 /// implemented") and takes the subgroup builtins from the device's `Features::SUBGROUP` alone.
 fn shader_source(subgroups: bool) -> String {
     super::kernels::with_common(&[SOURCE, VERTEX, QUAD, if subgroups { EMIT_SG } else { EMIT }].concat())
+}
+
+/// Whether a round is one dispatch (`nf_step` in `kernels/nearfar.wgsl`) rather than two: env
+/// `SSSP_NF_WG_FUSED=1` / `=0`; unset, where the graph runs the balanced relax (R-MAT,
+/// Kronecker, uniform random: many grid phases, each of which paid a separate scheduling
+/// dispatch). Never where the grid workgroup is smaller than the solo one (the vertex relax's
+/// 512): the solo stretch then runs in the grid workgroup.
+fn fused_rule(bal: bool, grid_wg: u32, solo_wg: u32) -> bool {
+    let asked = std::env::var("SSSP_NF_WG_FUSED").ok().map(|v| v.trim() != "0");
+    asked.unwrap_or(bal) && grid_wg == solo_wg
 }
 
 /// An A/B switch read where the pipelines are built: on unless the variable is `0`.
@@ -422,7 +455,7 @@ impl NearFarWgpu {
         let gpu = &self.gpu;
         let what = "running near-far phases";
         let ctl_bytes = 4 * NF_C_WORDS as u64;
-        let queries = 2 * rounds + 3;
+        let queries = if self.fused { rounds + 4 } else { 2 * rounds + 3 };
         // The log comes back in the same submission when the most a launch can log is small
         // (every round's solo stretch and the final one at most SOLO_PHASES phases, one grid
         // phase per round); a second submission and map cost ~0.15 ms a launch on the H100.
@@ -445,12 +478,24 @@ impl NearFarWgpu {
             stamp(&mut pass);
             self.kernels[0].once(&mut pass);
             stamp(&mut pass);
-            for _ in 0..rounds {
+            if self.fused {
+                // One scheduling round first, then each step schedules the next itself.
                 self.kernels[1].once(&mut pass);
                 stamp(&mut pass);
-                self.kernels[2].bind(&mut pass);
-                pass.dispatch_workgroups_indirect(&self.args, 12);
-                stamp(&mut pass);
+                for r in 0..rounds {
+                    let (k, from) = if r % 2 == 0 { (3, &self.args) } else { (4, &self.args2) };
+                    self.kernels[k].bind(&mut pass);
+                    pass.dispatch_workgroups_indirect(from, 12);
+                    stamp(&mut pass);
+                }
+            } else {
+                for _ in 0..rounds {
+                    self.kernels[1].once(&mut pass);
+                    stamp(&mut pass);
+                    self.kernels[2].bind(&mut pass);
+                    pass.dispatch_workgroups_indirect(&self.args, 12);
+                    stamp(&mut pass);
+                }
             }
             self.kernels[1].once(&mut pass);
             stamp(&mut pass);
@@ -536,7 +581,7 @@ impl NearFarBackend for NearFarWgpu {
         if self.profile.is_some() {
             let sec = |a: std::time::Instant, b: std::time::Instant| (b - a).as_secs_f64() * 1e3;
             let host = [sec(t0, t_encoded), sec(t_encoded, t_read), sec(t_read, std::time::Instant::now())];
-            eprintln!("{}", profile::line(&ts, gpu.timestamp_period, rounds, entries.len(), host));
+            eprintln!("{}", profile::line(&ts, gpu.timestamp_period, rounds, entries.len(), host, self.fused));
         }
         Ok(Launched { entries, done, gpu_ms: None })
     }
