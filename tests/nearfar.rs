@@ -152,6 +152,30 @@ fn hub_star() -> Arc<Graph> {
     Arc::new(b.build("hub star", None, VertexLabels::Offset(0)).expect("n ≥ 1"))
 }
 
+/// A path of 3 000 arcs whose first vertex is also a hub of 40 leaves: the balanced relax (some
+/// vertex has over 32 arcs), so wgpu runs fused steps (`nf_step`), and at Δ 1 nearly every phase
+/// is a solo phase — more in a row than one dispatch runs (1 024), so a step that stopped on a
+/// solo phase must size the next at one workgroup to go on.
+#[test]
+fn a_long_solo_stretch_goes_on_across_fused_steps() {
+    const PATH: u32 = 3000;
+    const LEAVES: u32 = 40;
+    let mut b = GraphBuilder::new((PATH + 1 + LEAVES) as usize, WeightRule::File);
+    for v in 0..PATH {
+        b.push(v, v + 1, Some(1 + (v % 3) as i32));
+    }
+    for l in 0..LEAVES {
+        b.push(0, PATH + 1 + l, Some(5000 + l as i32));
+    }
+    let g = Arc::new(b.build("path with a hub", None, VertexLabels::Offset(0)).expect("n ≥ 1"));
+    let want = petgraph_distances(&g, 0);
+    for dev in gpus("a_long_solo_stretch_goes_on_across_fused_steps") {
+        let (got, phases) = fast(dev, &g, 0, &near_far(&[("delta", "1")]));
+        assert!(phases > 2 * 1024, "{dev}: {phases} phases");
+        same(&format!("{dev}: {} from 0, Δ 1 ({phases} phases)", g.name), &got, &want);
+    }
+}
+
 #[test]
 fn stage_overflow_equals_dijkstra() {
     let g = hub_star();

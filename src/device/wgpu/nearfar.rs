@@ -72,6 +72,11 @@ const MAX_ROUNDS: u32 = 512;
 /// within the hosts' noise, R-MAT 20 and luxembourg undecided (3.7–4.3 ms, 8.1–8.9 ms whichever);
 /// 16 is what the grid's and the roads' reported times ran with.
 const FIRST_ROUNDS: u32 = 16;
+/// The same with fused steps ([`fused_rule`]): an empty step is one dispatch (~10 µs on the H100),
+/// not two. R-MAT 20 2.86 / 2.91 ms against 3.08 / 3.22 with 16 (its 61 phases then fit the first
+/// launch), uniform random 21 4.15 / 4.26 against 4.69 / 4.56, Kronecker 21 (12 phases) even,
+/// 5.47 / 5.40 against 5.55 / 5.31 (gpu-peers-2026-11-27/wgs/f2); 64: R-MAT 3.09 / 3.16 (f1).
+const FIRST_FUSED: u32 = 32;
 /// Most phases one solo stretch runs (`SOLO_PHASES` in kernels/nearfar.wgsl).
 const SOLO_PHASES: usize = 1024;
 /// The most log a launch reads back in its own submission (bytes); beyond it, a second copy.
@@ -146,7 +151,8 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let vbatch = std::env::var("SSSP_NF_WG_VBATCH").is_ok_and(|v| v.trim() == "1");
     let quad = env_switch("SSSP_NF_WG_QUAD");
     let precheck = std::env::var("SSSP_NF_WG_PRECHECK").is_ok_and(|v| v.trim() == "1");
-    let checked = env_switch("SSSP_NF_WG_CHECKED");
+    // Unchecked where the balanced relax runs (see the module's comment below).
+    let checked = std::env::var("SSSP_NF_WG_CHECKED").map(|v| v.trim() != "0").unwrap_or(!bal);
     let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP) && env_switch("SSSP_NF_WG_SUBGROUP");
     let fused = fused_rule(bal, grid_wg, solo_wg);
     let delta_max = nf::adaptive_delta_max(run.delta, bal);
@@ -198,10 +204,13 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
             label: Some("nearfar.wgsl"),
             source: wgpu::ShaderSource::Wgsl(shader_source(subgroups).into()),
         };
-        // wgpu's runtime checks stay on: without them (index clamps, loop counters) NVIDIA's
-        // Vulkan driver ran the solo phases ~10 % slower on the H100 (NY 12.70 against 11.49 ms,
-        // luxembourg 8.90 / 7.97, the 2048² grid 82.2 / 76.3; R-MAT 20 undecided;
-        // gpu-peers-2026-11-27/wgs/s3). `SSSP_NF_WG_CHECKED=0` builds it unchecked for A/B runs.
+        // wgpu's runtime checks (index clamps, loop counters) stay on for the vertex relax:
+        // without them NVIDIA's Vulkan driver ran its solo phases ~10 % slower on the H100 (NY
+        // 12.70 against 11.49 ms, luxembourg 8.90 / 7.97, the 2048² grid 82.2 / 76.3;
+        // gpu-peers-2026-11-27/wgs/s3). Where the balanced relax runs they are off: with the
+        // fused steps R-MAT 20 2.62 / 2.71 against 2.86 / 2.91 ms, uniform random 21 3.93 / 3.77
+        // against 4.15 / 4.26, Kronecker 21 5.04 / 5.27 against 5.47 / 5.40 (wgs/f2).
+        // `SSSP_NF_WG_CHECKED=0` / `=1` forces either for A/B runs.
         let module = if checked {
             d.create_shader_module(desc)
         } else {
@@ -275,7 +284,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     };
     let device = format!(
         "{} · u32 δ (near-far, Δ = {}{}, {} relax{}{}; solo phases in one workgroup of {solo_wg}, grid phases one \
-         indirect dispatch each{}, {staged}) · host wall-clock timing",
+         indirect dispatch each{}, {staged}{}) · host wall-clock timing",
         gpu.name,
         run.delta,
         if delta_max > run.delta {
@@ -294,10 +303,11 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
             (false, true, true) => ", one reservation per subgroup and 4 arcs",
         },
         if fused { " whose last workgroup schedules the next" } else { "" },
+        if checked { "" } else { ", no runtime checks" },
     );
     let grid_threads = u64::from(max_groups) * u64::from(grid_wg);
     let profile = profile::queries(&gpu);
-    let first = nf::env_number("SSSP_NF_WG_FIRST").unwrap_or(FIRST_ROUNDS).max(1);
+    let first = nf::env_number("SSSP_NF_WG_FIRST").unwrap_or(if fused { FIRST_FUSED } else { FIRST_ROUNDS }).max(1);
     let rb_bytes = 4 * NF_C_WORDS as u64 + FOLD_LOG_BYTES + 8 * u64::from(PROFILE_QUERIES);
     let (rb, dist_rb) = (readback_buffer(&gpu, rb_bytes), readback_buffer(&gpu, 4 * n.max(1) as u64));
     let mut backend = NearFarWgpu {
@@ -339,7 +349,12 @@ fn shader_source(subgroups: bool) -> String {
 /// `SSSP_NF_WG_FUSED=1` / `=0`; unset, where the graph runs the balanced relax (R-MAT,
 /// Kronecker, uniform random: many grid phases, each of which paid a separate scheduling
 /// dispatch). Never where the grid workgroup is smaller than the solo one (the vertex relax's
-/// 512): the solo stretch then runs in the grid workgroup.
+/// 512): the solo stretch then runs in the grid workgroup. Measured on the H100 beside the two
+/// dispatches in one call (gpu-peers-2026-11-27/wgs/f1, f2): R-MAT 20 3.05 / 3.13 against 3.12 /
+/// 3.35 ms (f1) and 3.08 / 3.22 against 3.46 / 3.28 (f2), uniform random 21 4.69 / 4.56 against
+/// 5.28 / 5.02 (f2), Kronecker 21 even (5.34 / 5.61 against 5.60 / 5.49, f1). Its GPU pass on R-MAT:
+/// 2.94 against 3.25 ms, the scheduling dispatches' 1.1 ms now 0.33 ms, the steps 0.5 ms longer
+/// than the grid phases were (each step's tail schedules).
 fn fused_rule(bal: bool, grid_wg: u32, solo_wg: u32) -> bool {
     let asked = std::env::var("SSSP_NF_WG_FUSED").ok().map(|v| v.trim() != "0");
     asked.unwrap_or(bal) && grid_wg == solo_wg
