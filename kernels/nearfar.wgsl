@@ -80,6 +80,12 @@ override PRECHECK: bool = false;
 /// runs the scheduler and the solo stretch (see nf_step). Set by the host for both nf_round and
 /// nf_step: a round that stops on a solo phase then sizes the next step at one workgroup, not 0.
 override FUSED: bool = false;
+/// An even share per workgroup in the balanced relax's grid phases (kernels/nearfar.cu NF_ADAPT;
+/// env SSSP_NF_WG_EVEN=0: off): each workgroup takes ⌈items / workgroups⌉ near items per pass,
+/// rounded up to 32 and at most WG, and the scheduler sizes such a phase to fill the GPU
+/// (P.max_groups / 4 workgroups) where it has the items. Before, a workgroup took WG items per
+/// pass, so a phase of 60 k items ran on 60 workgroups, each scanning its items' ~36 k arcs alone.
+override EVEN: bool = true;
 
 @group(0) @binding(0) var<uniform> P: NfParams;
 // rowptr[0..=n], then (head, weight) pairs from P.arc_base.
@@ -331,13 +337,14 @@ fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u
     let out = s.cur ^ 1u;
     var arcs = 0u;
     var impr = 0u;
-    let stride = nw * WG;
-    for (var base = worker * WG; base < s.n_in; base += stride) {
+    let share = relax_share(s.n_in, nw);
+    let stride = nw * share;
+    for (var base = worker * share; base < s.n_in; base += stride) {
         let i = base + lid;
         var b = 0u;
         var deg = 0u;
         var d = 0u;
-        if i < s.n_in {
+        if lid < share && i < s.n_in {
             let v = near[s.cur * P.n + i];
             if !queued(s, v) {
                 d = atomicLoad(&dist[v]);
@@ -403,6 +410,15 @@ fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u
         stage_check(solo, lid, out, s.fsel, NF_C_FAR_MIN);
     }
     return vec2<u32>(arcs, impr);
+}
+
+// Near items a workgroup takes per pass of a relax phase over `nw` workgroups (see EVEN).
+fn relax_share(n_in: u32, nw: u32) -> u32 {
+    if !(BAL && EVEN) {
+        return WG;
+    }
+    let per = (n_in + nw - 1u) / nw;
+    return min(WG, max(32u, (per + 31u) / 32u * 32u));
 }
 
 // A split phase: far pile s.fsel → near list (δ < T) or the other far pile; stale entries (δ
@@ -642,6 +658,9 @@ fn nf_round_body(lid: u32) {
         if (s.kind == NF_K_RELAX || s.kind == NF_K_SPLIT) && s.solo == 0u {
             if s.kind == NF_K_RELAX {
                 g = max((s.n_in + P.grid_wg - 1u) / P.grid_wg, s.n_p);
+                if BAL && EVEN {
+                    g = max(g, min((s.n_in + 31u) / 32u, P.max_groups / 4u));
+                }
             } else {
                 g = (min(s.n_in, P.far_cap) + P.grid_wg - 1u) / P.grid_wg;
             }

@@ -155,6 +155,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
     let checked = std::env::var("SSSP_NF_WG_CHECKED").map(|v| v.trim() != "0").unwrap_or(!bal);
     let subgroups = gpu.device.features().contains(wgpu::Features::SUBGROUP) && env_switch("SSSP_NF_WG_SUBGROUP");
     let fused = fused_rule(bal, grid_wg, solo_wg);
+    let even = env_switch("SSSP_NF_WG_EVEN");
     let delta_max = nf::adaptive_delta_max(run.delta, bal);
     let mut st = nf::initial_state(
         graph,
@@ -253,6 +254,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: DeltaRun, b: &Build<'_>) -> Result<Box
                         ("QUAD", flag(quad)),
                         ("PRECHECK", flag(precheck)),
                         ("FUSED", flag(fused)),
+                        ("EVEN", flag(even)),
                     ]
                 })
                 .unwrap_or_default();
