@@ -680,6 +680,17 @@ fn nf_round_body(lid: u32) {
     }
 }
 
+// A grid workgroup's start: the phase's snapshot for every invocation, the stage emptied.
+fn grid_begin(lid: u32) -> Snap {
+    if lid == 0u {
+        w_snap = load_snap(false);
+        atomicStore(&st_nn, 0u);
+        atomicStore(&st_nf, 0u);
+        atomicStore(&st_fmin, INF);
+    }
+    return workgroupUniformLoad(&w_snap);
+}
+
 // One grid phase over all workgroups of the dispatch; the scheduler runs in the next dispatch.
 @compute @workgroup_size(WG)
 fn nf_grid(
@@ -687,16 +698,10 @@ fn nf_grid(
     @builtin(workgroup_id) wg: vec3<u32>,
     @builtin(num_workgroups) nwg: vec3<u32>,
 ) {
-    if lid == 0u {
-        w_snap = load_snap(false);
-        if wg.x == 0u {
-            cs(false, NF_C_PENDING, 1u);
-        }
-        atomicStore(&st_nn, 0u);
-        atomicStore(&st_nf, 0u);
-        atomicStore(&st_fmin, INF);
+    if lid == 0u && wg.x == 0u {
+        cs(false, NF_C_PENDING, 1u);
     }
-    let s = workgroupUniformLoad(&w_snap);
+    let s = grid_begin(lid);
     if s.kind == NF_K_RELAX || s.kind == NF_K_SPLIT {
         nf_run_phase(false, s, wg.x, nwg.x, lid);
     }
@@ -716,13 +721,7 @@ fn nf_step(
     @builtin(workgroup_id) wg: vec3<u32>,
     @builtin(num_workgroups) nwg: vec3<u32>,
 ) {
-    if lid == 0u {
-        w_snap = load_snap(false);
-        atomicStore(&st_nn, 0u);
-        atomicStore(&st_nf, 0u);
-        atomicStore(&st_fmin, INF);
-    }
-    let s = workgroupUniformLoad(&w_snap);
+    let s = grid_begin(lid);
     let grid = (s.kind == NF_K_RELAX || s.kind == NF_K_SPLIT) && s.solo == 0u;
     if grid {
         nf_run_phase(false, s, wg.x, nwg.x, lid);

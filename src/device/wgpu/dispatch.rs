@@ -53,16 +53,7 @@ impl Kernel {
             },
             cache: None,
         });
-        let entries: Vec<wgpu::BindGroupEntry> = buffers
-            .iter()
-            .filter(|(b, _)| used.contains(b))
-            .map(|&(binding, buf)| wgpu::BindGroupEntry { binding, resource: buf.as_entire_binding() })
-            .collect();
-        let group = d.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(entry),
-            layout: &pipeline.get_bind_group_layout(0),
-            entries: &entries,
-        });
+        let group = bind_group(d, &pipeline, entry, buffers, used);
         Kernel { pipeline, group, grid }
     }
 
@@ -75,16 +66,7 @@ impl Kernel {
         buffers: &[(u32, &wgpu::Buffer)],
         used: &[u32],
     ) -> Kernel {
-        let entries: Vec<wgpu::BindGroupEntry> = buffers
-            .iter()
-            .filter(|(b, _)| used.contains(b))
-            .map(|&(binding, buf)| wgpu::BindGroupEntry { binding, resource: buf.as_entire_binding() })
-            .collect();
-        let group = d.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(label),
-            layout: &self.pipeline.get_bind_group_layout(0),
-            entries: &entries,
-        });
+        let group = bind_group(d, &self.pipeline, label, buffers, used);
         Kernel { pipeline: self.pipeline.clone(), group, grid: self.grid }
     }
 
@@ -100,6 +82,27 @@ impl Kernel {
         self.bind(pass);
         pass.dispatch_workgroups(self.grid.0, self.grid.1, 1);
     }
+}
+
+/// Group 0 of `pipeline` (its layout derived from the shader) over the `buffers` whose binding
+/// numbers are in `used`.
+fn bind_group(
+    d: &wgpu::Device,
+    pipeline: &wgpu::ComputePipeline,
+    label: &str,
+    buffers: &[(u32, &wgpu::Buffer)],
+    used: &[u32],
+) -> wgpu::BindGroup {
+    let entries: Vec<wgpu::BindGroupEntry> = buffers
+        .iter()
+        .filter(|(b, _)| used.contains(b))
+        .map(|&(binding, buf)| wgpu::BindGroupEntry { binding, resource: buf.as_entire_binding() })
+        .collect();
+    d.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &entries,
+    })
 }
 
 /// Refuses block sizes beyond the adapter and arrays of `words` u32 words beyond one storage
