@@ -80,15 +80,17 @@ override PRECHECK: bool = false;
 /// runs the scheduler and the solo stretch (see nf_step). Set by the host for both nf_round and
 /// nf_step: a round that stops on a solo phase then sizes the next step at one workgroup, not 0.
 override FUSED: bool = false;
-/// An even share per workgroup in the balanced relax's grid phases (kernels/nearfar.cu NF_ADAPT;
+/// An even share per workgroup in a relax phase's grid phases (kernels/nearfar.cu NF_ADAPT;
 /// env SSSP_NF_WG_EVEN=0: off): each workgroup takes ⌈items / workgroups⌉ near items per pass,
 /// rounded up to 32 and at most WG, and the scheduler sizes such a phase to fill the GPU
 /// (P.max_groups / 4 workgroups) where it has the items. Before, a workgroup took WG items per
 /// pass, so a phase of 60 k items ran on 60 workgroups, each scanning its items' ~36 k arcs alone.
-/// On the H100 (bench/results/gpu-peers-2026-11-27/wgs/f5, one call, source 1): R-MAT 20 2.01 /
-/// 2.03 / 2.06 ms against 2.61 / 2.61 / 2.62, Kronecker 21 4.14 / 4.03 against 5.23 / 5.28,
-/// uniform random 21 3.10 / 3.07 against 3.87 / 3.67 (same arcs scanned: R-MAT's 23.4 M arcs
-/// in 61 phases as CUDA's, wgs/f4).
+/// On the H100 (bench/results/gpu-peers-2026-11-27/wgs/f5, f7, one call each, source 1): R-MAT 20
+/// 2.01 / 2.03 / 2.06 ms against 2.61 / 2.61 / 2.62, Kronecker 21 4.14 / 4.03 against 5.23 /
+/// 5.28, uniform random 21 3.10 / 3.07 against 3.87 / 3.67 (same arcs scanned: R-MAT's 23.4 M
+/// arcs in 61 phases as CUDA's, wgs/f4); with the vertex relax the 4096² grid 165.2 / 165.6
+/// against 170.4 / 169.3, the 2048² grid 69.8 / 69.0 against 71.2 / 70.7, NY 12.31 / 12.07
+/// against 11.98 / 12.05, luxembourg 8.15 / 8.13 against 8.05 / 8.09 (f7).
 override EVEN: bool = true;
 
 @group(0) @binding(0) var<uniform> P: NfParams;
@@ -418,7 +420,7 @@ fn nf_relax_phase(solo: bool, s: Snap, worker: u32, nw: u32, lid: u32) -> vec2<u
 
 // Near items a workgroup takes per pass of a relax phase over `nw` workgroups (see EVEN).
 fn relax_share(n_in: u32, nw: u32) -> u32 {
-    if !(BAL && EVEN) {
+    if !EVEN {
         return WG;
     }
     let per = (n_in + nw - 1u) / nw;
@@ -662,7 +664,7 @@ fn nf_round_body(lid: u32) {
         if (s.kind == NF_K_RELAX || s.kind == NF_K_SPLIT) && s.solo == 0u {
             if s.kind == NF_K_RELAX {
                 g = max((s.n_in + P.grid_wg - 1u) / P.grid_wg, s.n_p);
-                if BAL && EVEN {
+                if EVEN {
                     g = max(g, min((s.n_in + 31u) / 32u, P.max_groups / 4u));
                 }
             } else {
