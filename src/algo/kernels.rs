@@ -136,6 +136,13 @@ with relax=balanced)",
     ),
 ];
 
+static SWEEP: [KernelSpec; 1] = [k(
+    "phast_levels",
+    "sweep: one thread per vertex of a level takes the minimum over its downward in-arcs; small levels run in \
+one block, a barrier between them",
+    BlockField::Relax,
+)];
+
 impl Family {
     /// The kernels this family launches on a GPU (empty for [`Family::Sequential`], which has
     /// none): their block sizes are the only ones its runs read.
@@ -146,6 +153,7 @@ impl Family {
             Family::Frontier { variant: RelaxVariant::Predecessors, .. } => &PRED,
             Family::EdgeParallel => &BELLMAN_FORD,
             Family::Bucketed => &DELTA_STEPPING,
+            Family::Sweep => &SWEEP,
         }
     }
 

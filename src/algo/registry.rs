@@ -44,6 +44,8 @@ pub enum Family {
     /// Buckets of width Δ emptied in synchronous phases: light arcs until the bucket stays
     /// empty, then heavy arcs once ([meyer-sanders]).
     Bucketed,
+    /// A sweep over a contraction hierarchy's levels after an upward search (PHAST, [phast]).
+    Sweep,
 }
 
 /// An algorithm's description. See the module docs; every field is read by some view.
@@ -81,7 +83,7 @@ pub struct AlgorithmSpec {
 }
 
 /// Every algorithm, in menu order. Adding an algorithm: one line here (see docs/architecture.md).
-pub static ALGORITHMS: [Algorithm; 11] = [
+pub static ALGORITHMS: [Algorithm; 12] = [
     super::dijkstra::DIJKSTRA,
     super::seed001::DIJKSTRA_BHEAP,
     super::seed001::CGS_LOCK,
@@ -93,6 +95,7 @@ pub static ALGORITHMS: [Algorithm; 11] = [
     super::frontier::CRAUSER_PRED,
     super::bellman_ford::BELLMAN_FORD,
     super::delta_stepping::DELTA_STEPPING,
+    super::phast::PHAST,
 ];
 
 /// An alias: `(alias, algorithm id, parameter values)`.

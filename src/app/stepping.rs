@@ -92,10 +92,14 @@ impl AppState {
         // has replayed the saved iterations (the same ones for exact algorithms).
         let catch_up = self.trace.as_ref().map_or(0, |t| t.len());
         let gpu = matches!(dev, device::DeviceId::Cuda(_) | device::DeviceId::Wgpu(_));
-        if catch_up > 0 || gpu || g.n() + g.m() > BUILD_SYNC_MAX {
+        // PHAST contracts the graph first (seconds on NY), so it always builds in the background.
+        let sweep = algo.spec().family == crate::algo::Family::Sweep;
+        if catch_up > 0 || gpu || sweep || g.n() + g.m() > BUILD_SYNC_MAX {
             let source = self.source;
             let name = if catch_up > 0 {
                 format!("replaying the trace's {catch_up} iterations with {algo} on {dev} to continue it")
+            } else if sweep {
+                format!("building {algo} on {dev} (the contraction hierarchy, once per graph)")
             } else if gpu {
                 format!("building {algo} on {dev} (kernels, graph upload)")
             } else {

@@ -420,6 +420,16 @@ fn solve(args: &SolveArgs) -> Result<()> {
         run.gteps(),
         run.reached
     );
+    if args.algo.algorithm.spec().family == crate::algo::Family::Sweep {
+        // Cached by the stepper's build: the hierarchy the timed runs swept.
+        let h = crate::algo::phast::hierarchy(&graph)?;
+        eprintln!(
+            "contraction hierarchy (once per graph, untimed): {} shortcuts, {} levels, built in {:.0} ms",
+            h.shortcuts,
+            h.levels(),
+            h.build_ms
+        );
+    }
     if args.records {
         for r in &run.records {
             eprintln!("{}", record_json(args.algo.algorithm, r)?);

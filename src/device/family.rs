@@ -65,6 +65,7 @@ pub fn gpu_family(device: &str, algo: Algorithm) -> Result<&'static GpuFamily, S
         Family::Frontier { .. } => Ok(&FRONTIER),
         Family::EdgeParallel => Ok(&EDGE_PARALLEL),
         Family::Bucketed => Ok(&BUCKETED),
+        Family::Sweep => Err(format!("{algo} does not run on {device} yet")),
         Family::Sequential => Err(format!(
             "{algo} does not run on {device}: the GPU kernels are the frontier solvers ({}), bellman-ford and \
 delta-stepping",

@@ -248,6 +248,7 @@ pub fn predict(stats: &GraphStats, device: &DeviceShape, choice: &AlgoChoice, la
         }
         (_, Family::Bucketed) => rules.bucketed(lanes_balanced(choice), &mut reasons),
         (_, Family::EdgeParallel) => rules.edge_parallel(&mut reasons),
+        (_, Family::Sweep) => rules.sweep(&mut reasons),
     };
     if device.kind == DeviceKind::Wgpu {
         block = cap_wgpu(block, &mut reasons);
@@ -341,6 +342,13 @@ impl Rules<'_> {
             self.name(BlockField::Update)
         ));
         BlockSizes { relax, update, ..BlockSizes::default() }
+    }
+
+    /// PHAST's sweep: one thread per vertex of a level.
+    fn sweep(&self, reasons: &mut Vec<String>) -> BlockSizes {
+        let relax = self.fitted(BlockField::Relax, self.stats.n, "vertices", reasons);
+        reasons.push(format!("P1 {} {relax} (one thread per vertex of a level)", self.name(BlockField::Relax)));
+        BlockSizes { relax, ..BlockSizes::default() }
     }
 }
 
