@@ -59,16 +59,27 @@ static BUCKETED: GpuFamily = GpuFamily {
     wgpu: super::wgpu::build_delta_stepping,
 };
 
+static SWEEP: GpuFamily = GpuFamily {
+    name: "sweep",
+    check: |g, a, o, l| gpu::check_sweep(g, a, o, l).map(GpuRun::Sweep),
+    range: |g, _| gpu::u32_distance_range(g).map_err(|e| e.to_string()),
+    cuda_bytes: |g, _, _| super::cuda::sweep_bytes(g),
+    // PHAST ([phast] §4): the host's upward search, then one launch per big level and one
+    // single-block launch per run of small levels (`driver::sweep`).
+    cuda: super::cuda::build_sweep,
+    wgpu: super::wgpu::build_sweep,
+};
+
 /// The GPU family of `algo`, or why the GPUs (`device`) do not run it.
 pub fn gpu_family(device: &str, algo: Algorithm) -> Result<&'static GpuFamily, String> {
     match algo.spec().family {
         Family::Frontier { .. } => Ok(&FRONTIER),
         Family::EdgeParallel => Ok(&EDGE_PARALLEL),
         Family::Bucketed => Ok(&BUCKETED),
-        Family::Sweep => Err(format!("{algo} does not run on {device} yet")),
+        Family::Sweep => Ok(&SWEEP),
         Family::Sequential => Err(format!(
-            "{algo} does not run on {device}: the GPU kernels are the frontier solvers ({}), bellman-ford and \
-delta-stepping",
+            "{algo} does not run on {device}: the GPU kernels are the frontier solvers ({}), bellman-ford, \
+delta-stepping and phast",
             Algorithm::all().iter().filter(|a| a.threshold().is_some()).map(|a| a.id()).collect::<Vec<_>>().join(", ")
         )),
     }

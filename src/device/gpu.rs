@@ -24,6 +24,7 @@ pub enum GpuRun {
     Frontier(FrontierRun),
     EdgeParallel(BellmanFordRun),
     Bucketed(DeltaRun),
+    Sweep(SweepRun),
 }
 
 /// What a device can launch: the largest block and whether blocks must be whole warps.
@@ -281,6 +282,30 @@ pub(crate) fn check_blocks(
         }
     }
     Ok(())
+}
+
+/// A PHAST sweep checked for a GPU (`[phast]` Delling, Goldberg, Nowatzyk, Werneck, IPDPS 2011
+/// §4, the GPU sweep): the kernel's block size; the hierarchy itself is built by the builder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SweepRun {
+    /// Threads per block (workgroup) of `phast_levels` (`BlockSizes::relax`).
+    pub block: u32,
+}
+
+/// Checks a PHAST request for a GPU with `limits`: the family and the block size of its kernel.
+///
+/// Errors: [`SolveError::Device`].
+pub fn check_sweep(
+    _: &Graph,
+    algo: Algorithm,
+    opts: &SolveOptions,
+    limits: &Limits<'_>,
+) -> Result<SweepRun, SolveError> {
+    if algo.spec().family != Family::Sweep {
+        return Err(SolveError::Device(format!("{algo} is not a hierarchy sweep")));
+    }
+    check_blocks(Family::Sweep, &opts.block, limits)?;
+    Ok(SweepRun { block: opts.block.relax })
 }
 
 /// The shape of a Bellman-Ford run on a GPU ([seed002]; `docs/gpu-bellman-ford.md`).

@@ -18,6 +18,7 @@
 //! 1 + l sweeps level l (F = its vertices, each settled once swept).
 
 mod hierarchy;
+mod store;
 
 pub use hierarchy::{Hierarchy, hierarchy};
 
@@ -281,7 +282,7 @@ impl Stepper for PhastStepper {
                     sweep_level(&self.h, &mut self.dist, range.clone());
                 }
             }
-            if self.iteration % 64 == 0 {
+            if self.iteration.is_multiple_of(64) {
                 progress(range.end as u64);
             }
             self.iteration += 1;

@@ -33,6 +33,7 @@ mod kernels;
 pub(super) mod nearfar;
 mod solver;
 mod stream;
+mod sweep;
 
 use super::gpu::{Build, GpuRun};
 use super::{DeviceId, DeviceInfo};
@@ -116,6 +117,7 @@ pub(super) fn fits_memory(index: u32, graph: &Graph, algo: Algorithm, need: u64)
 pub(super) use bellman_ford::device_bytes as bellman_ford_bytes;
 pub(super) use delta_stepping::device_bytes as delta_stepping_bytes;
 pub(super) use solver::device_bytes as frontier_bytes;
+pub(super) use sweep::{build_sweep, device_bytes as sweep_bytes};
 
 /// Total memory of device `index` in bytes, when the probe found it.
 pub fn total_memory(index: u32) -> Option<usize> {

@@ -7,12 +7,15 @@
 //! maximum), the host resync after a fast run and negative-cycle handling — once; a batched
 //! family's device is a [`Backend`] (`src/device/{cuda,wgpu}/{bellman_ford,delta_stepping}.rs`)
 //! that uploads the graph when built, runs a batch and returns its log, reads words back and
-//! times its kernels where it can.
+//! times its kernels where it can. PHAST's sweep over a contraction hierarchy ([`sweep::Sweep`],
+//! [phast]) runs over a [`sweep::SweepBackend`]: a reset and a plan of level launches queued at
+//! once.
 
 pub mod bucketed;
 pub mod edge_parallel;
 pub mod frontier;
 pub mod nearfar;
+pub mod sweep;
 
 pub use bucketed::Bucketed;
 pub use edge_parallel::EdgeParallel;

@@ -36,6 +36,7 @@ mod dispatch;
 mod kernels;
 mod nearfar;
 mod stepper;
+mod sweep;
 
 pub use stepper::WgpuStepper;
 
@@ -94,6 +95,13 @@ pub(super) fn build_delta_stepping(b: Build<'_>) -> Result<Box<dyn Stepper>, Sol
         return settled(&g, nearfar::stepper(Arc::clone(&g), run, &b));
     }
     settled(&g, delta_stepping::stepper(Arc::clone(&g), run, &b))
+}
+
+/// The sweep family's builder (PHAST, `sweep.rs`).
+pub(super) fn build_sweep(b: Build<'_>) -> Result<Box<dyn Stepper>, SolveError> {
+    let GpuRun::Sweep(run) = b.run else { return Err(b.mismatch("sweep")) };
+    let g = gpu(b.index)?;
+    settled(&g, sweep::stepper(Arc::clone(&g), run, &b))
 }
 
 /// A built stepper once its uploads have reached the device ([`Gpu::settle`]), so its first
