@@ -273,6 +273,14 @@ pub mod bellman_ford {
 
 /// Δ-stepping on a GPU device against petgraph and the CPU stepper, shared by `tests/wgpu.rs`
 /// and `tests/cuda.rs`.
+/// What every device's records must agree on (no times): the counts and the declared values.
+#[allow(clippy::type_complexity)]
+pub fn record_counts(r: &sssp_lab::algo::IterationRecord) -> (u32, u64, u64, u64, u64, u64, u64, u64, Vec<f64>) {
+    let v = (0..r.values.len()).map(|i| r.values.get(i).unwrap_or(f64::NAN)).collect();
+    let (i, f, u, re, s) = (r.iteration, r.frontier, r.unsettled, r.reached, r.settled);
+    (i, f, u, re, s, r.edges_scanned, r.relax_attempted, r.relax_improved, v)
+}
+
 pub mod delta_stepping {
     use super::{petgraph_distances, root};
     use sssp_lab::algo::{DELTA_STEPPING, IterationRecord, Params, SolveOptions, Stepper};
@@ -304,13 +312,7 @@ pub mod delta_stepping {
             .unwrap_or_else(|e| panic!("{device} delta-stepping on {} from {s}: {e}", g.name))
     }
 
-    /// What every device must agree on (no times).
-    #[allow(clippy::type_complexity)]
-    fn counts(r: &IterationRecord) -> (u32, u64, u64, u64, u64, u64, u64, u64, Vec<f64>) {
-        let v = (0..r.values.len()).map(|i| r.values.get(i).unwrap_or(f64::NAN)).collect();
-        let (i, f, u, re, s) = (r.iteration, r.frontier, r.unsettled, r.reached, r.settled);
-        (i, f, u, re, s, r.edges_scanned, r.relax_attempted, r.relax_improved, v)
-    }
+    use super::record_counts as counts;
 
     fn threads(r: &IterationRecord) -> (u64, u64, u64, u64, u64) {
         let t = r.threads.expect("threads");

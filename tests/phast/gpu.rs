@@ -9,11 +9,11 @@
 //! Without a usable device of a backend the tests print why and skip it, unless env
 //! `SSSP_LAB_REQUIRE_GPU` names that backend (`cuda`, `wgpu`): then they fail.
 
-use super::common::{petgraph_distances, root};
+use super::common::{petgraph_distances, record_counts as counts, root};
 
 use rand::{Rng, SeedableRng};
 use sssp_lab::algo::phast::hierarchy;
-use sssp_lab::algo::{BlockSizes, IterationRecord, PHAST, SolveError, SolveOptions, Stepper};
+use sssp_lab::algo::{BlockSizes, PHAST, SolveError, SolveOptions, Stepper};
 use sssp_lab::device::driver::sweep::{SOLO_PER_THREAD, plan};
 use sssp_lab::device::{DeviceId, devices, make_stepper};
 use sssp_lab::formats::{LoadOptions, load};
@@ -94,23 +94,6 @@ fn sources(n: usize) -> Vec<VertexId> {
 fn stepper(dev: DeviceId, g: &Arc<Graph>, s: VertexId, opts: &SolveOptions) -> Box<dyn Stepper> {
     make_stepper(dev, Arc::clone(g), PHAST, s, opts)
         .unwrap_or_else(|e| panic!("phast on {dev}, {} from {s}: {e}", g.name))
-}
-
-/// What the GPU's records must share with the CPU stepper's (no times).
-#[allow(clippy::type_complexity)]
-fn counts(r: &IterationRecord) -> (u32, u64, u64, u64, u64, u64, u64, u64, Vec<f64>) {
-    let v = (0..r.values.len()).map(|i| r.values.get(i).unwrap_or(f64::NAN)).collect();
-    (
-        r.iteration,
-        r.frontier,
-        r.unsettled,
-        r.reached,
-        r.settled,
-        r.edges_scanned,
-        r.relax_attempted,
-        r.relax_improved,
-        v,
-    )
 }
 
 fn same(what: &str, got: &[Distance], want: &[Distance]) {

@@ -126,3 +126,24 @@ proptest! {
         prop_assert_eq!(solve(&g, DeviceId::Cpu, s), petgraph_distances(&g, s));
     }
 }
+
+#[test]
+fn a_graph_without_a_hierarchy_keeps_an_uncontracted_core_and_stays_exact() {
+    // Martín's graphs (seven random predecessors per vertex) are expanders: the contraction
+    // outgrows its budget and leaves a core that the upward search crosses by Dijkstra.
+    let g = Arc::new(GeneratorSpec::Martin { n: 4096, seed: 3 }.generate().expect("martin"));
+    let h = hierarchy(&g).expect("hierarchy");
+    assert!(h.core > 0, "the contraction stopped with a core");
+    let devices: Vec<DeviceId> = sssp_lab::device::devices()
+        .iter()
+        .filter(|d| d.status.is_ok() && !matches!(d.id, DeviceId::Cpu | DeviceId::CpuParallel(_)))
+        .map(|d| d.id)
+        .chain([DeviceId::Cpu, DeviceId::CpuParallel(2)])
+        .collect();
+    for s in [0, 2048] {
+        let want = petgraph_distances(&g, s);
+        for &d in &devices {
+            assert_eq!(solve(&g, d, s), want, "{} from {s} on {d}", g.name);
+        }
+    }
+}

@@ -45,7 +45,8 @@ pub struct Hierarchy {
     /// Contraction rank of each vertex (0 = contracted first, the least important), n entries.
     pub rank: Vec<u32>,
     /// Upward arcs by vertex id, CSR: `up_heads[up_offsets[v]..up_offsets[v + 1]]` are the
-    /// higher-ranked heads of v's arcs, with `up_weights` alongside (n + 1 offsets).
+    /// higher-ranked heads of v's arcs (any head for a vertex of the `core`), with `up_weights`
+    /// alongside (n + 1 offsets).
     pub up_offsets: Vec<u32>,
     pub up_heads: Vec<VertexId>,
     pub up_weights: Vec<Distance>,
@@ -62,6 +63,9 @@ pub struct Hierarchy {
     pub in_weights: Vec<Distance>,
     /// Shortcuts the contraction added (arcs beyond the graph's, parallel arcs merged).
     pub shortcuts: usize,
+    /// Vertices left uncontracted on top (0 on road networks): where the contraction outgrew four
+    /// shortcuts per arc; the upward search runs Dijkstra among them (see [`build`]).
+    pub core: usize,
     /// Wall time of the build in ms (one thread).
     pub build_ms: f64,
 }
@@ -136,11 +140,11 @@ impl Hierarchy {
 
 /// The hierarchy of `graph`, built on first use and kept: in memory for the last few graphs (by
 /// the graph's fingerprint, so a graph loaded twice shares it) and on disk
-/// (`cache_dir()/phast-v1/`, see `store.rs`), so a graph is contracted once per machine.
+/// (`cache_dir()/phast-v2/`, see `store.rs`), so a graph is contracted once per machine.
 ///
-/// Errors: [`SolveError::Options`] when the graph has a negative arc (a CH needs weights ≥ 0) or
-/// when the contraction adds more than four shortcuts per arc (graphs without a road network's
-/// hierarchy, e.g. expanders and power-law graphs, whose remaining core turns dense).
+/// Errors: [`SolveError::Options`] when the graph has a negative arc (a CH needs weights ≥ 0). A
+/// graph without a road network's hierarchy (an expander, a power-law graph) is not refused: past
+/// four shortcuts per arc the rest stays an uncontracted core (`core`), exact but slow.
 pub fn hierarchy(graph: &Arc<Graph>) -> Result<Arc<Hierarchy>, SolveError> {
     /// Hierarchies kept in memory (NY's takes ~25 MB).
     const KEEP: usize = 4;
@@ -362,14 +366,6 @@ pub(super) fn build(graph: &Graph) -> Result<Hierarchy, SolveError> {
         for &(u, w, c) in &cuts {
             shortcuts += g.add(u, w, c) as usize;
         }
-        if shortcuts > budget {
-            return Err(SolveError::Options(format!(
-                "phast: the contraction hierarchy of {} grew past {budget} shortcuts ({} vertices left); \
-it suits road networks, whose hierarchy stays sparse — use delta-stepping here",
-                graph.name,
-                n - next_rank as usize
-            )));
-        }
         let mut neighbours: Vec<VertexId> = outs.iter().chain(&ins).map(|a| a.0).collect();
         neighbours.sort_unstable();
         neighbours.dedup();
@@ -381,8 +377,27 @@ it suits road networks, whose hierarchy stays sparse — use delta-stepping here
         }
         up[v as usize] = outs;
         down_in[v as usize] = ins;
+        if shortcuts > budget {
+            break;
+        }
     }
-    Ok(layout(n, rank, up, down_in, shortcuts, start))
+    // A graph without a road network's hierarchy (an expander, a power-law graph) turns dense as
+    // it contracts: past the budget the rest stays an uncontracted core on top. Its vertices take
+    // the highest ranks, keep all their remaining arcs as "upward" arcs and have no downward
+    // in-arcs, so the upward search is a plain Dijkstra inside the core (exact there) and the
+    // sweep below it is unchanged: still exact, only slower (Geisberger et al.'s core-based CH).
+    let mut core = 0;
+    for v in 0..n {
+        if !contracted[v] {
+            rank[v] = next_rank;
+            next_rank += 1;
+            core += 1;
+            up[v] = std::mem::take(&mut g.out[v]);
+        }
+    }
+    let mut h = layout(n, rank, up, down_in, shortcuts, start);
+    h.core = core;
+    Ok(h)
 }
 
 /// The CSR arrays from the contraction's per-vertex arc lists, and the sweep levels.
@@ -452,6 +467,7 @@ fn layout(
         in_tails,
         in_weights,
         shortcuts,
+        core: 0,
         build_ms: start.elapsed().as_secs_f64() * 1e3,
     }
 }

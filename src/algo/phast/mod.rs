@@ -10,9 +10,11 @@
 //!    is one parallel phase with no atomics, no frontier and no buckets: a few hundred levels
 //!    where near-far on NY needs ~1 800 phases (one per hop of the shortest-path tree).
 //!
-//! Where it loses: the build (about 6 s on NY on one core of the build machine) pays back only over many sources
-//! (bench/results/gpu-peers-2026-11-28/); graphs without a hierarchy (expanders, power-law
-//! graphs) turn dense in the contraction and are refused past four shortcuts per arc.
+//! Where it loses: the build (about 6 s on NY on one core of the build machine, 9 s on the GPU
+//! machine's) pays back only over many sources (bench/results/gpu-peers-2026-11-28/: ~1 700 NY
+//! sources against GAP's 16 threads); graphs without a hierarchy (expanders, power-law graphs)
+//! turn dense in the contraction, so past four shortcuts per arc the rest stays an uncontracted
+//! core that the upward search crosses by plain Dijkstra: exact, but no faster than Dijkstra.
 //!
 //! As a stepper, iteration 1 is the upward search (F = the vertices it reached) and iteration
 //! 1 + l sweeps level l (F = its vertices, each settled once swept).

@@ -1,5 +1,5 @@
 //! The hierarchy kept on disk, so that a graph is contracted once per machine rather than once
-//! per process: `cache_dir()/phast-v1/<fingerprint>.ch` (NY's build takes seconds; the app, each
+//! per process: `cache_dir()/phast-v2/<fingerprint>.ch` (NY's build takes seconds; the app, each
 //! `solve` and every test process would otherwise pay it again).
 //!
 //! The file is the hierarchy's arrays in little-endian order behind a header naming the graph's
@@ -14,7 +14,7 @@ use std::hash::Hasher;
 use std::io::Write;
 use std::path::PathBuf;
 
-const MAGIC: &[u8; 8] = b"SSSPCH01";
+const MAGIC: &[u8; 8] = b"SSSPCH02";
 
 /// A 64-bit hash of the graph's arcs and weights (n, m and the successor CSR).
 pub(super) fn fingerprint(g: &Graph) -> u64 {
@@ -29,7 +29,7 @@ pub(super) fn fingerprint(g: &Graph) -> u64 {
 }
 
 fn path(fp: u64) -> PathBuf {
-    crate::assets::cache_dir().join("phast-v1").join(format!("{fp:016x}.ch"))
+    crate::assets::cache_dir().join("phast-v2").join(format!("{fp:016x}.ch"))
 }
 
 fn hash(bytes: &[u8]) -> u64 {
@@ -42,7 +42,7 @@ fn hash(bytes: &[u8]) -> u64 {
 fn encode(fp: u64, h: &Hierarchy) -> Vec<u8> {
     let mut out = Vec::with_capacity(h.bytes() + 256);
     out.extend_from_slice(MAGIC);
-    for v in [fp, h.n as u64, h.shortcuts as u64, h.build_ms.to_bits()] {
+    for v in [fp, h.n as u64, h.shortcuts as u64, h.core as u64, h.build_ms.to_bits()] {
         out.extend_from_slice(&v.to_le_bytes());
     }
     let mut u32s = |a: &[u32]| {
@@ -98,6 +98,7 @@ fn decode(fp: u64, bytes: &[u8]) -> Option<Hierarchy> {
     }
     let n = usize::try_from(r.u64()?).ok()?;
     let shortcuts = usize::try_from(r.u64()?).ok()?;
+    let core = usize::try_from(r.u64()?).ok()?;
     let build_ms = f64::from_bits(r.u64()?);
     let (rank, up_offsets, up_heads, order, pos, level_start, in_offsets, in_tails) =
         (r.u32s()?, r.u32s()?, r.u32s()?, r.u32s()?, r.u32s()?, r.u32s()?, r.u32s()?, r.u32s()?);
@@ -126,6 +127,7 @@ fn decode(fp: u64, bytes: &[u8]) -> Option<Hierarchy> {
         in_tails,
         in_weights,
         shortcuts,
+        core,
         build_ms,
     })
 }
