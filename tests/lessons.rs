@@ -304,7 +304,7 @@ fn helper_threads_same_iterations_and_distances_and_the_helpers_work_is_counted(
 }
 
 #[test]
-fn gpu_on_roads_the_worklist_needs_fewer_phases_with_more_work_each() {
+fn gpu_on_roads_the_worklist_needs_fewer_phases_with_more_work_each_and_phast_fewer_still() {
     let l = lesson("Why a GPU loses on roads");
     for gpu in gpus() {
         let mut c = open(l, gpu);
@@ -324,9 +324,24 @@ fn gpu_on_roads_the_worklist_needs_fewer_phases_with_more_work_each() {
             relax(a),
             relax(b)
         );
-        for i in 0..2 {
+        for i in 0..3 {
             assert_eq!(distances(&c, i), truth, "{gpu:?}: lane {i} is exact");
         }
+        let cc = records(&c, 2);
+        let per_c = relax(cc) as f64 / cc.len() as f64;
+        eprintln!("{gpu:?}: C (phast) phases {}, relaxations {}, per phase {per_c:.0}", cc.len(), relax(cc));
+        assert!((50..=200).contains(&cc.len()), "{gpu:?}: C needs about a hundred phases ({})", cc.len());
+        assert!(
+            cc.len() * 10 <= b.len(),
+            "{gpu:?}: C needs ten times fewer phases than B ({} / {})",
+            cc.len(),
+            b.len()
+        );
+        assert!(
+            per_c >= 3.0 * per_b,
+            "{gpu:?}: C's phases hold several times B's relaxations ({per_b:.0} / {per_c:.0})"
+        );
+        assert!(relax(cc) < relax(b), "{gpu:?}: C relaxes fewer in total than B");
         assert!(a.len() > 1000, "{gpu:?}: A needs thousands of phases ({})", a.len());
         assert!(frontier < 100.0, "{gpu:?}: A's mean frontier is a few dozen ({frontier:.1})");
         let dummies = a

@@ -287,10 +287,21 @@ pub static LESSONS: [Lesson; 7] = [
                of 1024 threads and never goes back to the host inside a run; elsewhere the CPU's Δ-stepping, with \
                the same buckets). It relaxes a whole bucket of width Δ per phase: at least three times fewer \
                phases, each with several times more relaxations, and more relaxations in total. On a GPU a \
-               relaxation is cheap and a phase is not, so B wins (bench/results/gpu-peers-2026-11-26).",
+               relaxation is cheap and a phase is not, so B beats A — yet on an H100 it still takes 5.5 ms where \
+               GAP's 16 CPU threads take 4.4–5.9. Lane C, PHAST, is what wins: it contracts the graph once into a \
+               hierarchy (seconds, before its first step, kept on disk for the next run) and then needs about a \
+               hundred phases, an upward search from the source and one per level of the hierarchy, each vertex \
+               of a level taking the minimum over its arcs from higher levels, with no atomics and no buckets: ten \
+               times fewer phases than B, each with several times B's relaxations, and fewer in total. On the \
+               H100 it solves NY in 0.5 ms, 8–12 times faster than GAP's 16 threads \
+               (bench/results/gpu-peers-2026-11-28).",
         graph: LessonGraph::BundledNy,
         source: 1,
-        lanes: &[("crauser-succ", On::Gpu, 256), ("delta-stepping:worklist=near-far", On::CudaElseCpu, 1024)],
+        lanes: &[
+            ("crauser-succ", On::Gpu, 256),
+            ("delta-stepping:worklist=near-far", On::CudaElseCpu, 1024),
+            ("phast", On::Gpu, 256),
+        ],
         lockstep: Lockstep::Iteration,
     },
 ];
