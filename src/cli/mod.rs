@@ -424,9 +424,11 @@ fn solve(args: &SolveArgs) -> Result<()> {
         // Cached by the stepper's build: the hierarchy the timed runs swept.
         let h = crate::algo::phast::hierarchy(&graph)?;
         eprintln!(
-            "contraction hierarchy (once per graph, untimed): {} shortcuts, {} levels, built in {:.0} ms",
+            "contraction hierarchy (once per graph, untimed): {} shortcuts, {} levels, {} vertices left in the core, \
+built in {:.0} ms",
             h.shortcuts,
             h.levels(),
+            h.core,
             h.build_ms
         );
     }

@@ -35,6 +35,14 @@ use std::time::Instant;
 /// never wrong, only redundant): small while estimating a priority, larger when contracting.
 const SIMULATE_SETTLE_LIMIT: usize = 60;
 const CONTRACT_SETTLE_LIMIT: usize = 500;
+/// Arcs per remaining vertex past which the contraction stops and leaves a core (see [`build`]):
+/// road networks start near 3 and stay below it to the top (NY: no core at 24, 4 011 core
+/// vertices at 10); graphs without a hierarchy reach it soon, and a contraction past it costs
+/// witness searches quadratic in the degree.
+const DENSE_OUT_DEGREE: usize = 24;
+/// Arcs per vertex above which a graph is not contracted at all (road networks: 2.8 on NY, 2.1 on
+/// luxembourg; grids 4): it is all core, and PHAST is then Dijkstra by another name.
+const START_OUT_DEGREE: usize = 6;
 
 /// A graph's contraction hierarchy, as PHAST reads it. Vertex ids are the graph's; sweep
 /// positions are `0..n` in sweep order. Weights are path lengths in the graph's weight unit.
@@ -316,6 +324,9 @@ pub(super) fn build(graph: &Graph) -> Result<Hierarchy, SolveError> {
         }
     }
     let budget = 4 * graph.m() + 100_000;
+    // Arcs among the vertices not yet contracted, against DENSE_OUT_DEGREE per such vertex.
+    let mut live: usize = g.out.iter().map(Vec::len).sum();
+    let dense = |live: usize, left: usize| live > DENSE_OUT_DEGREE * left.max(1);
     let mut ws =
         Witness { dist: vec![INF; n], target: vec![0; n], stamp: 0, touched: Vec::new(), heap: BinaryHeap::new() };
     let mut cuts = Vec::new();
@@ -329,7 +340,10 @@ pub(super) fn build(graph: &Graph) -> Result<Hierarchy, SolveError> {
     };
     let mut current = vec![0i64; n];
     let mut queue = BinaryHeap::with_capacity(n);
-    for v in 0..n as VertexId {
+    // A graph denser from the start than a road network (fan-outs, Martín's graphs, R-MAT,
+    // Kronecker) is all core: no witness search at all.
+    let road_like = live <= START_OUT_DEGREE * n.max(1);
+    for v in (0..n as VertexId).filter(|_| road_like) {
         current[v as usize] = priority(&g, &mut ws, &mut cuts, v, &deleted, &depth);
         queue.push(Reverse((current[v as usize], v)));
     }
@@ -363,8 +377,11 @@ pub(super) fn build(graph: &Graph) -> Result<Hierarchy, SolveError> {
         for &(u, _) in &ins {
             g.out[u as usize].retain(|a| a.0 != v);
         }
+        live -= outs.len() + ins.len();
         for &(u, w, c) in &cuts {
-            shortcuts += g.add(u, w, c) as usize;
+            let new = g.add(u, w, c) as usize;
+            shortcuts += new;
+            live += new;
         }
         let mut neighbours: Vec<VertexId> = outs.iter().chain(&ins).map(|a| a.0).collect();
         neighbours.sort_unstable();
@@ -377,12 +394,13 @@ pub(super) fn build(graph: &Graph) -> Result<Hierarchy, SolveError> {
         }
         up[v as usize] = outs;
         down_in[v as usize] = ins;
-        if shortcuts > budget {
+        if shortcuts > budget || dense(live, n - next_rank as usize) {
             break;
         }
     }
     // A graph without a road network's hierarchy (an expander, a power-law graph) turns dense as
-    // it contracts: past the budget the rest stays an uncontracted core on top. Its vertices take
+    // it contracts: past the budget, or once the remaining graph averages more than
+    // DENSE_OUT_DEGREE arcs per vertex, the rest stays an uncontracted core on top. Its vertices take
     // the highest ranks, keep all their remaining arcs as "upward" arcs and have no downward
     // in-arcs, so the upward search is a plain Dijkstra inside the core (exact there) and the
     // sweep below it is unchanged: still exact, only slower (Geisberger et al.'s core-based CH).
