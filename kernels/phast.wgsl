@@ -10,6 +10,12 @@
 //   storageBarrier + workgroupBarrier between levels; a grid dispatch has one level, ordered after
 //   the dispatch before by the pass. δ is a read_write binding read with plain loads.
 //
+// - phast_staged: levels P.first..=P.last in one workgroup with δ in workgroup memory
+//   (`top=shared`, the plan's first dispatch; phast_staged in kernels/phast.cu says why it is
+//   right). STAGE_WORDS (an override, the adapter's workgroup storage less the level starts) sizes
+//   the array; the host keeps level_start[P.last + 1] ≤ STAGE_WORDS and the run's levels below
+//   PHAST_STAGE_LEVELS. Its pipeline has its own WG (up to 1 024 invocations).
+//
 // Per-dispatch parameters come from a uniform bound at a dynamic offset (one slot per dispatch).
 // Launched from: src/device/wgpu/sweep.rs (the plan: src/device/driver/sweep.rs), with the layout
 // prelude and common.wgsl (WG, INF) prepended.
@@ -69,5 +75,64 @@ fn phast_levels(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
             storageBarrier();
             workgroupBarrier();
         }
+    }
+}
+
+override STAGE_WORDS: u32 = 1u;
+const PHAST_STAGE_LEVELS: u32 = 512u;
+var<workgroup> staged_dist: array<u32, STAGE_WORDS>;
+var<workgroup> staged_starts: array<u32, 513>;
+
+@compute @workgroup_size(WG)
+fn phast_staged(@builtin(local_invocation_index) lid: u32) {
+    let first = P.first;
+    let count = P.last - first + 1u;
+    for (var i = lid; i <= count; i += WG) {
+        staged_starts[i] = level_start[first + i];
+    }
+    workgroupBarrier();
+    let words = staged_starts[count];
+    // Four loads in flight an invocation (the last index clamped: the buffers are unchecked), not
+    // one: a workgroup waits out a memory latency per round.
+    let top = words - 1u;
+    for (var k0 = lid; k0 < words; k0 += 4u * WG) {
+        let k1 = k0 + WG;
+        let k2 = k1 + WG;
+        let k3 = k2 + WG;
+        let d0 = dist[k0];
+        let d1 = dist[min(k1, top)];
+        let d2 = dist[min(k2, top)];
+        let d3 = dist[min(k3, top)];
+        staged_dist[k0] = d0;
+        if (k1 < words) {
+            staged_dist[k1] = d1;
+        }
+        if (k2 < words) {
+            staged_dist[k2] = d2;
+        }
+        if (k3 < words) {
+            staged_dist[k3] = d3;
+        }
+    }
+    // Uniform: count comes from the uniform P.
+    for (var l = 0u; l < count; l++) {
+        workgroupBarrier();
+        let hi = staged_starts[l + 1u];
+        for (var k = staged_starts[l] + lid; k < hi; k += WG) {
+            var best = staged_dist[k];
+            let a1 = in_offsets[k + 1u];
+            for (var a = in_offsets[k]; a < a1; a++) {
+                let t = staged_dist[in_tails[a]];
+                let w = in_weights[a];
+                if (w < INF - t && t + w < best) {
+                    best = t + w;
+                }
+            }
+            staged_dist[k] = best;
+        }
+    }
+    workgroupBarrier();
+    for (var k = staged_starts[0] + lid; k < words; k += WG) {
+        dist[k] = staged_dist[k];
     }
 }

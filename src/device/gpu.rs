@@ -290,6 +290,9 @@ pub(crate) fn check_blocks(
 pub struct SweepRun {
     /// Threads per block (workgroup) of `phast_levels` (`BlockSizes::relax`).
     pub block: u32,
+    /// `top=shared` (the default): the top of the hierarchy in one staged launch with δ in shared
+    /// memory ([`crate::device::driver::sweep`]); `top=global`: every level through global memory.
+    pub staged: bool,
 }
 
 /// Checks a PHAST request for a GPU with `limits`: the family and the block size of its kernel.
@@ -305,7 +308,9 @@ pub fn check_sweep(
         return Err(SolveError::Device(format!("{algo} is not a hierarchy sweep")));
     }
     check_blocks(Family::Sweep, &opts.block, limits)?;
-    Ok(SweepRun { block: opts.block.relax })
+    algo.validate(&opts.params).map_err(SolveError::Options)?;
+    let staged = opts.params.get("top").is_none_or(|v| v == "shared");
+    Ok(SweepRun { block: opts.block.relax, staged })
 }
 
 /// The shape of a Bellman-Ford run on a GPU ([seed002]; `docs/gpu-bellman-ford.md`).

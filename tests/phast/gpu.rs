@@ -13,8 +13,8 @@ use super::common::{petgraph_distances, record_counts as counts, root};
 
 use rand::{Rng, SeedableRng};
 use sssp_lab::algo::phast::hierarchy;
-use sssp_lab::algo::{BlockSizes, PHAST, SolveError, SolveOptions, Stepper};
-use sssp_lab::device::driver::sweep::{SOLO_PER_THREAD, plan};
+use sssp_lab::algo::{BlockSizes, PHAST, Params, SolveError, SolveOptions, Stepper};
+use sssp_lab::device::driver::sweep::{SOLO_PER_THREAD, Stage, plan};
 use sssp_lab::device::{DeviceId, devices, make_stepper};
 use sssp_lab::formats::{LoadOptions, load};
 use sssp_lab::generate::GeneratorSpec;
@@ -195,14 +195,19 @@ fn mixed_plan_with_small_blocks() {
     let h = hierarchy(&g).expect("hierarchy");
     let block = 32;
     if std::env::var("SSSP_PHAST_SOLO").is_err() {
-        let p = plan(&h.level_start, 0..h.levels() as u32, block, SOLO_PER_THREAD * block);
+        let p = plan(&h.level_start, &[], 0..h.levels() as u32, block, SOLO_PER_THREAD * block, Stage::default());
         assert!(p.iter().any(|l| l.last > l.first), "no single-block run of levels: {p:?}");
         assert!(p.iter().any(|l| l.blocks > 1), "no grid launch: {p:?}");
         assert!(p.iter().all(|l| l.blocks == 1 || l.first == l.last));
     } else {
         eprintln!("mixed_plan_with_small_blocks: SSSP_PHAST_SOLO is set, the plan's shape is not asserted");
     }
-    let opts = SolveOptions { block: BlockSizes { relax: block, ..BlockSizes::default() }, ..Default::default() };
+    // `top=global`: the plan asserted above, with no staged run in front.
+    let opts = SolveOptions {
+        block: BlockSizes { relax: block, ..BlockSizes::default() },
+        params: Params::default().with("top", "global"),
+        ..Default::default()
+    };
     for &dev in &gpus("mixed_plan_with_small_blocks") {
         for s in [0, g.n() as VertexId / 2] {
             let want = petgraph_distances(&g, s);
@@ -212,6 +217,33 @@ fn mixed_plan_with_small_blocks() {
             check_stepped(dev, &g, s, &opts, &want, &what);
             assert!(st.restart(3).expect("restart"));
             check_fast(st.as_mut(), &g, &petgraph_distances(&g, 3), &format!("{what}, restarted at 3"));
+        }
+    }
+}
+
+/// `top=shared` (the default) on a 120 × 100 grid: a staged run at the top (all of it where the
+/// device's shared memory holds 12 000 δ words, the top part with the rest after it where not, as
+/// on lavapipe), to the end, restarted, and after a few plain steps; `top=global` beside it.
+#[test]
+fn staged_top_beside_the_rest() {
+    let g =
+        Arc::new(GeneratorSpec::Grid { width: 120, height: 100, max_weight: 100, seed: 3 }.generate().expect("grid"));
+    for &dev in &gpus("staged_top_beside_the_rest") {
+        for top in ["shared", "global"] {
+            let opts = SolveOptions { params: Params::default().with("top", top), ..Default::default() };
+            let mut st = stepper(dev, &g, 0, &opts);
+            let staged = st.device().contains("shared memory");
+            assert_eq!(staged, top == "shared", "{dev} top={top}: {}", st.device());
+            eprintln!("{dev} top={top}: {}", st.device());
+            for (i, s) in [0, 5_999, 11_999, 777].into_iter().enumerate() {
+                assert!(st.restart(s).expect("restart"));
+                if i == 3 {
+                    for _ in 0..4 {
+                        st.step().expect("step");
+                    }
+                }
+                check_fast(st.as_mut(), &g, &petgraph_distances(&g, s), &format!("{dev} top={top}: grid from {s}"));
+            }
         }
     }
 }

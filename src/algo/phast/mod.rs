@@ -25,8 +25,8 @@ mod store;
 pub use hierarchy::{Hierarchy, hierarchy};
 
 use super::{
-    Algorithm, AlgorithmSpec, Family, IterationRecord, Phase, PhaseTimes, PlotGroup, RunRecord, SeriesSpec, SeriesUnit,
-    SolveError, SolveOptions, Step, StepDelta, Stepper, Values,
+    Algorithm, AlgorithmSpec, Family, IterationRecord, ParamKind, ParamSpec, Phase, PhaseTimes, PlotGroup, RunRecord,
+    SeriesSpec, SeriesUnit, SolveError, SolveOptions, Step, StepDelta, Stepper, Values,
 };
 use crate::graph::{Distance, Graph, INF, VertexId};
 use rayon::prelude::*;
@@ -64,7 +64,13 @@ phase per level (roads)",
     iteration: "1: the upward search from s; then one level of the sweep: every vertex of the level takes the \
 minimum over its downward in-arcs",
     family: Family::Sweep,
-    params: &[],
+    params: &[ParamSpec {
+        key: "top",
+        label: "top of the hierarchy",
+        help: "GPUs only: `shared` sweeps the top levels in one block with their δ in shared memory (a level then \
+costs its arcs' loads and a barrier); `global` runs every level through global memory, as [phast] §4 does",
+        kind: ParamKind::Choice { values: &["shared", "global"], default: "shared" },
+    }],
     series: &SERIES,
     code: |_| {
         vec![

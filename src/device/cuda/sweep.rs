@@ -13,17 +13,22 @@ use super::stream::{apply_cache, cfg, check_memory, elapsed_ms, event};
 use super::{dev_err, guarded};
 use crate::algo::phast::hierarchy;
 use crate::algo::{SolveError, SolveOptions, Stepper};
-use crate::device::driver::sweep::{self, Launch, PAIRS_MIN, Sweep, SweepBackend};
+use crate::device::driver::sweep::{self, Launch, PAIRS_MIN, Stage, Sweep, SweepBackend};
 use crate::device::gpu::{Build, GpuRun, SweepRun};
 use crate::graph::Graph;
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, PushKernelArg};
+use cudarc::driver::sys::{CUgraphInstantiate_flags, CUstreamCaptureMode};
+use cudarc::driver::{
+    CudaEvent, CudaFunction, CudaGraph, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg,
+};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 const SRC: &str = include_str!("../../../kernels/phast.cu");
 /// The entry points of `kernels/phast.cu`, in the order [`kernels`] returns them.
-const NAMES: [&str; 3] = ["phast_fill", "phast_scatter", "phast_levels"];
+const NAMES: [&str; 5] = ["phast_fill", "phast_scatter", "phast_levels", "phast_staged", "phast_scatter_inline"];
+/// Threads of the staged block (the most a block holds on every CUDA device since Fermi).
+const STAGE_THREADS: u32 = 1024;
 
 /// Device bytes of a sweep on `graph`, estimated before the hierarchy exists (the family's
 /// `cuda_bytes`): δ, offsets and level starts (12 B a vertex) and the downward arcs (8 B each),
@@ -35,14 +40,15 @@ pub fn device_bytes(graph: &Graph) -> u64 {
     12 * (n + 1) + 16 * m + 8 * PAIRS_MIN as u64
 }
 
-/// The compiled kernels of device `ordinal` (fill, scatter, levels); compiled once.
-fn kernels(gpu: &Gpu) -> Result<[CudaFunction; 3], SolveError> {
-    static CACHE: Mutex<Vec<(u32, [CudaFunction; 3])>> = Mutex::new(Vec::new());
+/// The compiled kernels of device `ordinal` (fill, scatter, levels, staged, inline scatter);
+/// compiled once.
+fn kernels(gpu: &Gpu) -> Result<[CudaFunction; 5], SolveError> {
+    static CACHE: Mutex<Vec<(u32, [CudaFunction; 5])>> = Mutex::new(Vec::new());
     let mut cache = CACHE.lock().unwrap_or_else(|p| p.into_inner());
     if let Some((_, f)) = cache.iter().find(|(o, _)| *o == gpu.ordinal) {
         return Ok(f.clone());
     }
-    let f: [CudaFunction; 3] = gpu
+    let f: [CudaFunction; 5] = gpu
         .compile_file("phast.cu", SRC, &NAMES)?
         .try_into()
         .map_err(|_| SolveError::Device("kernels/phast.cu: an entry point is missing".into()))?;
@@ -65,9 +71,24 @@ struct SweepCuda {
     opts: SolveOptions,
     fill: CudaFunction,
     scatter: CudaFunction,
+    scatter_inline: CudaFunction,
     levels: CudaFunction,
+    staged: CudaFunction,
+    /// The staged launch's room (none when `top=global` or the device's shared memory is small).
+    stage: Stage,
     block: u32,
     n: u32,
+    /// The level starts and in-arc offsets as uploaded, on the host: they size a staged launch's
+    /// shared memory ([`sweep::staged_bytes`]).
+    level_start_host: Vec<u32>,
+    in_offsets_host: Vec<u32>,
+    /// `SSSP_PHAST_PROFILE` set: an event after every launch, their times printed to stderr (and
+    /// no graph).
+    profile: bool,
+    /// The CUDA graph of the last plan of several launches and that plan (`SSSP_PHAST_GRAPH=0`:
+    /// none, each launch queued on its own).
+    graph: Option<(Vec<Launch>, SweepGraph)>,
+    graphs: bool,
     level_start: CudaSlice<u32>,
     in_offsets: CudaSlice<u32>,
     in_tails: CudaSlice<u32>,
@@ -87,7 +108,8 @@ fn new_stepper(gpu: Arc<Gpu>, run: SweepRun, b: &Build<'_>) -> Result<Box<dyn St
     let arrays = sweep::device_arrays(&h);
     let n = graph.n();
     check_memory(&gpu, graph, sweep::device_bytes(&arrays, n), "phast")?;
-    let [fill, scatter, levels] = kernels(&gpu)?;
+    let [fill, scatter, levels, staged, scatter_inline] = kernels(&gpu)?;
+    let stage = if run.staged { stage_room(&gpu, &staged)? } else { Stage::default() };
     let stream = gpu.ctx.new_stream().map_err(dev_err("cannot create a CUDA stream"))?;
     let up = |v: &[u32], what: &str| {
         let v = if v.is_empty() { &[0u32][..] } else { v };
@@ -107,7 +129,7 @@ fn new_stepper(gpu: Arc<Gpu>, run: SweepRun, b: &Build<'_>) -> Result<Box<dyn St
         "CUDA: {} (cuda:{}; {})",
         gpu.name,
         gpu.ordinal,
-        sweep::describe(&h, &arrays, run, sweep::SOLO_PER_THREAD)
+        sweep::describe(&h, &arrays, run, sweep::SOLO_PER_THREAD, stage)
     );
     let backend = SweepCuda {
         _gpu: gpu,
@@ -115,9 +137,17 @@ fn new_stepper(gpu: Arc<Gpu>, run: SweepRun, b: &Build<'_>) -> Result<Box<dyn St
         opts: b.opts.clone(),
         fill,
         scatter,
+        scatter_inline,
         levels,
+        staged,
+        stage,
         block: run.block,
         n: n as u32,
+        level_start_host: arrays.level_start.clone(),
+        in_offsets_host: arrays.in_offsets.clone(),
+        profile: std::env::var_os("SSSP_PHAST_PROFILE").is_some(),
+        graph: None,
+        graphs: std::env::var("SSSP_PHAST_GRAPH").map_or(true, |v| v.trim() != "0"),
         level_start,
         in_offsets,
         in_tails,
@@ -128,10 +158,72 @@ fn new_stepper(gpu: Arc<Gpu>, run: SweepRun, b: &Build<'_>) -> Result<Box<dyn St
     Ok(Box::new(Sweep::new(backend, h, run, b.ident(device))))
 }
 
+/// Words of `phast_scatter_inline`'s by-value pairs (`PHAST_INLINE_WORDS` in kernels/phast.cu).
+const INLINE_WORDS: usize = 960;
+
+/// The upward search's pairs as `phast_scatter_inline`'s parameter (`PhastPairs`).
+#[repr(C)]
+struct InlinePairs([u32; INLINE_WORDS]);
+
+// SAFETY: a plain array of u32, laid out as the kernel's `struct PhastPairs { u32 w[960]; }`.
+unsafe impl DeviceRepr for InlinePairs {}
+
+/// A captured sweep: the CUDA graph, owned by one [`SweepCuda`] and used only through its
+/// `&mut self`, so never from two threads at once.
+struct SweepGraph(CudaGraph);
+
+// SAFETY: CUDA graphs are not internally synchronised and must not be used from two threads
+// concurrently ("Graph object thread safety" in the CUDA driver API docs); moving one between
+// threads is allowed. The graph is reached only through the stepper that owns it, which the app
+// moves to a worker thread and uses from one thread at a time (`&mut self`).
+unsafe impl Send for SweepGraph {}
+
+/// The staged launch's room on `gpu`: the shared memory a block may opt into, less the kernel's
+/// static array, for δ and the run's arcs, on [`STAGE_THREADS`] threads (fewer where the kernel's
+/// registers allow fewer). Raises the kernel's dynamic shared-memory limit to that room.
+fn stage_room(gpu: &Gpu, staged: &CudaFunction) -> Result<Stage, SolveError> {
+    use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute_enum};
+    let optin = gpu
+        .ctx
+        .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+        .map_err(dev_err("cannot read the shared memory a block may use"))?;
+    let fixed = staged.shared_size_bytes().map_err(dev_err("cannot read phast_staged's shared memory"))?;
+    let threads = staged.max_threads_per_block().map_err(dev_err("cannot read phast_staged's block limit"))?;
+    let room = (optin - fixed).max(0);
+    staged
+        .set_attribute(CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, room)
+        .map_err(dev_err("cannot raise phast_staged's shared memory"))?;
+    // Whole warps: the kernel's shuffles take every lane of a warp.
+    let threads = (threads.max(0) as u32).min(STAGE_THREADS) & !31;
+    if threads == 0 {
+        return Ok(Stage::default());
+    }
+    Ok(Stage { bytes: room as u32 & !3, threads, arcs: true })
+}
+
 impl SweepCuda {
-    /// Uploads `words` (pairs) and queues the fill and the scatter.
+    /// Uploads `words` (pairs) and queues the fill and the scatter: the pairs in the scatter's
+    /// parameters where they fit ([`INLINE_WORDS`]), else copied to the device first.
     fn reset(&mut self, words: &[u32]) -> Result<(), SolveError> {
         let count = (words.len() / 2) as u32;
+        if words.len() <= INLINE_WORDS {
+            let mut inline = InlinePairs([0; INLINE_WORDS]);
+            inline.0[..words.len()].copy_from_slice(words);
+            let b = self.block;
+            let mut l = self.stream.launch_builder(&self.fill);
+            l.arg(&self.n).arg(&self.dist);
+            // SAFETY: matches phast_fill(u32 n, u32 *dist); dist holds max(n, 1) words; grid-stride.
+            unsafe { l.launch(cfg(self.n.div_ceil(b), b)) }.map_err(dev_err("phast fill launch failed"))?;
+            if count > 0 {
+                let mut l = self.stream.launch_builder(&self.scatter_inline);
+                l.arg(&inline).arg(&count).arg(&self.dist);
+                // SAFETY: matches phast_scatter_inline(PhastPairs pairs, u32 count, u32 *dist): the
+                // struct is INLINE_WORDS u32 by value (copied at launch), count ≤ INLINE_WORDS / 2
+                // pairs whose positions are < n; grid-stride.
+                unsafe { l.launch(cfg(count.div_ceil(b), b)) }.map_err(dev_err("phast scatter launch failed"))?;
+            }
+            return Ok(());
+        }
         if words.len() > self.pairs.len() {
             let cap = words.len().next_power_of_two();
             self.pairs =
@@ -160,14 +252,57 @@ impl SweepCuda {
 
     /// Queues one launch of the plan.
     fn launch(&self, x: &Launch) -> Result<(), SolveError> {
+        if x.staged {
+            let bytes = sweep::staged_bytes(&self.level_start_host, &self.in_offsets_host, x.first, x.last, true);
+            let mut l = self.stream.launch_builder(&self.staged);
+            l.arg(&self.level_start).arg(&self.in_offsets).arg(&self.in_tails).arg(&self.in_weights).arg(&self.dist);
+            l.arg(&x.first).arg(&x.last);
+            let c = LaunchConfig {
+                grid_dim: (1, 1, 1),
+                block_dim: (self.stage.threads, 1, 1),
+                shared_mem_bytes: bytes as u32,
+            };
+            // SAFETY: matches phast_staged(level_start, in_offsets, in_tails, in_weights, dist,
+            // first, last): the plan keeps last − first < STAGE_LEVELS (the kernel's static array),
+            // level_start[last + 1] ≤ 2¹⁶ (its 16-bit tails) and the run's staged_bytes (computed
+            // here from the uploaded offsets, which hold no more arcs than the hierarchy's the plan
+            // used) within the limit stage_room raised; the kernel lays out exactly those bytes.
+            // Every tail of those levels lies in an earlier level (the hierarchy's invariant,
+            // tests/phast), so below level_start[last + 1].
+            unsafe { l.launch(c) }.map_err(dev_err("phast_staged launch failed"))?;
+            return Ok(());
+        }
         let mut l = self.stream.launch_builder(&self.levels);
         l.arg(&self.level_start).arg(&self.in_offsets).arg(&self.in_tails).arg(&self.in_weights).arg(&self.dist);
-        l.arg(&x.first).arg(&x.last);
+        let (lo, hi) = (self.level_start_host[x.first as usize], self.level_start_host[x.first as usize + 1]);
+        l.arg(&x.first).arg(&x.last).arg(&lo).arg(&hi);
         // SAFETY: matches phast_levels(level_start, in_offsets, in_tails, in_weights, dist, first,
-        // last): level_start has levels + 1 words and last < levels (the plan's), in_offsets n + 1,
+        // last, first_lo, first_hi): level_start has levels + 1 words and last < levels (the
+        // plan's), first_lo..first_hi are level first's positions, in_offsets n + 1,
         // the tails positions < n; a launch of several levels has one block (its barrier is then
         // the whole launch's); grid-stride over each level.
         unsafe { l.launch(cfg(x.blocks, self.block)) }.map_err(dev_err("phast_levels launch failed"))?;
+        Ok(())
+    }
+
+    /// The plan `launches` captured once as a CUDA graph (kept for the next run of the same plan):
+    /// one graph launch then replaces a host call per launch, and the GPU runs the kernels back to
+    /// back instead of waiting for the host to queue each (a grid level takes a few µs, about what
+    /// queueing its launch costs the host).
+    fn graph(&mut self, launches: &[Launch]) -> Result<(), SolveError> {
+        if self.graph.as_ref().is_none_or(|(plan, _)| plan != launches) {
+            self.graph = None;
+            let mode = CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
+            self.stream.begin_capture(mode).map_err(dev_err("cannot capture the PHAST sweep as a CUDA graph"))?;
+            let queued = launches.iter().try_for_each(|x| self.launch(x));
+            let flags = CUgraphInstantiate_flags(0);
+            let ended =
+                self.stream.end_capture(flags).map_err(dev_err("cannot capture the PHAST sweep as a CUDA graph"));
+            queued?;
+            let graph = ended?.ok_or_else(|| SolveError::Device("the PHAST sweep's CUDA graph is empty".into()))?;
+            graph.upload().map_err(dev_err("cannot upload the PHAST sweep's CUDA graph"))?;
+            self.graph = Some((launches.to_vec(), SweepGraph(graph)));
+        }
         Ok(())
     }
 
@@ -177,20 +312,66 @@ impl SweepCuda {
         launches: &[Launch],
         cancel: &AtomicBool,
     ) -> Result<Option<f64>, SolveError> {
+        if self.graphs && !self.profile && launches.len() > 1 {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(SolveError::Cancelled);
+            }
+            // Captured before the first event (capturing runs nothing), and already by `ready`
+            // for a fast run.
+            self.graph(launches)?;
+            let e0 = event(&self.stream)?;
+            if let Some(words) = reset {
+                self.reset(words)?;
+            }
+            if let Some((_, SweepGraph(g))) = &self.graph {
+                g.launch().map_err(dev_err("the PHAST sweep's CUDA graph did not launch"))?;
+            }
+            let e1 = event(&self.stream)?;
+            self.stream.synchronize().map_err(dev_err("the PHAST sweep on the GPU failed"))?;
+            return Ok(Some(elapsed_ms(&e0, &e1)?));
+        }
         let e0 = event(&self.stream)?;
         if let Some(words) = reset {
             self.reset(words)?;
         }
+        let mut marks = Vec::new();
         for x in launches {
             if cancel.load(Ordering::Relaxed) {
                 self.stream.synchronize().map_err(dev_err("the PHAST sweep on the GPU failed"))?;
                 return Err(SolveError::Cancelled);
             }
+            if self.profile {
+                marks.push(event(&self.stream)?);
+            }
             self.launch(x)?;
         }
         let e1 = event(&self.stream)?;
         self.stream.synchronize().map_err(dev_err("the PHAST sweep on the GPU failed"))?;
+        if self.profile && !marks.is_empty() {
+            marks.push(e1);
+            self.print_profile(launches, &e0, &marks)?;
+            return Ok(Some(elapsed_ms(&e0, &marks[marks.len() - 1])?));
+        }
         Ok(Some(elapsed_ms(&e0, &e1)?))
+    }
+
+    /// `SSSP_PHAST_PROFILE`: one line per launch (its levels, blocks, kind, GPU µs) on stderr;
+    /// `marks[i]` was recorded before launch i, the last after them all.
+    fn print_profile(&self, launches: &[Launch], e0: &CudaEvent, marks: &[CudaEvent]) -> Result<(), SolveError> {
+        let mut line = format!("phast profile: reset {:.1} µs", 1e3 * elapsed_ms(e0, &marks[0])?);
+        for (i, x) in launches.iter().enumerate() {
+            let kind = if x.staged {
+                "staged"
+            } else if x.blocks > 1 {
+                "grid"
+            } else {
+                "solo"
+            };
+            let us = 1e3 * elapsed_ms(&marks[i], &marks[i + 1])?;
+            line += &format!("; {}-{} {kind} {} {us:.1} µs", x.first, x.last, x.blocks);
+        }
+        eprintln!("{line}");
+        Ok(())
     }
 
     fn read(&self, range: Range<usize>) -> Result<Vec<u32>, SolveError> {
@@ -222,5 +403,16 @@ impl SweepBackend for SweepCuda {
 
     fn prepare(&mut self) -> Result<(), SolveError> {
         guarded(|| apply_cache(&[&self.levels], self.opts.cache))?
+    }
+
+    fn stage(&self) -> Stage {
+        self.stage
+    }
+
+    fn ready(&mut self, launches: &[Launch]) -> Result<(), SolveError> {
+        if self.graphs && !self.profile && launches.len() > 1 {
+            guarded(|| self.graph(launches))??;
+        }
+        Ok(())
     }
 }

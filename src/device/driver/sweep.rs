@@ -12,6 +12,19 @@
 //! levels), a bigger level a grid launch of its own. The backend queues a whole plan without a
 //! host round trip ([`SweepBackend::run`]).
 //!
+//! Where the backend can ([`SweepBackend::stage`], `phast:top=shared`, the default), the plan's
+//! first launch is a **staged** run instead: one block of up to 1 024 threads sweeps the top of
+//! the hierarchy with δ of every position up to the run's last level in shared memory, and on
+//! CUDA the run's arcs too. Every tail of a level lies in an earlier level, so δ of positions
+//! `0..level_start[last + 1]` is all such a run reads or writes: it loads them once, sweeps level
+//! after level with a block barrier between them and no global δ traffic, and writes its own
+//! levels back. A level then costs shared-memory loads and a barrier instead of a chain of
+//! dependent L2 loads. The run is as long as [`staged_bytes`] fits the device's shared memory
+//! (NY: levels 0–70 of 108 in the H200's 227 KiB; `bench/results/gpu-peers-2026-11-28/`, calls
+//! p4–p8). CUDA also captures a fast run's plan once as a CUDA graph ([`SweepBackend::ready`],
+//! before the timing), so the GPU runs the launches back to back instead of waiting for the host
+//! to queue each.
+//!
 //! - `step` runs iteration 1 (the upward search and the reset) or one level (iteration 1 + l) and
 //!   reads that level's δ back: the records and deltas equal the CPU stepper's
 //!   ([`crate::algo::PhastStepper`]).
@@ -52,32 +65,110 @@ pub fn solo_vertices(block: u32, per_thread: u32) -> u32 {
         .unwrap_or_else(|| per_thread.saturating_mul(block))
 }
 
+/// Vertices per thread up to which a level joins the staged run at the top of the hierarchy
+/// (module docs): a level of 8 × 1 024 vertices costs one block about what a grid launch costs.
+/// `SSSP_PHAST_STAGE_LEVEL` (a vertex count) overrides the product for A/B runs.
+pub const STAGE_PER_THREAD: u32 = 8;
+
+/// Levels one staged launch holds at most (the kernels keep their level starts in a fixed array
+/// of shared memory: `PHAST_STAGE_LEVELS` in `kernels/phast.{cu,wgsl}`).
+pub const STAGE_LEVELS: u32 = 512;
+
+/// What a backend's staged launch can hold ([`SweepBackend::stage`]); all zero where it has none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stage {
+    /// Bytes of shared memory the staged block may use ([`staged_bytes`] of a run must fit).
+    pub bytes: u32,
+    /// Threads of the staged block.
+    pub threads: u32,
+    /// The run's downward arcs and their offsets are staged too (CUDA), not only δ (wgpu): a
+    /// level then reads nothing from global memory at all.
+    pub arcs: bool,
+}
+
+impl Stage {
+    /// The largest level (in vertices) that joins a staged run: `SSSP_PHAST_STAGE_LEVEL` where set
+    /// to a number, else [`STAGE_PER_THREAD`] × threads.
+    pub fn level_max(&self) -> u32 {
+        std::env::var("SSSP_PHAST_STAGE_LEVEL")
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or_else(|| STAGE_PER_THREAD.saturating_mul(self.threads))
+    }
+}
+
+/// Shared-memory bytes of a staged run of levels `first..=last`: δ of positions
+/// `0..level_start[last + 1]` (4 B each), and with `arcs` the run's in-arc offsets (4 B a vertex,
+/// plus one) and arcs (a 4 B weight and a 2 B tail each; the tails fit 16 bits because positions
+/// below `level_start[last + 1]` do, which [`plan`] keeps), rounded up to 4 B. `in_offsets` is
+/// read only with `arcs`.
+pub fn staged_bytes(level_start: &[u32], in_offsets: &[u32], first: u32, last: u32, arcs: bool) -> u64 {
+    let (lo, hi) = (level_start[first as usize] as usize, level_start[last as usize + 1] as usize);
+    let mut bytes = 4 * hi as u64;
+    if arcs {
+        let a = u64::from(in_offsets[hi] - in_offsets[lo]);
+        bytes += 4 * (hi - lo + 1) as u64 + (6 * a).next_multiple_of(4);
+    }
+    bytes
+}
+
+/// Positions a staged run with its arcs may reach (the tails are stored in 16 bits).
+pub const STAGE_ARC_POSITIONS: u32 = 1 << 16;
+
 /// One kernel launch of the sweep: levels `first..=last` in order, on `blocks` blocks. A launch of
 /// several levels has one block (a block barrier between levels); a grid launch has one level.
+/// A `staged` launch is one block of [`Stage::threads`] with δ of positions
+/// `0..level_start[last + 1]` in shared memory (module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Launch {
     pub first: u32,
     pub last: u32,
     pub blocks: u32,
+    pub staged: bool,
 }
 
-/// The launches of `levels` (a range of level indices) for blocks of `block` threads: a maximal
-/// run of consecutive levels of at most `solo` vertices each is one single-block launch, any
-/// bigger level a launch of ⌈size / block⌉ blocks. `level_start` is [`Hierarchy::level_start`]
-/// (levels + 1 entries).
-pub fn plan(level_start: &[u32], levels: Range<u32>, block: u32, solo: u32) -> Vec<Launch> {
+/// The launches of `levels` (a range of level indices) for blocks of `block` threads. First, where
+/// `stage` has room ([`Stage::bytes`] > 0): the longest run of levels from `levels.start`, each of
+/// at most [`Stage::level_max`] vertices, at most [`STAGE_LEVELS`] of them, whose
+/// [`staged_bytes`] fit `stage.bytes`, as one staged launch. Then a maximal run of consecutive
+/// levels of at most `solo` vertices each is one single-block launch, any bigger level a launch of
+/// ⌈size / block⌉ blocks. `level_start` and `in_offsets` are [`Hierarchy::level_start`] (levels +
+/// 1 entries) and the in-arc offsets (n + 1; read only when `stage.arcs`).
+pub fn plan(
+    level_start: &[u32],
+    in_offsets: &[u32],
+    levels: Range<u32>,
+    block: u32,
+    solo: u32,
+    stage: Stage,
+) -> Vec<Launch> {
     let size = |l: u32| level_start[l as usize + 1] - level_start[l as usize];
     let mut out = Vec::new();
     let mut l = levels.start;
+    if stage.bytes > 0 {
+        let level_max = stage.level_max();
+        let fits = |l: u32| {
+            l < levels.end
+                && size(l) <= level_max
+                && (!stage.arcs || level_start[l as usize + 1] <= STAGE_ARC_POSITIONS)
+                && staged_bytes(level_start, in_offsets, levels.start, l, stage.arcs) <= u64::from(stage.bytes)
+        };
+        while fits(l) && l - levels.start < STAGE_LEVELS {
+            l += 1;
+        }
+        if l > levels.start {
+            out.push(Launch { first: levels.start, last: l - 1, blocks: 1, staged: true });
+        }
+    }
     while l < levels.end {
         if size(l) > solo {
-            out.push(Launch { first: l, last: l, blocks: size(l).div_ceil(block.max(1)) });
+            out.push(Launch { first: l, last: l, blocks: size(l).div_ceil(block.max(1)), staged: false });
         } else {
             let first = l;
             while l + 1 < levels.end && size(l + 1) <= solo {
                 l += 1;
             }
-            out.push(Launch { first, last: l, blocks: 1 });
+            out.push(Launch { first, last: l, blocks: 1, staged: false });
         }
         l += 1;
     }
@@ -150,6 +241,16 @@ pub trait SweepBackend: Send {
     fn prepare(&mut self) -> Result<(), SolveError> {
         Ok(())
     }
+    /// Called with the plan of a fast run before its timing starts: what the backend does once per
+    /// plan (CUDA captures it as a graph, kept for the next run of the same plan).
+    fn ready(&mut self, _launches: &[Launch]) -> Result<(), SolveError> {
+        Ok(())
+    }
+    /// What a staged launch of this backend holds (module docs); [`Stage::default`] (none) where
+    /// the device's shared memory or block size does not allow one.
+    fn stage(&self) -> Stage {
+        Stage::default()
+    }
 }
 
 /// PHAST on a GPU: the [`Stepper`] of either device over its [`SweepBackend`].
@@ -159,6 +260,8 @@ pub struct Sweep<B: SweepBackend> {
     h: Arc<Hierarchy>,
     block: u32,
     solo: u32,
+    /// The staged run's room (`phast:top=shared`), or none (`top=global`).
+    stage: Stage,
     /// The plan of every level (the fast path from the start; computed once).
     full: Vec<Launch>,
     /// Iterations run: 0 before the upward search, 1 + l after level l.
@@ -175,8 +278,10 @@ impl<B: SweepBackend> Sweep<B> {
     pub fn new(backend: B, h: Arc<Hierarchy>, run: SweepRun, id: RunIdent) -> Self {
         let solo = solo_vertices(run.block, B::SOLO_PER_THREAD);
         let levels = h.levels() as u32;
-        let full = plan(&h.level_start, 0..levels, run.block, solo);
-        let mut s = Sweep { backend, id, h, block: run.block, solo, full, iteration: 0, settled: 1, host: Vec::new() };
+        let stage = if run.staged { backend.stage() } else { Stage::default() };
+        let full = plan(&h.level_start, &h.in_offsets, 0..levels, run.block, solo, stage);
+        let mut s =
+            Sweep { backend, id, h, block: run.block, solo, stage, full, iteration: 0, settled: 1, host: Vec::new() };
         s.reset_host();
         s
     }
@@ -246,7 +351,8 @@ impl<B: SweepBackend> Sweep<B> {
     fn step_level(&mut self, l: u32) -> Result<Step, SolveError> {
         let unsettled = self.h.n as u64 - self.settled;
         let range = self.h.level(l as usize);
-        let launches = plan(&self.h.level_start, l..l + 1, self.block, self.solo);
+        // One level a step: staging δ for a single level would cost more than the level.
+        let launches = plan(&self.h.level_start, &[], l..l + 1, self.block, self.solo, Stage::default());
         let t0 = Instant::now();
         let gpu_ms = self.backend.run(None, &launches, &AtomicBool::new(false))?;
         let relax_ms = gpu_ms.unwrap_or_else(|| t0.elapsed().as_secs_f64() * 1e3);
@@ -352,14 +458,18 @@ impl<B: SweepBackend> Stepper for Sweep<B> {
             }
             progress(self.settled);
             self.backend.prepare()?;
-            let begin = Instant::now();
             let rest;
-            let (reset, launches) = if self.iteration == 0 {
-                (Some(self.upward_words()), &self.full[..])
+            let launches = if self.iteration == 0 {
+                &self.full[..]
             } else {
-                rest = plan(&self.h.level_start, self.iteration - 1..levels, self.block, self.solo);
-                (None, &rest[..])
+                let h = &self.h;
+                rest =
+                    plan(&h.level_start, &h.in_offsets, self.iteration - 1..levels, self.block, self.solo, self.stage);
+                &rest[..]
             };
+            self.backend.ready(launches)?;
+            let begin = Instant::now();
+            let reset = (self.iteration == 0).then(|| self.upward_words());
             let t0 = Instant::now();
             let gpu_ms = self.backend.run(reset.as_deref(), launches, cancel)?;
             run.times.relax_ms = gpu_ms.unwrap_or_else(|| t0.elapsed().as_secs_f64() * 1e3);
@@ -389,16 +499,27 @@ impl<B: SweepBackend> Stepper for Sweep<B> {
     }
 }
 
-/// The device string's description of a sweep: levels, launches, block, solo threshold.
-pub fn describe(h: &Hierarchy, arrays: &SweepArrays, run: SweepRun, per_thread: u32) -> String {
+/// The device string's description of a sweep: levels, launches, block, solo threshold, and the
+/// staged run at the top where `run.staged` and `stage` has room.
+pub fn describe(h: &Hierarchy, arrays: &SweepArrays, run: SweepRun, per_thread: u32, stage: Stage) -> String {
     let solo = solo_vertices(run.block, per_thread);
-    let launches = plan(&h.level_start, 0..h.levels() as u32, run.block, solo);
-    let grid = launches.iter().filter(|l| h.level(l.first as usize).len() as u64 > u64::from(solo)).count();
+    let stage = if run.staged { stage } else { Stage::default() };
+    let launches = plan(&h.level_start, &h.in_offsets, 0..h.levels() as u32, run.block, solo, stage);
+    let grid = launches.iter().filter(|l| l.blocks > 1).count();
+    let top = match launches.first() {
+        Some(l) if l.staged => format!(
+            "levels 0–{} ({} vertices) in one block of {} with δ in shared memory, then ",
+            l.last,
+            h.level_start[l.last as usize + 1],
+            stage.threads
+        ),
+        _ => String::new(),
+    };
     let dropped =
         if arrays.dropped > 0 { format!("; {} arcs beyond u32 left out", arrays.dropped) } else { String::new() };
     format!(
-        "phast sweep: {} levels in {} launches ({grid} grid), block {}, levels of ≤ {solo} vertices in one block; \
-u32 δ{dropped}",
+        "phast sweep: {} levels in {} launches ({grid} grid), block {}, {top}levels of ≤ {solo} vertices in one \
+block; u32 δ{dropped}",
         h.levels(),
         launches.len(),
         run.block
@@ -407,7 +528,7 @@ u32 δ{dropped}",
 
 #[cfg(test)]
 mod tests {
-    use super::{Launch, plan};
+    use super::{Launch, STAGE_PER_THREAD, Stage, plan, staged_bytes};
 
     /// Runs of small levels merge into one single-block launch; a big level is a grid launch.
     #[test]
@@ -418,21 +539,69 @@ mod tests {
         for s in sizes {
             start.push(start.last().copied().unwrap_or(0) + s);
         }
-        let p = plan(&start, 0..7, 32, 128);
+        // Two in-arcs a vertex.
+        let offsets: Vec<u32> = (0..=start[7]).map(|k| 2 * k).collect();
+        let p = plan(&start, &offsets, 0..7, 32, 128, Stage::default());
         assert_eq!(
             p,
             vec![
-                Launch { first: 0, last: 1, blocks: 1 },
-                Launch { first: 2, last: 2, blocks: 10 },
-                Launch { first: 3, last: 4, blocks: 1 },
-                Launch { first: 5, last: 5, blocks: 32 },
-                Launch { first: 6, last: 6, blocks: 1 },
+                Launch { first: 0, last: 1, blocks: 1, staged: false },
+                Launch { first: 2, last: 2, blocks: 10, staged: false },
+                Launch { first: 3, last: 4, blocks: 1, staged: false },
+                Launch { first: 5, last: 5, blocks: 32, staged: false },
+                Launch { first: 6, last: 6, blocks: 1, staged: false },
             ]
         );
         assert_eq!(
-            plan(&start, 4..6, 32, 128),
-            vec![Launch { first: 4, last: 4, blocks: 1 }, Launch { first: 5, last: 5, blocks: 32 }]
+            plan(&start, &offsets, 4..6, 32, 128, Stage::default()),
+            vec![
+                Launch { first: 4, last: 4, blocks: 1, staged: false },
+                Launch { first: 5, last: 5, blocks: 32, staged: false }
+            ]
         );
-        assert!(plan(&start, 3..3, 32, 128).is_empty());
+        assert!(plan(&start, &offsets, 3..3, 32, 128, Stage::default()).is_empty());
+    }
+
+    /// The staged run takes levels from the start while they fit in shared memory and are at most
+    /// `STAGE_PER_THREAD` × threads; the rest is planned as before.
+    #[test]
+    fn plan_stages_the_top() {
+        if std::env::var("SSSP_PHAST_STAGE_LEVEL").is_ok() {
+            return;
+        }
+        // Sizes 1, 2, 300, 5, 6, 1000, 3 (ends 1, 3, 303, 308, 314, 1314, 1317).
+        let sizes = [1u32, 2, 300, 5, 6, 1000, 3];
+        let mut start = vec![0u32];
+        for s in sizes {
+            start.push(start.last().copied().unwrap_or(0) + s);
+        }
+        // Two in-arcs a vertex.
+        let offsets: Vec<u32> = (0..=start[7]).map(|k| 2 * k).collect();
+        // Room for 310 words of δ: levels 0–3 staged (level 4 would end at 314).
+        let stage = Stage { bytes: 4 * 310, threads: 64, arcs: false };
+        assert_eq!(stage.level_max(), STAGE_PER_THREAD * 64);
+        let p = plan(&start, &offsets, 0..7, 32, 128, stage);
+        assert_eq!(
+            p,
+            vec![
+                Launch { first: 0, last: 3, blocks: 1, staged: true },
+                Launch { first: 4, last: 4, blocks: 1, staged: false },
+                Launch { first: 5, last: 5, blocks: 32, staged: false },
+                Launch { first: 6, last: 6, blocks: 1, staged: false },
+            ]
+        );
+        // Room for everything, but level 5 (1 000) is over 8 × 64 = 512 vertices.
+        let p = plan(&start, &offsets, 1..7, 32, 128, Stage { bytes: 1 << 20, threads: 64, arcs: false });
+        assert_eq!(p[0], Launch { first: 1, last: 4, blocks: 1, staged: true });
+        assert_eq!(p[1], Launch { first: 5, last: 5, blocks: 32, staged: false });
+        // No room for the first level: no staged launch.
+        let p = plan(&start, &offsets, 2..4, 32, 128, Stage { bytes: 4 * 200, threads: 64, arcs: false });
+        assert!(p.iter().all(|l| !l.staged));
+        // With the arcs: levels 0–3 need 4·308 + 4·309 + 6·616 = 6 164 B; level 4 adds 6 + 6
+        // vertices (48 B) and 12 arcs (72 B): 6 284 B.
+        assert_eq!(staged_bytes(&start, &offsets, 0, 3, true), 6164);
+        assert_eq!(staged_bytes(&start, &offsets, 0, 4, true), 6284);
+        let p = plan(&start, &offsets, 0..7, 32, 128, Stage { bytes: 6200, threads: 64, arcs: true });
+        assert_eq!(p[0], Launch { first: 0, last: 3, blocks: 1, staged: true });
     }
 }

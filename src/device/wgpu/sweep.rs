@@ -5,7 +5,7 @@
 //! The hierarchy's sweep arrays ([`sweep::device_arrays`]) are storage buffers uploaded when the
 //! stepper is built (and waited for: [`super::Gpu::settle`]); δ is n u32 words by sweep position.
 //! A run is one command buffer with one compute pass: `phast_fill` and `phast_scatter` when it
-//! resets, then one `phast_levels` dispatch per entry of the plan; one submission, one wait.
+//! resets, then one `phast_staged` or `phast_levels` dispatch per entry of the plan; one submission, one wait.
 //! Each dispatch reads its parameters (levels first..=last, pair count, n) from a uniform bound at
 //! a dynamic offset: slot 0 for the reset, slot 1 + i for launch i, written only when the plan
 //! differs from the one the buffer holds (a many-source worker writes it once). Times are the
@@ -15,7 +15,7 @@ use super::Gpu;
 use super::dispatch::{check_limits, read_with, readback_buffer};
 use crate::algo::phast::hierarchy;
 use crate::algo::{SolveError, Stepper};
-use crate::device::driver::sweep::{self, Launch, PAIRS_MIN, Sweep, SweepBackend};
+use crate::device::driver::sweep::{self, Launch, PAIRS_MIN, STAGE_LEVELS, Stage, Sweep, SweepBackend};
 use crate::device::gpu::{Build, SweepRun};
 use std::ops::Range;
 use std::sync::Arc;
@@ -30,6 +30,25 @@ const SOURCE: &str = include_str!("../../../kernels/phast.wgsl");
 const WGPU_SOLO_PER_THREAD: u32 = 16;
 /// Bytes of one dispatch's parameters (`SweepParams`: first, last, count, n).
 const PARAM_BYTES: u64 = 16;
+/// Invocations of the staged workgroup at most (fewer where the adapter allows fewer).
+const STAGE_THREADS: u32 = 1024;
+/// Fewer δ words of workgroup storage than this and no staged run is planned: it would hold only
+/// the few top levels that cost little anyway.
+const STAGE_MIN_WORDS: u32 = 1024;
+
+/// The staged dispatch's room on an adapter with `limits`: its workgroup storage less the level
+/// starts' array (`PHAST_STAGE_LEVELS` + 1 words), on up to [`STAGE_THREADS`] invocations. δ only:
+/// the 16–48 KiB of workgroup storage adapters give would hold the arcs of few levels.
+fn stage_room(limits: &wgpu::Limits) -> Stage {
+    let words = (limits.max_compute_workgroup_storage_size / 4).saturating_sub(STAGE_LEVELS + 1);
+    let threads =
+        STAGE_THREADS.min(limits.max_compute_invocations_per_workgroup).min(limits.max_compute_workgroup_size_x);
+    if words < STAGE_MIN_WORDS || threads == 0 {
+        Stage::default()
+    } else {
+        Stage { bytes: 4 * words, threads, arcs: false }
+    }
+}
 
 /// Buffers and pipelines of one sweep on a wgpu device.
 struct SweepWgpu {
@@ -40,6 +59,9 @@ struct SweepWgpu {
     fill: wgpu::ComputePipeline,
     scatter: wgpu::ComputePipeline,
     levels: wgpu::ComputePipeline,
+    /// `phast_staged` with its workgroup size and storage, where the plan has a staged run.
+    staged: Option<wgpu::ComputePipeline>,
+    stage: Stage,
     layout: wgpu::BindGroupLayout,
     /// level starts, in-arc offsets, tails, weights, δ (bindings 1–5).
     arrays: [wgpu::Buffer; 5],
@@ -68,6 +90,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: SweepRun, b: &Build<'_>) -> Result<Box
     let words = arrays.in_tails.len().max(n + 1).max(2 * PAIRS_MIN) as u64;
     check_limits(&gpu, graph, "phast", &[("phast_levels", run.block)], words)?;
     let limits = &gpu.limits;
+    let stage = if run.staged { stage_room(limits) } else { Stage::default() };
     let align = u64::from(limits.min_uniform_buffer_offset_alignment).max(PARAM_BYTES);
     let slots = h.levels() + 1;
     let max_dim = limits.max_compute_workgroups_per_dimension.max(1);
@@ -108,26 +131,34 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: SweepRun, b: &Build<'_>) -> Result<Box
         // l ≤ last < levels (level_start has levels + 1 words); loops are bounded by those.
         let module = unsafe { d.create_shader_module_trusted(desc, wgpu::ShaderRuntimeChecks::unchecked()) };
         let constants = [("WG", f64::from(run.block))];
-        let pipeline = |entry: &str| {
+        let pipeline_with = |entry: &str, constants: &[(&str, f64)]| {
             d.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(entry),
                 layout: Some(&pl),
                 module: &module,
                 entry_point: Some(entry),
                 compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: &constants,
+                    constants,
                     zero_initialize_workgroup_memory: false,
                 },
                 cache: None,
             })
         };
+        let pipeline = |entry: &str| pipeline_with(entry, &constants);
         let (fill, scatter, levels) = (pipeline("phast_fill"), pipeline("phast_scatter"), pipeline("phast_levels"));
+        let staged = (stage.bytes > 0).then(|| {
+            let c = [("WG", f64::from(stage.threads)), ("STAGE_WORDS", f64::from(stage.bytes / 4))];
+            pipeline_with("phast_staged", &c)
+        });
         let group = bind_group(d, &layout, &params, &buffers, &pairs);
-        (fill, scatter, levels, layout, buffers, pairs, params, group, rb)
+        (fill, scatter, levels, staged, layout, buffers, pairs, params, group, rb)
     })?;
-    let (fill, scatter, levels, layout, arrays_buf, pairs, params, group, rb) = built;
-    let device =
-        format!("{} · {} · host wall-clock timing", gpu.name, sweep::describe(&h, &arrays, run, WGPU_SOLO_PER_THREAD));
+    let (fill, scatter, levels, staged, layout, arrays_buf, pairs, params, group, rb) = built;
+    let device = format!(
+        "{} · {} · host wall-clock timing",
+        gpu.name,
+        sweep::describe(&h, &arrays, run, WGPU_SOLO_PER_THREAD, stage)
+    );
     let backend = SweepWgpu {
         gpu,
         n,
@@ -136,6 +167,8 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: SweepRun, b: &Build<'_>) -> Result<Box
         fill,
         scatter,
         levels,
+        staged,
+        stage,
         layout,
         arrays: arrays_buf,
         pairs,
@@ -283,10 +316,24 @@ impl SweepWgpu {
                         pass.dispatch_workgroups(self.groups(count), 1, 1);
                     }
                 }
-                pass.set_pipeline(&self.levels);
+                let mut current = None;
                 for (i, x) in launches.iter().enumerate() {
                     if cancel.load(Ordering::Relaxed) {
                         return Err(SolveError::Cancelled);
+                    }
+                    let pipeline = match (&self.staged, x.staged) {
+                        (Some(p), true) => p,
+                        (None, true) => {
+                            return Err(SolveError::Device(format!(
+                                "{}: a staged launch without its pipeline",
+                                gpu.name
+                            )));
+                        }
+                        (_, false) => &self.levels,
+                    };
+                    if current != Some(x.staged) {
+                        pass.set_pipeline(pipeline);
+                        current = Some(x.staged);
                     }
                     let offset = (i as u64 + 1) * self.align;
                     pass.set_bind_group(0, &self.group, &[offset as u32]);
@@ -317,6 +364,10 @@ impl SweepWgpu {
 
 impl SweepBackend for SweepWgpu {
     const SOLO_PER_THREAD: u32 = WGPU_SOLO_PER_THREAD;
+
+    fn stage(&self) -> Stage {
+        self.stage
+    }
 
     fn run(
         &mut self,
