@@ -508,10 +508,11 @@ pub fn describe(h: &Hierarchy, arrays: &SweepArrays, run: SweepRun, per_thread: 
     let grid = launches.iter().filter(|l| l.blocks > 1).count();
     let top = match launches.first() {
         Some(l) if l.staged => format!(
-            "levels 0–{} ({} vertices) in one block of {} with δ in shared memory, then ",
+            "levels 0–{} ({} vertices) in one block of {} with δ{} in shared memory, then ",
             l.last,
             h.level_start[l.last as usize + 1],
-            stage.threads
+            stage.threads,
+            if stage.arcs { " and their arcs" } else { "" }
         ),
         _ => String::new(),
     };
