@@ -206,22 +206,23 @@ impl SweepCuda {
     /// parameters where they fit ([`INLINE_WORDS`]), else copied to the device first.
     fn reset(&mut self, words: &[u32]) -> Result<(), SolveError> {
         let count = (words.len() / 2) as u32;
+        let b = self.block;
+        let mut l = self.stream.launch_builder(&self.fill);
+        l.arg(&self.n).arg(&self.dist);
+        // SAFETY: matches phast_fill(u32 n, u32 *dist); dist holds max(n, 1) words; grid-stride.
+        unsafe { l.launch(cfg(self.n.div_ceil(b), b)) }.map_err(dev_err("phast fill launch failed"))?;
+        if count == 0 {
+            return Ok(());
+        }
         if words.len() <= INLINE_WORDS {
             let mut inline = InlinePairs([0; INLINE_WORDS]);
             inline.0[..words.len()].copy_from_slice(words);
-            let b = self.block;
-            let mut l = self.stream.launch_builder(&self.fill);
-            l.arg(&self.n).arg(&self.dist);
-            // SAFETY: matches phast_fill(u32 n, u32 *dist); dist holds max(n, 1) words; grid-stride.
-            unsafe { l.launch(cfg(self.n.div_ceil(b), b)) }.map_err(dev_err("phast fill launch failed"))?;
-            if count > 0 {
-                let mut l = self.stream.launch_builder(&self.scatter_inline);
-                l.arg(&inline).arg(&count).arg(&self.dist);
-                // SAFETY: matches phast_scatter_inline(PhastPairs pairs, u32 count, u32 *dist): the
-                // struct is INLINE_WORDS u32 by value (copied at launch), count ≤ INLINE_WORDS / 2
-                // pairs whose positions are < n; grid-stride.
-                unsafe { l.launch(cfg(count.div_ceil(b), b)) }.map_err(dev_err("phast scatter launch failed"))?;
-            }
+            let mut l = self.stream.launch_builder(&self.scatter_inline);
+            l.arg(&inline).arg(&count).arg(&self.dist);
+            // SAFETY: matches phast_scatter_inline(PhastPairs pairs, u32 count, u32 *dist): the
+            // struct is INLINE_WORDS u32 by value (copied at launch), count ≤ INLINE_WORDS / 2
+            // pairs whose positions are < n; grid-stride.
+            unsafe { l.launch(cfg(count.div_ceil(b), b)) }.map_err(dev_err("phast scatter launch failed"))?;
             return Ok(());
         }
         if words.len() > self.pairs.len() {
@@ -229,24 +230,15 @@ impl SweepCuda {
             self.pairs =
                 self.stream.alloc_zeros::<u32>(cap).map_err(dev_err("cannot allocate the upward search's pairs"))?;
         }
-        if count > 0 {
-            let mut dst = self.pairs.slice_mut(..2 * count as usize);
-            self.stream
-                .memcpy_htod(&words[..2 * count as usize], &mut dst)
-                .map_err(dev_err("cannot upload the upward search"))?;
-        }
-        let b = self.block;
-        let mut l = self.stream.launch_builder(&self.fill);
-        l.arg(&self.n).arg(&self.dist);
-        // SAFETY: matches phast_fill(u32 n, u32 *dist); dist holds max(n, 1) words; grid-stride.
-        unsafe { l.launch(cfg(self.n.div_ceil(b), b)) }.map_err(dev_err("phast fill launch failed"))?;
-        if count > 0 {
-            let mut l = self.stream.launch_builder(&self.scatter);
-            l.arg(&self.pairs).arg(&count).arg(&self.dist);
-            // SAFETY: matches phast_scatter(const u32 *pairs, u32 count, u32 *dist); pairs holds
-            // 2 count words whose positions are < n; grid-stride.
-            unsafe { l.launch(cfg(count.div_ceil(b), b)) }.map_err(dev_err("phast scatter launch failed"))?;
-        }
+        let mut dst = self.pairs.slice_mut(..2 * count as usize);
+        self.stream
+            .memcpy_htod(&words[..2 * count as usize], &mut dst)
+            .map_err(dev_err("cannot upload the upward search"))?;
+        let mut l = self.stream.launch_builder(&self.scatter);
+        l.arg(&self.pairs).arg(&count).arg(&self.dist);
+        // SAFETY: matches phast_scatter(const u32 *pairs, u32 count, u32 *dist); pairs holds
+        // 2 count words whose positions are < n; grid-stride.
+        unsafe { l.launch(cfg(count.div_ceil(b), b)) }.map_err(dev_err("phast scatter launch failed"))?;
         Ok(())
     }
 
