@@ -308,7 +308,7 @@ pub fn check_sweep(
         return Err(SolveError::Device(format!("{algo} is not a hierarchy sweep")));
     }
     check_blocks(Family::Sweep, &opts.block, limits)?;
-    algo.validate(&opts.params).map_err(SolveError::Options)?;
+    // `top`'s value was validated by `common_checks`, which every request passes first.
     let staged = opts.params.get("top").is_none_or(|v| v == "shared");
     Ok(SweepRun { block: opts.block.relax, staged })
 }

@@ -277,6 +277,12 @@ impl SweepCuda {
         Ok(())
     }
 
+    /// Whether `launches` run as a CUDA graph: a plan of several launches, unless
+    /// `SSSP_PHAST_GRAPH=0` or the profile (which times each launch) is on.
+    fn graphed(&self, launches: &[Launch]) -> bool {
+        self.graphs && !self.profile && launches.len() > 1
+    }
+
     /// The plan `launches` captured once as a CUDA graph (kept for the next run of the same plan):
     /// one graph launch then replaces a host call per launch, and the GPU runs the kernels back to
     /// back instead of waiting for the host to queue each (a grid level takes a few µs, about what
@@ -304,7 +310,7 @@ impl SweepCuda {
         launches: &[Launch],
         cancel: &AtomicBool,
     ) -> Result<Option<f64>, SolveError> {
-        if self.graphs && !self.profile && launches.len() > 1 {
+        if self.graphed(launches) {
             if cancel.load(Ordering::Relaxed) {
                 return Err(SolveError::Cancelled);
             }
@@ -402,7 +408,7 @@ impl SweepBackend for SweepCuda {
     }
 
     fn ready(&mut self, launches: &[Launch]) -> Result<(), SolveError> {
-        if self.graphs && !self.profile && launches.len() > 1 {
+        if self.graphed(launches) {
             guarded(|| self.graph(launches))??;
         }
         Ok(())
