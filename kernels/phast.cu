@@ -126,19 +126,21 @@ extern "C" __global__ void phast_staged(const u32 *__restrict__ level_start, con
     phast_stage_copy(sw, in_weights + a0, arcs, 0u);
     phast_stage_copy(st, in_tails + a0, arcs, 0u);
     __syncthreads();
+    const u32 log_block = 31 - __clz(blockDim.x);
     for (u32 l = 0; l < count; ++l) {
         const u32 v0 = ls[l], size = ls[l + 1] - v0;
-        // g lanes a vertex: the most (a power of two up to a warp) that size · g threads allow.
-        // The top levels have a few vertices of many shortcut arcs each; one thread walking them
-        // all would make the level's chain that long.
-        const u32 fit = blockDim.x / max(size, 1u);
-        const u32 g = fit >= 32 ? 32 : (fit == 0 ? 1 : 1u << (31 - __clz(fit)));
-        const u32 groups = blockDim.x / g, lane = threadIdx.x & (g - 1), group = threadIdx.x / g;
-        // A warp whose groups hold no vertex of the level goes straight to the barrier: 32 warps
-        // each running a level's loop for nothing cost more than the level (0.85 µs a level on
-        // the H200 in the diagnostic call). The condition is the warp's own, so each shuffle
-        // still has its whole warp.
-        const u32 warp_group = (threadIdx.x & ~31u) / g;
+        // g = 2^shift lanes a vertex: the most (up to a warp) that size · g ≤ blockDim allows. The
+        // top levels have a few vertices of many shortcut arcs each; one thread walking them all
+        // would make the level's chain that long. Shifts, not divisions: computing g and the
+        // groups with three divisions cost every level ~600 of its ~1 600 cycles (the H200, call
+        // d4: NY's staged run 129 k cycles against 85 k).
+        const int ceil_log = size <= 1 ? 0 : 32 - __clz(size - 1);
+        const u32 shift = static_cast<u32>(min(5, max(0, static_cast<int>(log_block) - ceil_log)));
+        const u32 g = 1u << shift, groups = blockDim.x >> shift, lane = threadIdx.x & (g - 1);
+        const u32 group = threadIdx.x >> shift;
+        // A warp whose groups hold no vertex of the level goes straight to the barrier. The
+        // condition is the warp's own, so each shuffle still has its whole warp.
+        const u32 warp_group = (threadIdx.x & ~31u) >> shift;
         for (u32 base = 0; base + warp_group < size; base += groups) {
             const u32 i = base + group;
             u32 best = PHAST_INF;
@@ -150,7 +152,7 @@ extern "C" __global__ void phast_staged(const u32 *__restrict__ level_start, con
                     if (w < PHAST_INF - t && t + w < best) best = t + w;
                 }
             }
-            for (u32 off = g / 2; off > 0; off /= 2) best = min(best, __shfl_xor_sync(0xffffffffu, best, off));
+            for (u32 off = g >> 1; off > 0; off >>= 1) best = min(best, __shfl_xor_sync(0xffffffffu, best, off));
             if (i < size && lane == 0 && best < sd[v0 + i]) sd[v0 + i] = best;
         }
         __syncthreads();
