@@ -3,10 +3,13 @@
 //! plan, is [`crate::device::driver::sweep::Sweep`]).
 //!
 //! The hierarchy's sweep arrays ([`sweep::device_arrays`]) are uploaded once when the stepper is
-//! built; δ is n u32 words by sweep position. A run queues on the backend's stream the upload of
-//! the upward search's pairs, `phast_fill` and `phast_scatter` (the reset), then one
-//! `phast_levels` launch per entry of the plan, and synchronises once; events around the upload
-//! and the kernels give its GPU time (the driver's `relax_ms`; `total_ms` is the host's clock).
+//! built; δ is n u32 words by sweep position. A run queues on the backend's stream `phast_fill`
+//! and `phast_scatter` (the reset: the upward search's pairs in the scatter's parameters, or
+//! uploaded first when there are too many), then one launch per entry of the plan, and
+//! synchronises once; events around the reset and the kernels give its GPU time (the driver's
+//! `relax_ms`; `total_ms` is the host's clock). A fast run of several launches goes as one CUDA
+//! graph captured before the timing, the reset included: each run only sets the scatter node's
+//! arguments to its search (`cuGraphExecKernelNodeSetParams`) and launches the graph.
 
 use super::kernels::Gpu;
 use super::stream::{apply_cache, cfg, check_memory, elapsed_ms, event};
@@ -16,7 +19,7 @@ use crate::algo::{SolveError, SolveOptions, Stepper};
 use crate::device::driver::sweep::{self, Launch, PAIRS_MIN, Stage, Sweep, SweepBackend};
 use crate::device::gpu::{Build, GpuRun, SweepRun};
 use crate::graph::Graph;
-use cudarc::driver::sys::{CUgraphInstantiate_flags, CUstreamCaptureMode};
+use cudarc::driver::sys::{self, CUgraphInstantiate_flags, CUstreamCaptureMode};
 use cudarc::driver::{
     CudaEvent, CudaFunction, CudaGraph, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg,
 };
@@ -85,15 +88,19 @@ struct SweepCuda {
     /// `SSSP_PHAST_PROFILE` set: an event after every launch, their times printed to stderr (and
     /// no graph).
     profile: bool,
-    /// The CUDA graph of the last plan of several launches and that plan (`SSSP_PHAST_GRAPH=0`:
-    /// none, each launch queued on its own).
-    graph: Option<(Vec<Launch>, SweepGraph)>,
+    /// The CUDA graph of the last plan of several launches, that plan, and whether the graph
+    /// starts with the reset (`SSSP_PHAST_GRAPH=0`: none, each launch queued on its own).
+    graph: Option<(Vec<Launch>, bool, SweepGraph)>,
     graphs: bool,
+    /// The scatter's node was not found in a captured graph once: graphs hold the plan alone.
+    reset_ungraphable: bool,
     level_start: CudaSlice<u32>,
     in_offsets: CudaSlice<u32>,
     in_tails: CudaSlice<u32>,
     in_weights: CudaSlice<u32>,
     dist: CudaSlice<u32>,
+    /// δ's device address: the argument of a graphed scatter's parameters, set each run.
+    dist_ptr: u64,
     /// The upward search's (position, distance) pairs, 2 words each; grows when a search finds
     /// more than it holds.
     pairs: CudaSlice<u32>,
@@ -123,6 +130,10 @@ fn new_stepper(gpu: Arc<Gpu>, run: SweepRun, b: &Build<'_>) -> Result<Box<dyn St
         stream.alloc_zeros::<u32>(words.max(1)).map_err(dev_err(&format!("cannot allocate {what}")))
     };
     let dist = alloc(n, "δ")?;
+    let dist_ptr = {
+        use cudarc::driver::DevicePtr;
+        dist.device_ptr(&stream).0
+    };
     let pairs = alloc(2 * PAIRS_MIN, "the upward search's pairs")?;
     stream.synchronize().map_err(dev_err("uploading the hierarchy failed"))?;
     let device = format!(
@@ -148,11 +159,13 @@ fn new_stepper(gpu: Arc<Gpu>, run: SweepRun, b: &Build<'_>) -> Result<Box<dyn St
         profile: std::env::var_os("SSSP_PHAST_PROFILE").is_some(),
         graph: None,
         graphs: std::env::var("SSSP_PHAST_GRAPH").map_or(true, |v| v.trim() != "0"),
+        reset_ungraphable: std::env::var("SSSP_PHAST_GRAPH_RESET").is_ok_and(|v| v.trim() == "0"),
         level_start,
         in_offsets,
         in_tails,
         in_weights,
         dist,
+        dist_ptr,
         pairs,
     };
     Ok(Box::new(Sweep::new(backend, h, run, b.ident(device))))
@@ -168,14 +181,20 @@ struct InlinePairs([u32; INLINE_WORDS]);
 // SAFETY: a plain array of u32, laid out as the kernel's `struct PhastPairs { u32 w[960]; }`.
 unsafe impl DeviceRepr for InlinePairs {}
 
-/// A captured sweep: the CUDA graph, owned by one [`SweepCuda`] and used only through its
-/// `&mut self`, so never from two threads at once.
-struct SweepGraph(CudaGraph);
+/// A captured sweep: the CUDA graph and, where it starts with the reset, the scatter's node with
+/// its captured launch parameters (each run sets the node's arguments to its upward search).
+/// Owned by one [`SweepCuda`] and used only through its `&mut self`, so never from two threads at
+/// once.
+struct SweepGraph {
+    graph: CudaGraph,
+    scatter: Option<(sys::CUgraphNode, sys::CUDA_KERNEL_NODE_PARAMS)>,
+}
 
 // SAFETY: CUDA graphs are not internally synchronised and must not be used from two threads
 // concurrently ("Graph object thread safety" in the CUDA driver API docs); moving one between
-// threads is allowed. The graph is reached only through the stepper that owns it, which the app
-// moves to a worker thread and uses from one thread at a time (`&mut self`).
+// threads is allowed. The graph (and its node handle, and the captured parameters' pointers into
+// it) is reached only through the stepper that owns it, which the app moves to a worker thread and
+// uses from one thread at a time (`&mut self`).
 unsafe impl Send for SweepGraph {}
 
 /// The staged launch's room on `gpu`: the shared memory a block may opt into, less the kernel's
@@ -201,29 +220,45 @@ fn stage_room(gpu: &Gpu, staged: &CudaFunction) -> Result<Stage, SolveError> {
     Ok(Stage { bytes: room as u32 & !3, threads, arcs: true })
 }
 
+/// The kernel node of `graph` that launches `func` and its parameters, or `None` (none, or the
+/// driver would not say).
+fn kernel_node(graph: &CudaGraph, func: sys::CUfunction) -> Option<(sys::CUgraphNode, sys::CUDA_KERNEL_NODE_PARAMS)> {
+    let g = graph.cu_graph();
+    let mut count = 0usize;
+    // SAFETY: g is the captured graph, alive while `graph` is; the first call asks for the count
+    // (null array), the second fills `count` handles.
+    unsafe { sys::cuGraphGetNodes(g, std::ptr::null_mut(), &mut count) }.result().ok()?;
+    let mut nodes = vec![std::ptr::null_mut(); count];
+    unsafe { sys::cuGraphGetNodes(g, nodes.as_mut_ptr(), &mut count) }.result().ok()?;
+    nodes.truncate(count);
+    nodes.into_iter().find_map(|node| {
+        let mut ty = std::mem::MaybeUninit::uninit();
+        // SAFETY: node is one of g's nodes; the type is written on success.
+        unsafe { sys::cuGraphNodeGetType(node, ty.as_mut_ptr()) }.result().ok()?;
+        if unsafe { ty.assume_init() } != sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_KERNEL {
+            return None;
+        }
+        let mut p = std::mem::MaybeUninit::<sys::CUDA_KERNEL_NODE_PARAMS>::zeroed();
+        // SAFETY: a kernel node; the parameters (v2 layout, as the type is for CUDA ≥ 12) are
+        // written on success.
+        unsafe { sys::cuGraphKernelNodeGetParams_v2(node, p.as_mut_ptr()) }.result().ok()?;
+        let p = unsafe { p.assume_init() };
+        (p.func == func).then_some((node, p))
+    })
+}
+
 impl SweepCuda {
     /// Uploads `words` (pairs) and queues the fill and the scatter: the pairs in the scatter's
     /// parameters where they fit ([`INLINE_WORDS`]), else copied to the device first.
     fn reset(&mut self, words: &[u32]) -> Result<(), SolveError> {
         let count = (words.len() / 2) as u32;
         let b = self.block;
-        let mut l = self.stream.launch_builder(&self.fill);
-        l.arg(&self.n).arg(&self.dist);
-        // SAFETY: matches phast_fill(u32 n, u32 *dist); dist holds max(n, 1) words; grid-stride.
-        unsafe { l.launch(cfg(self.n.div_ceil(b), b)) }.map_err(dev_err("phast fill launch failed"))?;
+        self.fill()?;
         if count == 0 {
             return Ok(());
         }
         if words.len() <= INLINE_WORDS {
-            let mut inline = InlinePairs([0; INLINE_WORDS]);
-            inline.0[..words.len()].copy_from_slice(words);
-            let mut l = self.stream.launch_builder(&self.scatter_inline);
-            l.arg(&inline).arg(&count).arg(&self.dist);
-            // SAFETY: matches phast_scatter_inline(PhastPairs pairs, u32 count, u32 *dist): the
-            // struct is INLINE_WORDS u32 by value (copied at launch), count ≤ INLINE_WORDS / 2
-            // pairs whose positions are < n; grid-stride.
-            unsafe { l.launch(cfg(count.div_ceil(b), b)) }.map_err(dev_err("phast scatter launch failed"))?;
-            return Ok(());
+            return self.scatter_inline(words);
         }
         if words.len() > self.pairs.len() {
             let cap = words.len().next_power_of_two();
@@ -240,6 +275,58 @@ impl SweepCuda {
         // 2 count words whose positions are < n; grid-stride.
         unsafe { l.launch(cfg(count.div_ceil(b), b)) }.map_err(dev_err("phast scatter launch failed"))?;
         Ok(())
+    }
+
+    /// Queues δ ← ∞ everywhere.
+    fn fill(&self) -> Result<(), SolveError> {
+        let b = self.block;
+        let mut l = self.stream.launch_builder(&self.fill);
+        l.arg(&self.n).arg(&self.dist);
+        // SAFETY: matches phast_fill(u32 n, u32 *dist); dist holds max(n, 1) words; grid-stride.
+        unsafe { l.launch(cfg(self.n.div_ceil(b), b)) }.map_err(dev_err("phast fill launch failed"))?;
+        Ok(())
+    }
+
+    /// Queues the scatter of `words` (at most [`INLINE_WORDS`]) passed in its parameters.
+    fn scatter_inline(&self, words: &[u32]) -> Result<(), SolveError> {
+        let count = (words.len() / 2) as u32;
+        let b = self.block;
+        let mut inline = InlinePairs([0; INLINE_WORDS]);
+        inline.0[..words.len()].copy_from_slice(words);
+        let mut l = self.stream.launch_builder(&self.scatter_inline);
+        l.arg(&inline).arg(&count).arg(&self.dist);
+        // SAFETY: matches phast_scatter_inline(PhastPairs pairs, u32 count, u32 *dist): the
+        // struct is INLINE_WORDS u32 by value (copied at launch), count ≤ INLINE_WORDS / 2
+        // pairs whose positions are < n; grid-stride.
+        unsafe { l.launch(cfg(count.div_ceil(b), b)) }.map_err(dev_err("phast scatter launch failed"))?;
+        Ok(())
+    }
+
+    /// Sets the graph's scatter node to `words` (at most [`INLINE_WORDS`]): the arguments of
+    /// `phast_scatter_inline` as [`Self::scatter_inline`] passes them, copied by the driver.
+    fn set_scatter(&self, words: &[u32]) -> Result<(), SolveError> {
+        let Some((_, _, SweepGraph { graph, scatter: Some((node, base)) })) = &self.graph else {
+            return Err(SolveError::Device("the PHAST sweep's CUDA graph has no scatter".into()));
+        };
+        let mut inline = InlinePairs([0; INLINE_WORDS]);
+        inline.0[..words.len()].copy_from_slice(words);
+        let mut count = (words.len() / 2) as u32;
+        let mut dist = self.dist_ptr;
+        let mut args: [*mut std::ffi::c_void; 3] =
+            [(&raw mut inline).cast(), (&raw mut count).cast(), (&raw mut dist).cast()];
+        let mut p = *base;
+        p.gridDimX = count.div_ceil(self.block).max(1);
+        p.kernelParams = args.as_mut_ptr();
+        p.extra = std::ptr::null_mut();
+        self._gpu.ctx.bind_to_thread().map_err(dev_err("cannot bind the CUDA context"))?;
+        // SAFETY: the node is the graph's phast_scatter_inline (found by its function after the
+        // capture), p its captured parameters with the grid and the three arguments replaced: the
+        // arguments point to values of the kernel's types (PhastPairs by value, u32, u32 *) that
+        // live until the call returns, which copies them; no run of the graph is in flight (every
+        // run waits for its end).
+        unsafe { sys::cuGraphExecKernelNodeSetParams_v2(graph.cu_graph_exec(), *node, &p) }
+            .result()
+            .map_err(dev_err("cannot set the PHAST graph's upward search"))
     }
 
     /// Queues one launch of the plan.
@@ -283,25 +370,44 @@ impl SweepCuda {
         self.graphs && !self.profile && launches.len() > 1
     }
 
-    /// The plan `launches` captured once as a CUDA graph (kept for the next run of the same plan):
-    /// one graph launch then replaces a host call per launch, and the GPU runs the kernels back to
-    /// back instead of waiting for the host to queue each (a grid level takes a few µs, about what
-    /// queueing its launch costs the host).
-    fn graph(&mut self, launches: &[Launch]) -> Result<(), SolveError> {
-        if self.graph.as_ref().is_none_or(|(plan, _)| plan != launches) {
-            self.graph = None;
-            let mode = CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
-            self.stream.begin_capture(mode).map_err(dev_err("cannot capture the PHAST sweep as a CUDA graph"))?;
-            let queued = launches.iter().try_for_each(|x| self.launch(x));
-            let flags = CUgraphInstantiate_flags(0);
-            let ended =
-                self.stream.end_capture(flags).map_err(dev_err("cannot capture the PHAST sweep as a CUDA graph"));
-            queued?;
-            let graph = ended?.ok_or_else(|| SolveError::Device("the PHAST sweep's CUDA graph is empty".into()))?;
-            graph.upload().map_err(dev_err("cannot upload the PHAST sweep's CUDA graph"))?;
-            self.graph = Some((launches.to_vec(), SweepGraph(graph)));
+    /// The plan `launches` captured once as a CUDA graph (kept for the next run of the same plan),
+    /// after the reset (the fill and the scatter) where `reset`: one graph launch then replaces a
+    /// host call per launch, and the GPU runs the kernels back to back instead of waiting for the
+    /// host to queue each (a grid level takes a few µs, about what queueing its launch costs the
+    /// host). Returns whether the graph holds the reset: not where its scatter node cannot be
+    /// found, and then the plan alone is captured.
+    fn graph(&mut self, launches: &[Launch], reset: bool) -> Result<bool, SolveError> {
+        if let Some((plan, has, _)) = &self.graph
+            && plan == launches
+            && (*has == reset || !*has && self.reset_ungraphable)
+        {
+            return Ok(*has);
         }
-        Ok(())
+        self.graph = None;
+        let reset = reset && !self.reset_ungraphable;
+        let mode = CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
+        self.stream.begin_capture(mode).map_err(dev_err("cannot capture the PHAST sweep as a CUDA graph"))?;
+        let queued = (|| {
+            if reset {
+                self.fill()?;
+                self.scatter_inline(&[])?;
+            }
+            launches.iter().try_for_each(|x| self.launch(x))
+        })();
+        let flags = CUgraphInstantiate_flags(0);
+        let ended = self.stream.end_capture(flags).map_err(dev_err("cannot capture the PHAST sweep as a CUDA graph"));
+        queued?;
+        let graph = ended?.ok_or_else(|| SolveError::Device("the PHAST sweep's CUDA graph is empty".into()))?;
+        let scatter = if reset { kernel_node(&graph, self.scatter_inline.cu_function()) } else { None };
+        if reset && scatter.is_none() {
+            // The plan alone then, with the reset queued before it.
+            self.reset_ungraphable = true;
+            return self.graph(launches, false);
+        }
+        graph.upload().map_err(dev_err("cannot upload the PHAST sweep's CUDA graph"))?;
+        let has = scatter.is_some();
+        self.graph = Some((launches.to_vec(), has, SweepGraph { graph, scatter }));
+        Ok(has)
     }
 
     fn run_queued(
@@ -315,14 +421,19 @@ impl SweepCuda {
                 return Err(SolveError::Cancelled);
             }
             // Captured before the first event (capturing runs nothing), and already by `ready`
-            // for a fast run.
-            self.graph(launches)?;
+            // for a fast run; a search too large for the scatter's parameters (or a graph without
+            // the reset) has its reset queued before the graph.
+            let inline = reset.is_some_and(|w| w.len() <= INLINE_WORDS);
+            let has_reset = self.graph(launches, inline)?;
+            if let Some(words) = reset.filter(|_| has_reset) {
+                self.set_scatter(words)?;
+            }
             let e0 = event(&self.stream)?;
-            if let Some(words) = reset {
+            if let Some(words) = reset.filter(|_| !has_reset) {
                 self.reset(words)?;
             }
-            if let Some((_, SweepGraph(g))) = &self.graph {
-                g.launch().map_err(dev_err("the PHAST sweep's CUDA graph did not launch"))?;
+            if let Some((_, _, SweepGraph { graph, .. })) = &self.graph {
+                graph.launch().map_err(dev_err("the PHAST sweep's CUDA graph did not launch"))?;
             }
             let e1 = event(&self.stream)?;
             self.stream.synchronize().map_err(dev_err("the PHAST sweep on the GPU failed"))?;
@@ -407,9 +518,9 @@ impl SweepBackend for SweepCuda {
         self.stage
     }
 
-    fn ready(&mut self, launches: &[Launch]) -> Result<(), SolveError> {
+    fn ready(&mut self, launches: &[Launch], reset: bool) -> Result<(), SolveError> {
         if self.graphed(launches) {
-            guarded(|| self.graph(launches))??;
+            guarded(|| self.graph(launches, reset))??;
         }
         Ok(())
     }

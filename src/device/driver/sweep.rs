@@ -241,9 +241,11 @@ pub trait SweepBackend: Send {
     fn prepare(&mut self) -> Result<(), SolveError> {
         Ok(())
     }
-    /// Called with the plan of a fast run before its timing starts: what the backend does once per
-    /// plan (CUDA captures it as a graph, kept for the next run of the same plan).
-    fn ready(&mut self, _launches: &[Launch]) -> Result<(), SolveError> {
+    /// Called with the plan of a fast run before its timing starts, `reset` when the run starts with
+    /// the reset (from iteration 0): what the backend does once per plan (CUDA captures the reset
+    /// and the plan as a graph, wgpu encodes the run's commands), kept for the next run of the same
+    /// plan.
+    fn ready(&mut self, _launches: &[Launch], _reset: bool) -> Result<(), SolveError> {
         Ok(())
     }
     /// What a staged launch of this backend holds (module docs); [`Stage::default`] (none) where
@@ -467,7 +469,7 @@ impl<B: SweepBackend> Stepper for Sweep<B> {
                     plan(&h.level_start, &h.in_offsets, self.iteration - 1..levels, self.block, self.solo, self.stage);
                 &rest[..]
             };
-            self.backend.ready(launches)?;
+            self.backend.ready(launches, self.iteration == 0)?;
             let begin = Instant::now();
             let reset = (self.iteration == 0).then(|| self.upward_words());
             let t0 = Instant::now();
