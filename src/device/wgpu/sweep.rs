@@ -5,7 +5,11 @@
 //! The hierarchy's sweep arrays ([`sweep::device_arrays`]) are storage buffers uploaded when the
 //! stepper is built (and waited for: [`super::Gpu::settle`]); δ is n u32 words by sweep position.
 //! A run is one command buffer with one compute pass: `phast_fill` and `phast_scatter` when it
-//! resets, then one `phast_staged` or `phast_levels` dispatch per entry of the plan; one submission, one wait.
+//! resets, then one `phast_staged` or `phast_levels` dispatch per entry of the plan; one
+//! submission, one wait. A fast run's command buffer is encoded before the timing (`ready`) and
+//! the next one's while the GPU runs this one: encoding costs the host ~10 µs a dispatch, and
+//! the commands are the same for every source (the scatter covers the pairs buffer's capacity
+//! and reads the count from the parameters).
 //! Each dispatch reads its parameters (levels first..=last, pair count, n) from a uniform bound at
 //! a dynamic offset: slot 0 for the reset, slot 1 + i for launch i, written only when the plan
 //! differs from the one the buffer holds (a many-source worker writes it once). Times are the
@@ -21,13 +25,17 @@ use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+mod profile;
+
 const SOURCE: &str = include_str!("../../../kernels/phast.wgsl");
 
-/// wgpu's single-block threshold per thread of a workgroup (CUDA's is 4): a dispatch costs the
-/// H100 about 10 µs however little it does (`docs/gpu-worklist.md` §14), so levels of up to
-/// 4 096 vertices (workgroups of 256) stay in one workgroup. Call p1: luxembourg 0.421 against
-/// 0.465 ms with 1 024, NY 0.883 against 0.901 (`bench/results/gpu-peers-2026-11-28/`).
-const WGPU_SOLO_PER_THREAD: u32 = 16;
+/// wgpu's single-block threshold per thread of a workgroup, CUDA's 4 since the commands are
+/// encoded ahead. A dispatch costs the H200's GPU ~9 µs however little it does (call d3's
+/// timestamps; CUDA's grid level ~3.5 µs), and it used to cost the host ~10 µs of encoding too,
+/// which made 16 (4 096 vertices) the better threshold (call p1). With encoding off the run's
+/// path (call d3, NY, 20 runs each): 1 024 → 0.56 ms (GPU pass 413 µs), 2 048 → 0.61, 4 096 →
+/// 0.64–0.66 (443 µs); luxembourg even (0.30–0.33 ms at every threshold).
+const WGPU_SOLO_PER_THREAD: u32 = 4;
 /// Bytes of one dispatch's parameters (`SweepParams`: first, last, count, n).
 const PARAM_BYTES: u64 = 16;
 /// Invocations of the staged workgroup at most (fewer where the adapter allows fewer).
@@ -77,6 +85,13 @@ struct SweepWgpu {
     written: Vec<Launch>,
     /// δ's readback (4 n bytes), reused by every read.
     rb: wgpu::Buffer,
+    /// The next run's commands, encoded while the GPU ran the last one (or by `ready`), with the
+    /// plan and reset they are for.
+    ahead: Option<(Vec<Launch>, bool, wgpu::CommandBuffer)>,
+    /// Encode ahead (`SSSP_PHAST_AHEAD=0` turns it off for A/B runs).
+    encode_ahead: bool,
+    /// `SSSP_PHAST_PROFILE=1`: timestamps around every dispatch ([`profile`]).
+    profile: Option<profile::Profile>,
 }
 
 /// The sweep family's wgpu builder (`GpuFamily::wgpu`): builds (or finds) the hierarchy, uploads
@@ -159,6 +174,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: SweepRun, b: &Build<'_>) -> Result<Box
         gpu.name,
         sweep::describe(&h, &arrays, run, WGPU_SOLO_PER_THREAD, stage)
     );
+    let gpu_for_profile = Arc::clone(&gpu);
     let backend = SweepWgpu {
         gpu,
         n,
@@ -179,6 +195,9 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: SweepRun, b: &Build<'_>) -> Result<Box
         group,
         written: Vec::new(),
         rb,
+        ahead: None,
+        encode_ahead: std::env::var("SSSP_PHAST_AHEAD").map_or(true, |v| v.trim() != "0"),
+        profile: profile::profile(&gpu_for_profile, slots + 2),
     };
     Ok(Box::new(Sweep::new(backend, h, run, b.ident(device))))
 }
@@ -262,6 +281,83 @@ impl SweepWgpu {
         self.pairs_cap = (words / 2).next_power_of_two();
         self.pairs = pairs_buffer(&self.gpu.device, self.pairs_cap);
         self.group = bind_group(&self.gpu.device, &self.layout, &self.params, &self.arrays, &self.pairs);
+        // Commands encoded ahead bind the old buffer and size the scatter for its capacity.
+        self.ahead = None;
+    }
+
+    /// The commands of a run: the reset (`phast_fill`, then `phast_scatter` over the pairs
+    /// buffer's capacity, so the same commands serve any search) where `reset`, then `launches`,
+    /// slot i + 1 of the parameters for launch i. Validation errors surface at the caller's
+    /// error scope.
+    fn encode(&self, reset: bool, launches: &[Launch]) -> Result<wgpu::CommandBuffer, SolveError> {
+        self.encode_with(reset, launches, None)
+    }
+
+    /// [`Self::encode`], with the profile's timestamps around every dispatch where given.
+    fn encode_with(
+        &self,
+        reset: bool,
+        launches: &[Launch],
+        profile: Option<&profile::Profile>,
+    ) -> Result<wgpu::CommandBuffer, SolveError> {
+        let what = "running the PHAST sweep";
+        let n = self.n as u32;
+        let mut enc = self.gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(what) });
+        {
+            let mut pass =
+                enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(what), timestamp_writes: None });
+            let mut stamps = 0;
+            let mut stamp = |pass: &mut wgpu::ComputePass<'_>| {
+                if let Some(p) = profile {
+                    p.stamp(pass, stamps);
+                    stamps += 1;
+                }
+            };
+            stamp(&mut pass);
+            if reset {
+                pass.set_bind_group(0, &self.group, &[0]);
+                pass.set_pipeline(&self.fill);
+                pass.dispatch_workgroups(self.groups(n), 1, 1);
+                stamp(&mut pass);
+                pass.set_pipeline(&self.scatter);
+                pass.dispatch_workgroups(self.groups(self.pairs_cap as u32), 1, 1);
+                stamp(&mut pass);
+            }
+            let mut current = None;
+            for (i, x) in launches.iter().enumerate() {
+                let pipeline = match (&self.staged, x.staged) {
+                    (Some(p), true) => p,
+                    (None, true) => {
+                        return Err(SolveError::Device(format!(
+                            "{}: a staged launch without its pipeline",
+                            self.gpu.name
+                        )));
+                    }
+                    (_, false) => &self.levels,
+                };
+                if current != Some(x.staged) {
+                    pass.set_pipeline(pipeline);
+                    current = Some(x.staged);
+                }
+                let offset = (i as u64 + 1) * self.align;
+                pass.set_bind_group(0, &self.group, &[offset as u32]);
+                pass.dispatch_workgroups(x.blocks.clamp(1, self.max_dim), 1, 1);
+                stamp(&mut pass);
+            }
+        }
+        if let Some(p) = profile {
+            p.resolve(&mut enc, 1 + 2 * u32::from(reset) + launches.len() as u32);
+        }
+        Ok(enc.finish())
+    }
+
+    /// The commands of a run of `launches` (after the reset where `reset`): the ones encoded
+    /// ahead when they are for the same run, else fresh ones.
+    fn encoded(&mut self, reset: bool, launches: &[Launch]) -> Result<wgpu::CommandBuffer, SolveError> {
+        match self.ahead.take() {
+            Some((plan, r, cb)) if r == reset && plan == launches => Ok(cb),
+            _ => self.encode(reset, launches),
+        }
     }
 
     fn run_pass(
@@ -282,6 +378,7 @@ impl SweepWgpu {
         let count = reset.map_or(0, |w| (w.len() / 2) as u32);
         let what = "running the PHAST sweep";
         let gpu = Arc::clone(&self.gpu);
+        let t0 = std::time::Instant::now();
         let index = gpu.guarded(what, || -> Result<wgpu::SubmissionIndex, SolveError> {
             let q = &gpu.queue;
             if let Some(words) = reset {
@@ -303,45 +400,31 @@ impl SweepWgpu {
                 }
                 self.written = launches.to_vec();
             }
-            let mut enc = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(what) });
-            {
-                let mut pass =
-                    enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(what), timestamp_writes: None });
-                if reset.is_some() {
-                    pass.set_bind_group(0, &self.group, &[0]);
-                    pass.set_pipeline(&self.fill);
-                    pass.dispatch_workgroups(self.groups(n), 1, 1);
-                    if count > 0 {
-                        pass.set_pipeline(&self.scatter);
-                        pass.dispatch_workgroups(self.groups(count), 1, 1);
-                    }
-                }
-                let mut current = None;
-                for (i, x) in launches.iter().enumerate() {
-                    if cancel.load(Ordering::Relaxed) {
-                        return Err(SolveError::Cancelled);
-                    }
-                    let pipeline = match (&self.staged, x.staged) {
-                        (Some(p), true) => p,
-                        (None, true) => {
-                            return Err(SolveError::Device(format!(
-                                "{}: a staged launch without its pipeline",
-                                gpu.name
-                            )));
-                        }
-                        (_, false) => &self.levels,
-                    };
-                    if current != Some(x.staged) {
-                        pass.set_pipeline(pipeline);
-                        current = Some(x.staged);
-                    }
-                    let offset = (i as u64 + 1) * self.align;
-                    pass.set_bind_group(0, &self.group, &[offset as u32]);
-                    pass.dispatch_workgroups(x.blocks.clamp(1, self.max_dim), 1, 1);
-                }
+            let cb = match &self.profile {
+                Some(p) => self.encode_with(reset.is_some(), launches, Some(p))?,
+                None => self.encoded(reset.is_some(), launches)?,
+            };
+            if cancel.load(Ordering::Relaxed) {
+                return Err(SolveError::Cancelled);
             }
-            Ok(gpu.queue.submit([enc.finish()]))
+            // The queued writes go first: wgpu submits them ahead of the command buffers.
+            Ok(q.submit([cb]))
         })??;
+        // While the GPU runs, encode the next run of the same plan (a bench's repetitions and a
+        // many-source worker repeat it): encoding costs the host ~10 µs a dispatch on the H100
+        // (docs/gpu-worklist.md §14), which would otherwise come before each submission.
+        let t_submitted = std::time::Instant::now();
+        if let Some(p) = &self.profile {
+            let count = 1 + 2 * u32::from(reset.is_some()) + launches.len() as u32;
+            gpu.wait(index.clone(), what)?;
+            let host = [(t_submitted - t0).as_secs_f64() * 1e6, t_submitted.elapsed().as_secs_f64() * 1e6];
+            eprintln!("{}", p.line(&gpu, index, count, reset.is_some(), launches, host)?);
+            return Ok(None);
+        }
+        if launches.len() > 1 && self.encode_ahead {
+            let cb = gpu.guarded(what, || self.encode(reset.is_some(), launches))??;
+            self.ahead = Some((launches.to_vec(), reset.is_some(), cb));
+        }
         gpu.wait(index, what)?;
         Ok(None)
     }
@@ -380,6 +463,18 @@ impl SweepBackend for SweepWgpu {
 
     fn read_dist(&mut self, range: Range<usize>) -> Result<Vec<u32>, SolveError> {
         self.read(range)
+    }
+
+    fn ready(&mut self, launches: &[Launch], reset: bool) -> Result<(), SolveError> {
+        if launches.len() > 1
+            && self.encode_ahead
+            && self.ahead.as_ref().is_none_or(|(p, r, _)| *r != reset || p != launches)
+        {
+            let gpu = Arc::clone(&self.gpu);
+            let cb = gpu.guarded("encoding the PHAST sweep", || self.encode(reset, launches))??;
+            self.ahead = Some((launches.to_vec(), reset, cb));
+        }
+        Ok(())
     }
 }
 
