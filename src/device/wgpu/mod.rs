@@ -311,6 +311,9 @@ pub(crate) struct Gpu {
     pub indirect: bool,
     /// Subgroup size range reported by the adapter, (0, 0) if none.
     pub subgroup: (u32, u32),
+    /// How long [`Gpu::wait`] checks for a submission's end without blocking before it sleeps in
+    /// the driver ([`spin_budget`]).
+    spin: std::time::Duration,
     /// Set by the device-lost callback.
     lost: Arc<Mutex<Option<String>>>,
     /// Errors outside every error scope (recorded instead of wgpu's default panic).
@@ -366,8 +369,21 @@ impl Gpu {
         self.wait(index, what)
     }
 
-    /// Blocks until submission `index` has finished.
+    /// Blocks until submission `index` has finished: first checking without blocking for up to
+    /// [`Gpu::spin`], then asleep in the driver. Sleeping costs a short run its wake-up: on the
+    /// H200 a PHAST run on luxembourg waited ~100 µs past its 175 µs of GPU time
+    /// (`bench/results/gpu-peers-2026-11-28/d3`); CUDA's synchronisation spins likewise.
     pub fn wait(&self, index: wgpu::SubmissionIndex, what: &str) -> Result<(), SolveError> {
+        let t0 = std::time::Instant::now();
+        while !self.spin.is_zero() {
+            let now = wgpu::PollType::Wait { submission_index: Some(index.clone()), timeout: Some(Default::default()) };
+            match self.device.poll(now) {
+                Ok(_) => return self.check(what),
+                Err(wgpu::PollError::Timeout) if t0.elapsed() < self.spin => std::hint::spin_loop(),
+                Err(wgpu::PollError::Timeout) => break,
+                Err(e) => return Err(SolveError::Device(format!("{}: waiting for {what}: {e}", self.name))),
+            }
+        }
         self.device
             .poll(wgpu::PollType::Wait { submission_index: Some(index), timeout: None })
             .map_err(|e| SolveError::Device(format!("{}: waiting for {what}: {e}", self.name)))?;
@@ -482,6 +498,15 @@ fn open(adapter: &wgpu::Adapter, name: &str) -> Result<Gpu, String> {
     Ok(wrap(adapter, name, device, queue))
 }
 
+/// [`Gpu::wait`]'s spin before it blocks: `SSSP_WGPU_SPIN_US` µs where set (0: block at once),
+/// else 2 ms on a hardware adapter and none on a software one (lavapipe runs the kernels on the
+/// CPU's cores, which a spinning host thread would take from it).
+fn spin_budget(kind: wgpu::DeviceType) -> std::time::Duration {
+    let us = std::env::var("SSSP_WGPU_SPIN_US").ok().and_then(|v| v.trim().parse::<u64>().ok());
+    let us = us.unwrap_or(if kind == wgpu::DeviceType::Cpu { 0 } else { 2000 });
+    std::time::Duration::from_micros(us)
+}
+
 /// A [`Gpu`] around an opened device: lost-device and uncaptured-error reports go where
 /// [`Gpu::check`] finds them (wgpu's default for uncaptured errors is a panic).
 fn wrap(adapter: &wgpu::Adapter, name: &str, device: wgpu::Device, queue: wgpu::Queue) -> Gpu {
@@ -510,6 +535,7 @@ fn wrap(adapter: &wgpu::Adapter, name: &str, device: wgpu::Device, queue: wgpu::
         queue,
         indirect,
         subgroup: (info.subgroup_min_size, info.subgroup_max_size),
+        spin: spin_budget(info.device_type),
         lost,
         uncaptured,
         cache: kernels::Cache { inner: Mutex::new(HashMap::new()) },
