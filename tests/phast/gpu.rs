@@ -4,7 +4,8 @@
 //! unreachable vertices, a single vertex; several sources; run to the end (the fast path: one
 //! queue of launches) and stepped (records and deltas equal the CPU stepper's); `restart` to
 //! other sources on one stepper; a launch plan with both single-block runs of levels and grid
-//! launches (block 32 on rome99); a cancelled run that goes on afterwards.
+//! launches (block 32 on rome99); upward searches larger and smaller than the CUDA scatter's
+//! parameters alternating on one stepper; a cancelled run that goes on afterwards.
 //!
 //! Without a usable device of a backend the tests print why and skip it, unless env
 //! `SSSP_LAB_REQUIRE_GPU` names that backend (`cuda`, `wgpu`): then they fail.
@@ -258,6 +259,40 @@ fn cancel_then_finish() {
         let r = st.run_to_end(&AtomicBool::new(true), &mut |_| {});
         assert!(matches!(r, Err(SolveError::Cancelled)), "{dev}: {:?}", r.map(|_| ()));
         check_fast(st.as_mut(), &g, &petgraph_distances(&g, 9), &format!("{dev}: rome99 from 9 after a cancel"));
+    }
+}
+
+/// One stepper whose sources alternate between small upward searches (a grid) and searches of
+/// over 480 vertices (a Martín expander beside it, whose uncontracted core every search from it
+/// crosses): the CUDA backend passes a small search in its graphed scatter's parameters and
+/// queues a large one's reset before a graph of the plan alone, recapturing as the sizes
+/// alternate; wgpu's commands encoded ahead serve both. Each run equals petgraph's.
+#[test]
+fn large_and_small_upward_searches_alternate() {
+    let grid = GeneratorSpec::Grid { width: 40, height: 40, max_weight: 10, seed: 2 }.generate().expect("grid");
+    let martin = GeneratorSpec::Martin { n: 2048, seed: 5 }.generate().expect("martin");
+    let k = grid.n() as u32;
+    let mut arcs = Vec::new();
+    for (g, at) in [(&grid, 0), (&martin, k)] {
+        for v in 0..g.n() as u32 {
+            arcs.extend(g.successors().arcs(v).map(|(w, c)| (v + at, w + at, c)));
+        }
+    }
+    // No arc between the parts: a grid source's search stays in the grid (and the expander is
+    // unreachable from it), where an arc into the expander would lead every search into its core.
+    let g = Arc::new(built("a grid beside a Martín expander", k as usize + martin.n(), &arcs));
+    let h = hierarchy(&g).expect("hierarchy");
+    let (small, large) = (k - 1, k + 7);
+    let sizes = (h.upward_search(small).len(), h.upward_search(large).len());
+    assert!(sizes.0 < 480 && sizes.1 > 480, "searches of {sizes:?} vertices: one small, one large");
+    for &dev in &gpus("large_and_small_upward_searches_alternate") {
+        let mut st = stepper(dev, &g, small, &SolveOptions::default());
+        for (i, s) in [small, large, large, small, large, 0, k + 1000, small].into_iter().enumerate() {
+            if i > 0 {
+                assert!(st.restart(s).expect("restart"));
+            }
+            check_fast(st.as_mut(), &g, &petgraph_distances(&g, s), &format!("{dev}: {} from {s}", g.name));
+        }
     }
 }
 
