@@ -469,13 +469,7 @@ impl SweepCuda {
     fn print_profile(&self, launches: &[Launch], e0: &CudaEvent, marks: &[CudaEvent]) -> Result<(), SolveError> {
         let mut line = format!("phast profile: reset {:.1} µs", 1e3 * elapsed_ms(e0, &marks[0])?);
         for (i, x) in launches.iter().enumerate() {
-            let kind = if x.staged {
-                "staged"
-            } else if x.blocks > 1 {
-                "grid"
-            } else {
-                "solo"
-            };
+            let kind = x.kind();
             let us = 1e3 * elapsed_ms(&marks[i], &marks[i + 1])?;
             line += &format!("; {}-{} {kind} {} {us:.1} µs", x.first, x.last, x.blocks);
         }

@@ -127,6 +127,20 @@ pub struct Launch {
     pub staged: bool,
 }
 
+impl Launch {
+    /// The launch's kind as the profiles print it: `staged`, `grid` (one level on several blocks)
+    /// or `solo` (levels in one block).
+    pub fn kind(&self) -> &'static str {
+        if self.staged {
+            "staged"
+        } else if self.blocks > 1 {
+            "grid"
+        } else {
+            "solo"
+        }
+    }
+}
+
 /// The launches of `levels` (a range of level indices) for blocks of `block` threads. First, where
 /// `stage` has room ([`Stage::bytes`] > 0): the longest run of levels from `levels.start`, each of
 /// at most [`Stage::level_max`] vertices, at most [`STAGE_LEVELS`] of them, whose

@@ -89,13 +89,7 @@ impl Profile {
             i = 2;
         }
         for x in launches {
-            let kind = if x.staged {
-                "staged"
-            } else if x.blocks > 1 {
-                "grid"
-            } else {
-                "solo"
-            };
+            let kind = x.kind();
             line += &format!("; {}-{} {kind} {:.1}", x.first, x.last, us(i));
             i += 1;
         }
