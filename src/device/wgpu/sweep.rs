@@ -174,7 +174,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: SweepRun, b: &Build<'_>) -> Result<Box
         gpu.name,
         sweep::describe(&h, &arrays, run, WGPU_SOLO_PER_THREAD, stage)
     );
-    let gpu_for_profile = Arc::clone(&gpu);
+    let profile = profile::profile(&gpu, slots + 2);
     let backend = SweepWgpu {
         gpu,
         n,
@@ -197,7 +197,7 @@ pub(super) fn stepper(gpu: Arc<Gpu>, run: SweepRun, b: &Build<'_>) -> Result<Box
         rb,
         ahead: None,
         encode_ahead: std::env::var("SSSP_PHAST_AHEAD").map_or(true, |v| v.trim() != "0"),
-        profile: profile::profile(&gpu_for_profile, slots + 2),
+        profile,
     };
     Ok(Box::new(Sweep::new(backend, h, run, b.ident(device))))
 }
@@ -346,9 +346,23 @@ impl SweepWgpu {
             }
         }
         if let Some(p) = profile {
-            p.resolve(&mut enc, 1 + 2 * u32::from(reset) + launches.len() as u32);
+            p.resolve(&mut enc, profile::stamps(reset, launches));
         }
         Ok(enc.finish())
+    }
+
+    /// Encodes the commands of a run of `launches` (after the reset where `reset`) for the next
+    /// run to take, unless they are there already or the plan is a single launch (a step).
+    fn encode_ahead(&mut self, reset: bool, launches: &[Launch]) -> Result<(), SolveError> {
+        if launches.len() > 1
+            && self.encode_ahead
+            && self.ahead.as_ref().is_none_or(|(p, r, _)| *r != reset || p != launches)
+        {
+            let gpu = Arc::clone(&self.gpu);
+            let cb = gpu.guarded("encoding the PHAST sweep", || self.encode(reset, launches))??;
+            self.ahead = Some((launches.to_vec(), reset, cb));
+        }
+        Ok(())
     }
 
     /// The commands of a run of `launches` (after the reset where `reset`): the ones encoded
@@ -410,21 +424,17 @@ impl SweepWgpu {
             // The queued writes go first: wgpu submits them ahead of the command buffers.
             Ok(q.submit([cb]))
         })??;
+        let t_submitted = std::time::Instant::now();
+        if let Some(p) = &self.profile {
+            gpu.wait(index.clone(), what)?;
+            let host = [(t_submitted - t0).as_secs_f64() * 1e6, t_submitted.elapsed().as_secs_f64() * 1e6];
+            eprintln!("{}", p.line(&gpu, index, reset.is_some(), launches, host)?);
+            return Ok(None);
+        }
         // While the GPU runs, encode the next run of the same plan (a bench's repetitions and a
         // many-source worker repeat it): encoding costs the host ~10 µs a dispatch on the H100
         // (docs/gpu-worklist.md §14), which would otherwise come before each submission.
-        let t_submitted = std::time::Instant::now();
-        if let Some(p) = &self.profile {
-            let count = 1 + 2 * u32::from(reset.is_some()) + launches.len() as u32;
-            gpu.wait(index.clone(), what)?;
-            let host = [(t_submitted - t0).as_secs_f64() * 1e6, t_submitted.elapsed().as_secs_f64() * 1e6];
-            eprintln!("{}", p.line(&gpu, index, count, reset.is_some(), launches, host)?);
-            return Ok(None);
-        }
-        if launches.len() > 1 && self.encode_ahead {
-            let cb = gpu.guarded(what, || self.encode(reset.is_some(), launches))??;
-            self.ahead = Some((launches.to_vec(), reset.is_some(), cb));
-        }
+        self.encode_ahead(reset.is_some(), launches)?;
         gpu.wait(index, what)?;
         Ok(None)
     }
@@ -466,15 +476,7 @@ impl SweepBackend for SweepWgpu {
     }
 
     fn ready(&mut self, launches: &[Launch], reset: bool) -> Result<(), SolveError> {
-        if launches.len() > 1
-            && self.encode_ahead
-            && self.ahead.as_ref().is_none_or(|(p, r, _)| *r != reset || p != launches)
-        {
-            let gpu = Arc::clone(&self.gpu);
-            let cb = gpu.guarded("encoding the PHAST sweep", || self.encode(reset, launches))??;
-            self.ahead = Some((launches.to_vec(), reset, cb));
-        }
-        Ok(())
+        self.encode_ahead(reset, launches)
     }
 }
 

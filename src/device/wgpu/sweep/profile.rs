@@ -40,6 +40,12 @@ pub(super) fn profile(gpu: &Gpu, dispatches: usize) -> Option<Profile> {
     Some(Profile { set, resolve, rb, cap })
 }
 
+/// Timestamps of a run: the pass's start, then one after the reset's two dispatches where
+/// `reset` and one after each launch.
+pub(super) fn stamps(reset: bool, launches: &[Launch]) -> u32 {
+    1 + 2 * u32::from(reset) + launches.len() as u32
+}
+
 impl Profile {
     /// Writes timestamp `i` (ignored past the set's size).
     pub(super) fn stamp(&self, pass: &mut wgpu::ComputePass<'_>, i: u32) {
@@ -55,19 +61,18 @@ impl Profile {
         enc.copy_buffer_to_buffer(&self.resolve, 0, &self.rb, 0, Some(8 * u64::from(count)));
     }
 
-    /// The run's line: GPU µs of each dispatch (the reset's, then each launch's) from the `count`
-    /// timestamps of submission `index`, and the host's µs before the submission and from it to
+    /// The run's line: GPU µs of each dispatch (the reset's, then each launch's) from the
+    /// [`stamps`] of submission `index`, and the host's µs before the submission and from it to
     /// the wait's end (`host`).
     pub(super) fn line(
         &self,
         gpu: &Gpu,
         index: wgpu::SubmissionIndex,
-        count: u32,
         reset: bool,
         launches: &[Launch],
         host: [f64; 2],
     ) -> Result<String, SolveError> {
-        let count = count.min(self.cap);
+        let count = stamps(reset, launches).min(self.cap);
         let ts: Vec<u64> = read_with(gpu, &self.rb, 8 * u64::from(count), index, "reading the PHAST profile", |raw| {
             raw.chunks_exact(8).map(bytemuck::pod_read_unaligned).collect()
         })?;
