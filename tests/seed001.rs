@@ -7,7 +7,7 @@ mod common;
 use common::{petgraph_distances, random_graph};
 
 use proptest::prelude::*;
-use sssp_lab::algo::{Algorithm, CGS_LOCK, FGS_LOCK, HELPER, SolveOptions, Stepper};
+use sssp_lab::algo::{Algorithm, CGS_LOCK, FGS_LOCK, HELPER, HELPER_FOLD, SolveOptions, Stepper};
 use sssp_lab::device::{DeviceId, make_stepper};
 use sssp_lab::generate::{GeneratorSpec, Ssca2};
 use sssp_lab::graph::{Graph, VertexId};
@@ -15,6 +15,8 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 const SCHEMES: [Algorithm; 3] = [CGS_LOCK, FGS_LOCK, HELPER];
+/// The schemes and `helper-fold`, the lock-free helpers (its own stepping test is below).
+const ALL: [Algorithm; 4] = [CGS_LOCK, FGS_LOCK, HELPER, HELPER_FOLD];
 
 fn stepper(g: &Arc<Graph>, algo: Algorithm, s: VertexId, threads: u32) -> Box<dyn Stepper> {
     let device = if threads == 1 { DeviceId::Cpu } else { DeviceId::CpuParallel(threads) };
@@ -40,7 +42,7 @@ fn every_scheme_and_thread_count_equals_petgraph_on_generated_graphs() {
         let g = Arc::new(spec.generate().unwrap_or_else(|e| panic!("{spec}: {e}")));
         for s in [0, g.n() as VertexId / 2] {
             let want = petgraph_distances(&g, s);
-            for algo in SCHEMES {
+            for algo in ALL {
                 for threads in [1, 2, 3, 8] {
                     assert_eq!(solve(&g, algo, s, threads), want, "{} from {s}: {algo}, {threads} threads", g.name);
                 }
@@ -138,7 +140,7 @@ fn many_runs_with_more_threads_than_cores_neither_deadlock_nor_err() {
         let spec = GeneratorSpec::Fanout { n: 300 + seed as usize * 7, d: 6, max_weight: 20, seed };
         let g = Arc::new(spec.generate().unwrap_or_else(|e| panic!("{e}")));
         let want = petgraph_distances(&g, 0);
-        for algo in SCHEMES {
+        for algo in ALL {
             let threads = [5, 16][seed as usize % 2];
             assert_eq!(solve(&g, algo, 0, threads), want, "{spec}: {algo}, {threads} threads");
             // Abandoned part-way: dropping the stepper must stop its threads.
@@ -156,7 +158,7 @@ proptest! {
     fn every_scheme_equals_petgraph_on_random_graphs_with_2_3_and_8_threads((g, s) in random_graph()) {
         let g = Arc::new(g);
         let want = petgraph_distances(&g, s);
-        for algo in SCHEMES {
+        for algo in ALL {
             for threads in [2, 3, 8] {
                 prop_assert_eq!(&solve(&g, algo, s, threads), &want, "{} with {} threads", algo, threads);
             }
@@ -183,4 +185,50 @@ fn the_binary_heap_baseline_equals_petgraph_run_or_stepped() {
         assert_eq!(st.distances().unwrap_or_else(|e| panic!("{e}")), want, "stepped from {s}");
         assert_eq!(steps, want.iter().filter(|&&d| d != sssp_lab::graph::INF).count() as u64);
     }
+}
+
+/// `helper-fold` stepped: per-iteration shares in range, the helpers' counts equal the
+/// per-thread totals, helpers spare thread 0 some vertices (a few attempts: on a loaded 2-core
+/// machine thread 0 can finish before they wake), and the step deltas replay to petgraph's
+/// distances even though a vertex may be relaxed twice.
+#[test]
+fn helper_fold_stepped_spares_thread_0_and_replays_to_petgraph() {
+    let g = Arc::new(GeneratorSpec::Fanout { n: 3000, d: 20, max_weight: 100, seed: 9 }.generate().expect("fanout"));
+    let want = petgraph_distances(&g, 0);
+    let mut spared_any = false;
+    for attempt in 1..=3 {
+        let opts = SolveOptions { record_deltas: true, ..Default::default() };
+        let mut st = make_stepper(DeviceId::CpuParallel(4), Arc::clone(&g), HELPER_FOLD, 0, &opts)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(st.device(), "CPU (4 threads)");
+        let mut dist = vec![sssp_lab::graph::INF; g.n()];
+        dist[0] = 0;
+        let (mut lowered, mut spared) = (0.0, 0.0);
+        while let Some(step) = st.step().unwrap_or_else(|e| panic!("{e}")) {
+            let r = &step.record;
+            let v = |k| r.value(HELPER_FOLD, k).unwrap_or(f64::NAN);
+            assert!((0.0..=1.0).contains(&v("barrier_share")), "idle share {}", v("barrier_share"));
+            assert!(v("helper_wasted") <= v("helper_lowered") + v("helper_wasted"));
+            lowered += v("helper_lowered");
+            spared += v("spared");
+            for (u, old, new) in step.delta.expect("deltas were asked for").lowered {
+                assert!(new < old, "a delta that does not lower δ({u})");
+                dist[u as usize] = new;
+            }
+        }
+        assert_eq!(dist, want, "replayed deltas, attempt {attempt}");
+        assert_eq!(st.distances().unwrap_or_else(|e| panic!("{e}")), want);
+        let times = st.thread_times();
+        assert_eq!(times.len(), 4);
+        assert_eq!(times.iter().map(|t| t.helper_lowered).sum::<u64>() as f64, lowered);
+        assert_eq!(times[0].spared as f64, spared);
+        let (idle, lock) = sssp_lab::algo::ThreadTime::shares(&times).unwrap_or((f64::NAN, f64::NAN));
+        assert!((0.0..=1.0).contains(&idle) && lock == 0.0, "shares {idle} {lock}");
+        if spared > 0.0 {
+            spared_any = true;
+            break;
+        }
+        eprintln!("helper-fold: helpers spared nothing on attempt {attempt} (scheduling); again");
+    }
+    assert!(spared_any, "helpers never spared thread 0 a vertex in 3 attempts");
 }

@@ -54,7 +54,9 @@ pub use phast::{PHAST, PhastStepper};
 pub use records::{IterationRecord, PhaseTimes, RunRecord, StepDelta, ThreadCounts, ThreadTime, fmt_distance};
 pub use reference::reference_distances;
 pub use registry::{AlgoChoice, Algorithm, AlgorithmSpec, Family, ParamKind, ParamSpec, Params};
-pub use seed001::{BinaryHeapStepper, CGS_LOCK, DIJKSTRA_BHEAP, FGS_LOCK, HELPER, LockStepper};
+pub use seed001::{
+    BinaryHeapStepper, CGS_LOCK, DIJKSTRA_BHEAP, FGS_LOCK, FoldStepper, HELPER, HELPER_FOLD, LockStepper,
+};
 pub use series::{
     COMMON_SERIES, CodeLine, MAX_VALUES, Phase, PlotGroup, SeriesRef, SeriesSpec, SeriesUnit, Values, dist_value,
     series_of,

@@ -177,6 +177,9 @@ pub struct ThreadTime {
     pub helper_lowered: u64,
     /// Of those, the ones lowered again later (relaxed from a δ that was not final).
     pub helper_wasted: u64,
+    /// Vertices whose arcs a helper had already relaxed with their final δ, so this thread
+    /// (thread 0 of `helper-fold`) skipped them.
+    pub spared: u64,
 }
 
 impl ThreadTime {

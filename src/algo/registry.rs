@@ -83,12 +83,13 @@ pub struct AlgorithmSpec {
 }
 
 /// Every algorithm, in menu order. Adding an algorithm: one line here (see docs/architecture.md).
-pub static ALGORITHMS: [Algorithm; 12] = [
+pub static ALGORITHMS: [Algorithm; 13] = [
     super::dijkstra::DIJKSTRA,
     super::seed001::DIJKSTRA_BHEAP,
     super::seed001::CGS_LOCK,
     super::seed001::FGS_LOCK,
     super::seed001::HELPER,
+    super::seed001::HELPER_FOLD,
     super::frontier::MARTIN_SUCC,
     super::frontier::MARTIN_PRED,
     super::frontier::CRAUSER_SUCC,

@@ -98,6 +98,10 @@ pub struct LabResult {
     /// final); the rest spared thread 0 a DecreaseKey.
     #[serde(default)]
     pub helper_wasted: Option<u64>,
+    /// `helper-fold`: vertices whose arcs a helper had relaxed with their final δ, so thread 0
+    /// skipped them (the work the helpers spared it).
+    #[serde(default)]
+    pub helper_spared: Option<u64>,
     /// Peak resident set of the process running the solver during the run, bytes (this
     /// process's `VmHWM` after a reset; Boost's own process for Boost).
     pub peak_host_bytes: Option<u64>,

@@ -310,6 +310,10 @@ impl<'a> Worker<'a> {
                                 r.helper_lowered = Some(lowered);
                                 r.helper_wasted = Some(m.threads.iter().map(|t| t.helper_wasted).sum());
                             }
+                            let spared: u64 = m.threads.iter().map(|t| t.spared).sum();
+                            if spared > 0 {
+                                r.helper_spared = Some(spared);
+                            }
                         }
                         if let (DeviceId::Cuda(_), Some(a)) = (d, cell.algorithm.as_ref()) {
                             let opts = SolveOptions {

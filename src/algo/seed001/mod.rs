@@ -16,6 +16,9 @@
 //!   meeting them at a barrier. Helper writes that are later lowered again were wasted; the
 //!   rest spared thread 0 a DecreaseKey. Thread 0 relaxes every vertex it settles with its
 //!   final δ, so the result is exact.
+//! - `helper-fold` ([`fold`]): the helpers without a lock — thread 0 owns its heap, helpers lower
+//!   δ with atomic minima and hand their lowerings to thread 0 through queues it folds before
+//!   each ExtractMin (issue 31's honest next attempt after the lock-based `helper`).
 //!
 //! The paper used hardware transactional memory for `helper` (and for `cgs-tm` / `fgs-tm`).
 //! These machines have none, and no software-TM crate earned its place here (none is widely
@@ -29,6 +32,7 @@
 //! the records carry the shares, so the plots show where the time goes.
 
 mod baseline;
+mod fold;
 mod heap;
 mod scheme;
 mod sync;
@@ -39,6 +43,7 @@ use super::{
 };
 use crate::graph::{Distance, Graph, INF, VertexId};
 pub use baseline::{BinaryHeapStepper, DIJKSTRA_BHEAP};
+pub use fold::{FoldStepper, HELPER_FOLD};
 use heap::{IndexedHeap, PairLockedHeap, Waits, lock};
 use scheme::{Scheme, code};
 use std::sync::atomic::{
@@ -634,6 +639,7 @@ impl Stepper for LockStepper {
                     contended: s.contended,
                     helper_lowered: s.helper_lowered,
                     helper_wasted: s.helper_wasted,
+                    spared: 0,
                 }
             })
             .collect()
