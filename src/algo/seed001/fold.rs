@@ -672,8 +672,7 @@ impl Stepper for FoldStepper {
     }
 
     fn device(&self) -> String {
-        let t = self.workers.len() + 1;
-        format!("CPU ({t} thread{})", if t == 1 { "" } else { "s" })
+        super::cpu_device(self.workers.len() + 1)
     }
 
     fn source(&self) -> VertexId {

@@ -168,6 +168,11 @@ seed001_spec!(
     Scheme::Helper
 );
 
+/// The device label of a run on `threads` CPU threads: "CPU (1 thread)", "CPU (4 threads)".
+fn cpu_device(threads: usize) -> String {
+    format!("CPU ({threads} thread{})", if threads == 1 { "" } else { "s" })
+}
+
 /// State every thread of a run shares.
 struct Shared {
     graph: Arc<Graph>,
@@ -553,8 +558,7 @@ impl Stepper for LockStepper {
     }
 
     fn device(&self) -> String {
-        let t = self.sh.threads;
-        format!("CPU ({t} thread{})", if t == 1 { "" } else { "s" })
+        cpu_device(self.sh.threads)
     }
 
     fn source(&self) -> VertexId {
