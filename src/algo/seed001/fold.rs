@@ -201,8 +201,6 @@ struct HelperCounts {
 struct Shared {
     graph: Arc<Graph>,
     dist: Vec<AtomicI64>,
-    /// δ(x) with which a helper relaxed every arc of x (−1: none), for the helpers.
-    helped: Vec<AtomicI64>,
     /// δ(x) with which a helper took x (so two helpers do not relax x from the same δ).
     claimed: Vec<AtomicI64>,
     /// Whether the last lowering of δ(v) was a helper's (to count wasted helper work).
@@ -278,7 +276,9 @@ fn helper(sh: Arc<Shared>, tid: usize) {
                 break;
             }
             let dx = sh.dist[x as usize].load(Relaxed);
-            if sh.helped[x as usize].load(Relaxed) == dx || sh.claimed[x as usize].swap(dx, Relaxed) == dx {
+            // A load first: most entries are already taken, and a swap would take the line.
+            let claim = &sh.claimed[x as usize];
+            if claim.load(Relaxed) == dx || claim.swap(dx, Relaxed) == dx {
                 continue;
             }
             for (y, w) in succ.arcs(x) {
@@ -304,7 +304,6 @@ fn helper(sh: Arc<Shared>, tid: usize) {
                 }
             }
             // The lowerings are queued before the mark that lets thread 0 skip x.
-            sh.helped[x as usize].store(dx, Relaxed);
             if !out.push(x | MARK, dx, &sh.exit) {
                 return;
             }
@@ -378,7 +377,6 @@ impl FoldStepper {
         let sh = Arc::new(Shared {
             graph,
             dist,
-            helped: marks(if helpers > 0 { n } else { 0 }),
             claimed: marks(if helpers > 0 { n } else { 0 }),
             by_helper: flags(if helpers > 0 { n } else { 0 }),
             board: Padded(Board { window: std::array::from_fn(|_| AtomicU32::new(NONE)), epoch: AtomicU32::new(0) }),
