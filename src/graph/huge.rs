@@ -59,6 +59,32 @@ pub fn advise<T>(data: &[T]) -> usize {
     done
 }
 
+/// Marks the 2 MiB-aligned interior of `data`, not yet written (a fresh `vec![0; n]`, which the
+/// allocator maps lazily), for transparent huge pages without collapsing anything: the writes
+/// that follow fault it in as 2 MiB pages, zeroed by the threads that write them, where
+/// [`advise`] would zero them all now on the calling thread. Returns the bytes marked.
+pub fn advise_untouched<T>(data: &[T]) -> usize {
+    let bytes = std::mem::size_of_val(data);
+    if bytes < MIN_BYTES || !enabled() {
+        return 0;
+    }
+    let start = (data.as_ptr() as usize).next_multiple_of(HUGE_PAGE);
+    let end = (data.as_ptr() as usize + bytes) / HUGE_PAGE * HUGE_PAGE;
+    if end <= start { 0 } else { mark_huge(start, end - start) }
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn mark_huge(start: usize, len: usize) -> usize {
+    // SAFETY: as in madvise_huge; MADV_HUGEPAGE only sets a flag on the mapping.
+    let marked = unsafe { libc::madvise(start as *mut libc::c_void, len, libc::MADV_HUGEPAGE) } == 0;
+    if marked { len } else { 0 }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn mark_huge(_start: usize, _len: usize) -> usize {
+    0
+}
+
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn madvise_huge(start: usize, len: usize) -> usize {
     /// `MADV_COLLAPSE` from Linux 6.1's `<asm-generic/mman-common.h>`; the libc crate lacks it.

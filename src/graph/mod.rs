@@ -10,6 +10,7 @@
 mod builder;
 pub mod huge;
 mod labels;
+mod relabel;
 
 pub(crate) use builder::mix64;
 pub use builder::{AUTO_SCALE_LIMIT, FileWeight, GraphBuilder, WeightRule, WeightScale};
@@ -19,6 +20,7 @@ pub fn mix_seed(seed: u64, stream: u64) -> u64 {
     mix64(seed ^ mix64(stream.wrapping_add(0x5EED)))
 }
 pub use labels::VertexLabels;
+pub use relabel::{Relabelled, worth_relabelling};
 
 use std::sync::OnceLock;
 
@@ -176,6 +178,7 @@ pub struct Graph {
     succ: Csr,
     pred: OnceLock<Csr>,
     symmetric: OnceLock<bool>,
+    by_degree: OnceLock<Box<Relabelled>>,
     omega: Vec<Distance>,
     path_bound: u128,
     max_weight: Weight,
@@ -223,6 +226,7 @@ impl Graph {
             succ,
             pred: OnceLock::new(),
             symmetric: OnceLock::new(),
+            by_degree: OnceLock::new(),
             omega,
             path_bound,
             max_weight,
@@ -276,6 +280,12 @@ impl Graph {
                 a == b
             })
         })
+    }
+
+    /// This graph renumbered by out-degree, highest first ([`relabel::by_degree`]); built on
+    /// first call and kept with the graph (a second CSR's memory).
+    pub fn degree_relabelled(&self) -> &Relabelled {
+        self.by_degree.get_or_init(|| Box::new(relabel::by_degree(self)))
     }
 
     /// ω(v) = weight of the lightest out-arc of v, [`INF`] for a sink (seed 000 §3.1).

@@ -160,7 +160,7 @@ pub(super) fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &Atomic
     if let Some(out) = s.out {
         // Every thread has left the last round's barrier, so δ is final.
         for v in super::fast::slice(s.dist.len(), threads, t) {
-            out[v].store(s.dist.get(v), Relaxed);
+            out[v].store(s.dist.get(s.index(v)), Relaxed);
         }
     }
     // SAFETY: after the last barrier no thread reads the parts any more.

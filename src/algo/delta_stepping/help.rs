@@ -282,7 +282,7 @@ mod tests {
                         let cells: Vec<AtomicU32> = (0..g.n()).map(|_| AtomicU32::new(0)).collect();
                         let cancel = AtomicBool::new(false);
                         let k = super::super::fast::Knobs { split: Some(split), steal, one_barrier: false, ..knobs() };
-                        let run = drive(&g, &cells[..], Some(&dist), true, source, delta, threads, &cancel, k)
+                        let run = drive(&g, &cells[..], Some((&dist, None)), true, source, delta, threads, &cancel, k)
                             .expect("not cancelled");
                         let got: Vec<Distance> = dist.iter().map(|d| d.load(Relaxed)).collect();
                         let case =

@@ -433,7 +433,7 @@ pub(super) fn worker<C: Cells + ?Sized>(s: &Shared<C>, t: usize, cancel: &Atomic
     waited += s.barrier.wait();
     if let Some(out) = s.out {
         for v in slice(n, s.threads, t) {
-            out[v].store(s.dist.get(v), Relaxed);
+            out[v].store(s.dist.get(s.index(v)), Relaxed);
         }
     }
     let Worker { mut spare, bins, local, cn, .. } = w;
