@@ -13,7 +13,8 @@
 //! Measured (bench/results/cpu-peers-2026-11-26, lease 17, Kronecker 21 on 16 cores, 41
 //! interleaved rounds on two hosts): the runs 1.15× faster than on the graph as read (default /
 //! `SSSP_DS_RELABEL=0` 0.869, 90 % interval 0.838–0.909), GAP / ours 1.48× against 1.28×. The
-//! build costs ~0.3 s on those cores, once per graph, untimed like the CSR's.
+//! build costs 0.2–0.7 s (median 0.5 s) on those cores, once per graph, untimed like the CSR's:
+//! it pays back after ~70 runs on one graph.
 
 use super::{Csr, Graph, VertexId, VertexLabels};
 use rayon::prelude::*;
