@@ -643,7 +643,9 @@ fn delta_stepping_on_a_graph_renumbered_by_degree_equals_petgraph() {
     assert!(worth_relabelling(&g), "R-MAT is skewed and dense enough");
     assert!(!worth_relabelling(&fanout(4000, 16, 100, 1).expect("fanout")), "uniform degrees");
     assert!(!worth_relabelling(&grid(60, 60, 100, 1).expect("grid")), "mean degree under 10");
+    let before = g.stats().bytes;
     let r = g.degree_relabelled();
+    assert!(g.stats().bytes >= before + r.graph.successors().bytes(), "the copy is counted once built");
     let degree = |v: u32| r.graph.successors().degree(v);
     assert!((1..g.n() as u32).all(|v| degree(v - 1) >= degree(v)), "highest degree first");
     for s in [0, 1, 777, 2047] {

@@ -156,8 +156,8 @@ pub struct GraphStats {
     pub max_weight: Weight,
     pub self_loops: usize,
     pub sinks: usize,
-    /// Host bytes of the successor CSR, ω and coordinates (the predecessor CSR is counted once
-    /// built).
+    /// Host bytes of the successor CSR, ω and coordinates (the predecessor CSR and the copy
+    /// numbered by degree are counted once built).
     pub bytes: usize,
 }
 
@@ -387,7 +387,8 @@ impl Graph {
         s.bytes = self.succ.bytes()
             + self.omega.len() * 8
             + self.coords.as_ref().map_or(0, |c| c.len() * 8)
-            + self.pred.get().map_or(0, Csr::bytes);
+            + self.pred.get().map_or(0, Csr::bytes)
+            + self.by_degree.get().map_or(0, |r| r.graph.succ.bytes() + r.graph.omega.len() * 8 + r.new_of.len() * 4);
         s
     }
 }

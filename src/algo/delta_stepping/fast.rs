@@ -426,8 +426,18 @@ pub fn run(
 /// asynchronous run's road networks keep their own numbering (a file's order is already
 /// local; breadth-first order was slower there, lease 15 call 6).
 fn relabelled(graph: &Graph, threads: usize, knobs: Knobs) -> Option<&crate::graph::Relabelled> {
-    let on = knobs.relabel.unwrap_or_else(|| !modes(graph, threads, knobs).0 && crate::graph::worth_relabelling(graph));
+    let on = knobs.relabel.unwrap_or_else(|| {
+        !modes(graph, threads, knobs).0 && crate::graph::worth_relabelling(graph) && copy_fits(graph)
+    });
     on.then(|| graph.degree_relabelled())
+}
+
+/// Whether the renumbered copy (a second CSR, ω and the permutation) takes at most half of the
+/// memory the machine has available now: a graph loaded close to the machine's memory is solved
+/// as read rather than failing an allocation. True where the memory is unknown.
+fn copy_fits(graph: &Graph) -> bool {
+    let copy = graph.successors().bytes() as u64 + graph.n() as u64 * 12;
+    crate::generate::machine_memory().is_none_or(|(available, _)| copy <= available / 2)
 }
 
 /// Makes the first timed run of a process start as warm as the later ones: starts the team
