@@ -596,7 +596,6 @@ fn delta_stepping_fast_path_reports_each_threads_time() {
 /// petgraph from a hub and from a leaf, on 1, 3 and 8 threads, for Δ 1, 50 and auto.
 #[test]
 fn delta_stepping_with_split_hubs_equals_petgraph() {
-    use sssp_lab::algo::{DELTA_STEPPING, DeltaSteppingStepper, Stepper};
     let n = 3000u32;
     let mut x = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = |k: u32| {
@@ -615,12 +614,19 @@ fn delta_stepping_with_split_hubs_equals_petgraph() {
     }
     let g = Arc::new(b.build(String::from("hubs"), None, VertexLabels::Offset(0)).expect("n ≥ 1"));
     assert!(g.m() > 4 * g.n());
-    for s in [0, 1] {
-        let want = petgraph_distances(&g, s);
-        for delta in [1, 50, 0] {
+    fast_rounds_equal_petgraph(&g, &[0, 1], &[1, 50, 0]);
+}
+
+/// Δ-stepping's `run_to_end` (the fast rounds) from each source, for each Δ (0 = auto), on 1, 3
+/// and 8 threads, equals petgraph's distances.
+fn fast_rounds_equal_petgraph(g: &Arc<Graph>, sources: &[VertexId], deltas: &[u32]) {
+    use sssp_lab::algo::{DELTA_STEPPING, DeltaSteppingStepper, Stepper};
+    for &s in sources {
+        let want = petgraph_distances(g, s);
+        for delta in deltas {
             let opts = SolveOptions::for_choice(&format!("delta-stepping:delta={delta}").parse().expect("choice"));
             for threads in [1, 3, 8] {
-                let mut st = DeltaSteppingStepper::new(Arc::clone(&g), DELTA_STEPPING, s, threads, opts.clone())
+                let mut st = DeltaSteppingStepper::new(Arc::clone(g), DELTA_STEPPING, s, threads, opts.clone())
                     .expect("stepper")
                     .with_cutoff(0);
                 st.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("solve");
@@ -636,7 +642,6 @@ fn delta_stepping_with_split_hubs_equals_petgraph() {
 /// 3 and 8 threads, for Δ 1 and auto. Uniform fan-out and grids stay as read.
 #[test]
 fn delta_stepping_on_a_graph_renumbered_by_degree_equals_petgraph() {
-    use sssp_lab::algo::{DELTA_STEPPING, DeltaSteppingStepper, Stepper};
     use sssp_lab::generate::{fanout, grid, rmat};
     use sssp_lab::graph::worth_relabelling;
     let g = Arc::new(rmat(11, 16, [0.57, 0.19, 0.19], 255, 3).expect("rmat"));
@@ -648,19 +653,7 @@ fn delta_stepping_on_a_graph_renumbered_by_degree_equals_petgraph() {
     assert!(g.stats().bytes >= before + r.graph.successors().bytes(), "the copy is counted once built");
     let degree = |v: u32| r.graph.successors().degree(v);
     assert!((1..g.n() as u32).all(|v| degree(v - 1) >= degree(v)), "highest degree first");
-    for s in [0, 1, 777, 2047] {
-        let want = petgraph_distances(&g, s);
-        for delta in [1, 0] {
-            let opts = SolveOptions::for_choice(&format!("delta-stepping:delta={delta}").parse().expect("choice"));
-            for threads in [1, 3, 8] {
-                let mut st = DeltaSteppingStepper::new(Arc::clone(&g), DELTA_STEPPING, s, threads, opts.clone())
-                    .expect("stepper")
-                    .with_cutoff(0);
-                st.run_to_end(&AtomicBool::new(false), &mut |_| {}).expect("solve");
-                assert_eq!(st.distances().expect("distances"), want, "from {s}: Δ = {delta}, {threads} threads");
-            }
-        }
-    }
+    fast_rounds_equal_petgraph(&g, &[0, 1, 777, 2047], &[1, 0]);
 }
 
 /// Parameters are decoded once into typed structs; a value the algorithm does not declare is an
