@@ -45,16 +45,8 @@ pub fn collapsed_bytes() -> usize {
 /// the range is under [`MIN_BYTES`], huge pages are off, or the kernel declined). Never fails:
 /// an array the kernel leaves on 4 KiB pages is merely slower to reach at random.
 pub fn advise<T>(data: &[T]) -> usize {
-    let bytes = std::mem::size_of_val(data);
-    if bytes < MIN_BYTES || !enabled() {
-        return 0;
-    }
-    let start = (data.as_ptr() as usize).next_multiple_of(HUGE_PAGE);
-    let end = (data.as_ptr() as usize + bytes) / HUGE_PAGE * HUGE_PAGE;
-    if end <= start {
-        return 0;
-    }
-    let done = madvise_huge(start, end - start);
+    let Some((start, len)) = interior(data) else { return 0 };
+    let done = madvise_huge(start, len);
     COLLAPSED.fetch_add(done, Relaxed);
     done
 }
@@ -64,13 +56,19 @@ pub fn advise<T>(data: &[T]) -> usize {
 /// that follow fault it in as 2 MiB pages, zeroed by the threads that write them, where
 /// [`advise`] would zero them all now on the calling thread. Returns the bytes marked.
 pub fn advise_untouched<T>(data: &[T]) -> usize {
+    interior(data).map_or(0, |(start, len)| mark_huge(start, len))
+}
+
+/// The 2 MiB-aligned interior of `data` as (start address, bytes), or None when there is
+/// nothing to advise: under [`MIN_BYTES`], huge pages off, or no whole huge page inside.
+fn interior<T>(data: &[T]) -> Option<(usize, usize)> {
     let bytes = std::mem::size_of_val(data);
     if bytes < MIN_BYTES || !enabled() {
-        return 0;
+        return None;
     }
     let start = (data.as_ptr() as usize).next_multiple_of(HUGE_PAGE);
     let end = (data.as_ptr() as usize + bytes) / HUGE_PAGE * HUGE_PAGE;
-    if end <= start { 0 } else { mark_huge(start, end - start) }
+    (end > start).then(|| (start, end - start))
 }
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
