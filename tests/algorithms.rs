@@ -656,6 +656,30 @@ fn delta_stepping_on_a_graph_renumbered_by_degree_equals_petgraph() {
     fast_rounds_equal_petgraph(&g, &[0, 1, 777, 2047], &[1, 0]);
 }
 
+/// Δ-stepping's rounds read each arc as one packed word (head and weight) wherever they fit:
+/// R-MAT at scale 11 with weights up to 255 packs (11 + 8 bits), and its packed arcs give back
+/// every head and weight of the CSR; a fan-out graph whose weights need 30 bits beside 12 bits
+/// of head does not, and its rounds read the CSR's two arrays. Both equal petgraph.
+#[test]
+fn delta_stepping_on_packed_and_unpacked_arcs_equals_petgraph() {
+    use sssp_lab::generate::{fanout, rmat};
+    let g = Arc::new(rmat(11, 16, [0.57, 0.19, 0.19], 255, 5).expect("rmat"));
+    let before = g.stats().bytes;
+    let p = g.packed_successors().expect("21 bits of a word");
+    let succ = g.successors();
+    assert!(
+        p.arcs
+            .iter()
+            .zip(succ.targets.iter().zip(&succ.weights))
+            .all(|(&a, (&v, &w))| (p.head(a), p.weight(a)) == (v, w))
+    );
+    assert_eq!(g.stats().bytes, before + 4 * g.m(), "the packed arcs are counted once built");
+    fast_rounds_equal_petgraph(&g, &[0, 3, 2000], &[1, 0]);
+    let wide = Arc::new(fanout(4000, 12, 1 << 30, 2).expect("fanout"));
+    assert!(!wide.packs() && wide.packed_successors().is_none(), "12 + 31 bits do not fit a word");
+    fast_rounds_equal_petgraph(&wide, &[0, 3999], &[0, 1 << 20]);
+}
+
 /// Parameters are decoded once into typed structs; a value the algorithm does not declare is an
 /// error naming the key and the value, from the decoder and from every stepper built without
 /// the registry's validation.

@@ -10,6 +10,7 @@
 mod builder;
 pub mod huge;
 mod labels;
+mod packed;
 mod relabel;
 
 pub(crate) use builder::mix64;
@@ -20,6 +21,7 @@ pub fn mix_seed(seed: u64, stream: u64) -> u64 {
     mix64(seed ^ mix64(stream.wrapping_add(0x5EED)))
 }
 pub use labels::VertexLabels;
+pub use packed::PackedArcs;
 pub use relabel::{Relabelled, worth_relabelling};
 
 use std::sync::OnceLock;
@@ -156,8 +158,8 @@ pub struct GraphStats {
     pub max_weight: Weight,
     pub self_loops: usize,
     pub sinks: usize,
-    /// Host bytes of the successor CSR, ω and coordinates (the predecessor CSR and the copy
-    /// numbered by degree are counted once built).
+    /// Host bytes of the successor CSR, ω and coordinates (the predecessor CSR, the packed arcs
+    /// and the copy numbered by degree, with its own packed arcs, are counted once built).
     pub bytes: usize,
 }
 
@@ -179,6 +181,7 @@ pub struct Graph {
     pred: OnceLock<Csr>,
     symmetric: OnceLock<bool>,
     by_degree: OnceLock<Box<Relabelled>>,
+    packed: OnceLock<Option<PackedArcs>>,
     omega: Vec<Distance>,
     path_bound: u128,
     max_weight: Weight,
@@ -227,6 +230,7 @@ impl Graph {
             pred: OnceLock::new(),
             symmetric: OnceLock::new(),
             by_degree: OnceLock::new(),
+            packed: OnceLock::new(),
             omega,
             path_bound,
             max_weight,
@@ -286,6 +290,24 @@ impl Graph {
     /// first call and kept with the graph (a second CSR's memory).
     pub fn degree_relabelled(&self) -> &Relabelled {
         self.by_degree.get_or_init(|| Box::new(relabel::by_degree(self)))
+    }
+
+    /// The successors' arcs packed one per 32-bit word ([`packed::pack`]: head and weight in
+    /// one word); None where they do not fit (more than 2³¹ vertices, a negative weight, or
+    /// ⌈log₂ n⌉ bits of head and the heaviest weight's bits over 32). Built on first call
+    /// (O(m), in parallel) and kept with the graph (4m bytes).
+    pub fn packed_successors(&self) -> Option<&PackedArcs> {
+        self.packed
+            .get_or_init(|| {
+                let min_weight = if self.first_negative.is_some() { -1 } else { 0 };
+                packed::pack(&self.succ, min_weight, self.max_weight)
+            })
+            .as_ref()
+    }
+
+    /// Whether [`Graph::packed_successors`] would pack this graph's arcs, without building them.
+    pub fn packs(&self) -> bool {
+        packed::fits(self.n(), if self.first_negative.is_some() { -1 } else { 0 }, self.max_weight)
     }
 
     /// ω(v) = weight of the lightest out-arc of v, [`INF`] for a sink (seed 000 §3.1).
@@ -356,6 +378,16 @@ impl Graph {
         self.max_out_degree
     }
 
+    /// Bytes of this graph's own arrays and of what it built on demand (in-arcs, packed arcs),
+    /// not its renumbered copy.
+    fn held_bytes(&self) -> usize {
+        self.succ.bytes()
+            + self.omega.len() * 8
+            + self.coords.as_ref().map_or(0, |c| c.len() * 8)
+            + self.pred.get().map_or(0, Csr::bytes)
+            + self.packed.get().and_then(Option::as_ref).map_or(0, PackedArcs::bytes)
+    }
+
     /// Degree and weight statistics; O(n + m).
     pub fn stats(&self) -> GraphStats {
         let n = self.n();
@@ -384,11 +416,7 @@ impl Graph {
         }
         s.max_in_degree = in_deg.iter().copied().max().unwrap_or(0) as usize;
         s.mean_out_degree = if n == 0 { 0.0 } else { s.m as f64 / n as f64 };
-        s.bytes = self.succ.bytes()
-            + self.omega.len() * 8
-            + self.coords.as_ref().map_or(0, |c| c.len() * 8)
-            + self.pred.get().map_or(0, Csr::bytes)
-            + self.by_degree.get().map_or(0, |r| r.graph.succ.bytes() + r.graph.omega.len() * 8 + r.new_of.len() * 4);
+        s.bytes = self.held_bytes() + self.by_degree.get().map_or(0, |r| r.graph.held_bytes() + r.new_of.len() * 4);
         s
     }
 }

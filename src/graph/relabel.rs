@@ -141,6 +141,7 @@ pub fn by_degree(graph: &Graph) -> Relabelled {
         pred: OnceLock::new(),
         symmetric: OnceLock::new(),
         by_degree: OnceLock::new(),
+        packed: OnceLock::new(),
         omega,
         path_bound: graph.path_bound,
         max_weight: graph.max_weight,

@@ -71,7 +71,7 @@ use super::barrier::{FutexBarrier, Padded};
 pub use super::relax::Counts;
 use super::relax::expand;
 use crate::algo::SolveError;
-use crate::graph::{Csr, Distance, Graph, INF, VertexId};
+use crate::graph::{Csr, Distance, Graph, INF, PackedArcs, VertexId};
 use std::cell::{RefCell, UnsafeCell};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
@@ -166,6 +166,10 @@ pub(super) struct Knobs {
     /// back in the original numbering / on the graph as read. Unset: where GAP's rule
     /// ([`crate::graph::worth_relabelling`]) says so, never on the asynchronous run.
     pub(super) relabel: Option<bool>,
+    /// `SSSP_DS_PACK=1` / `=0`: the rounds read each arc as one 32-bit word, head and weight
+    /// packed ([`Graph::packed_successors`], built untimed with the solver) / as the CSR's two
+    /// arrays. Unset: wherever the arcs fit a word, never on the asynchronous run.
+    pub(super) pack: Option<bool>,
 }
 
 /// Vertices of at most this many arcs make a graph "road-like" for [`modes`] (the GPU's
@@ -211,6 +215,7 @@ pub(super) fn knobs() -> Knobs {
             asynch: var("SSSP_DS_ASYNC").map(|v| v == 1),
             pull: var("SSSP_DS_PULL").map(|v| v == 1),
             relabel: var("SSSP_DS_RELABEL").map(|v| v == 1),
+            pack: var("SSSP_DS_PACK").map(|v| v == 1),
         }
     })
 }
@@ -373,6 +378,9 @@ pub(super) struct Shared<'a, C: Cells + ?Sized> {
     pub(super) slots: Option<super::wasp::Slots>,
     /// In-arcs for the pull before a push ([`super::relax::pull`], `SSSP_DS_PULL=1`).
     pub(super) pred: Option<&'a Csr>,
+    /// `succ`'s arcs one word each ([`Knobs::pack`]), read by [`super::relax::relax_arcs`]
+    /// instead of `succ.targets` and `succ.weights`.
+    pub(super) packed: Option<&'a PackedArcs>,
 }
 
 impl<C: Cells + ?Sized> Shared<'_, C> {
@@ -440,6 +448,19 @@ fn copy_fits(graph: &Graph) -> bool {
     crate::generate::machine_memory().is_none_or(|(available, _)| copy <= available / 2)
 }
 
+/// The packed arcs a run's rounds read ([`Knobs::pack`]); None: the CSR's two arrays. Unset,
+/// wherever they fit a word and take at most half the available memory, except on the
+/// asynchronous run, whose loop reads the CSR (`graph` is the one the run works on, renumbered
+/// or not).
+fn packed(graph: &Graph, threads: usize, knobs: Knobs) -> Option<&PackedArcs> {
+    let on = knobs.pack.unwrap_or_else(|| {
+        !modes(graph, threads, knobs).0
+            && graph.packs()
+            && crate::generate::machine_memory().is_none_or(|(available, _)| graph.m() as u64 * 4 <= available / 2)
+    });
+    if on { graph.packed_successors() } else { None }
+}
+
 /// Makes the first timed run of a process start as warm as the later ones: starts the team
 /// ([`super::team::prepare`]) and sizes the kept 32-bit δ array for `graph` now, so neither
 /// thread start-up nor the array's page faults fall inside [`run`]. Called when the solver is
@@ -457,6 +478,10 @@ pub fn prepare(graph: &Graph, threads: usize) {
         }
         None => graph,
     };
+    let started = Instant::now();
+    if packed(graph, threads, knobs()).is_some() && knobs().count {
+        eprintln!("pack: one word an arc ready in {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
+    }
     if modes(graph, threads, knobs()).1 {
         // The in-arcs of the pull (relax::pull), built once per graph like the CSR.
         graph.is_symmetric();
@@ -513,6 +538,7 @@ pub(super) fn drive<C: Cells + ?Sized>(
         // A symmetric graph's rows are its in-arcs too: the pull then reads the arcs the push
         // reads next, no second CSR.
         pred: pull.then(|| if graph.is_symmetric() { graph.successors() } else { graph.predecessors() }),
+        packed: if asynch { None } else { packed(graph, threads, knobs) },
     };
     shared.help.reset(threads);
     let rounds = AtomicU64::new(0);

@@ -5,7 +5,7 @@
 //! [`super::fast::PREFETCH`]), and the pull before a push ([`pull`]).
 
 use super::fast::{Cells, Shared};
-use crate::graph::{Csr, Distance, VertexId};
+use crate::graph::{Csr, Distance, VertexId, Weight};
 
 /// The work of a fast run, counted in registers per thread and summed at the end (a few adds
 /// per vertex, always on): what GAP's loop does is the same sum for its rules.
@@ -208,7 +208,7 @@ pub(super) fn relax_arcs<C: Cells + ?Sized>(
     let succ = s.succ;
     let du = s.dist.get(u as usize);
     cn.arcs += r.len() as u64;
-    for (&v, &w) in succ.targets[r.clone()].iter().zip(&succ.weights[r]) {
+    let mut arc = |v: VertexId, w: Weight| {
         let nd = du + Distance::from(w);
         if s.dist.lower(v as usize, nd) {
             cn.pushes += 1;
@@ -217,6 +217,15 @@ pub(super) fn relax_arcs<C: Cells + ?Sized>(
                 bins.push(spare.pop().unwrap_or_default());
             }
             bins[b].push(v);
+        }
+    };
+    if let Some(p) = s.packed {
+        for &a in &p.arcs[r] {
+            arc(p.head(a), p.weight(a));
+        }
+    } else {
+        for (&v, &w) in succ.targets[r.clone()].iter().zip(&succ.weights[r]) {
+            arc(v, w);
         }
     }
 }
