@@ -208,7 +208,26 @@ pub(super) fn relax_arcs<C: Cells + ?Sized>(
     let succ = s.succ;
     let du = s.dist.get(u as usize);
     cn.arcs += r.len() as u64;
-    let mut arc = |v: VertexId, w: Weight| {
+    if let Some(p) = s.packed {
+        relax_row(s, du, p.arcs[r].iter().map(|&a| (p.head(a), p.weight(a))), bins, spare, cn);
+    } else {
+        relax_row(s, du, succ.targets[r.clone()].iter().copied().zip(succ.weights[r].iter().copied()), bins, spare, cn);
+    }
+}
+
+/// The relax loop of [`relax_arcs`] over one row's (head, weight) pairs, whichever layout they
+/// are read from. Always inlined: as a closure called per arc it was not, and cost Kronecker
+/// 21 a call per arc (lease 18 call 1: 1.07× GAP against lease 17's 1.48×).
+#[inline(always)]
+fn relax_row<C: Cells + ?Sized>(
+    s: &Shared<C>,
+    du: Distance,
+    arcs: impl Iterator<Item = (VertexId, Weight)>,
+    bins: &mut Vec<Vec<VertexId>>,
+    spare: &mut Vec<Vec<VertexId>>,
+    cn: &mut Counts,
+) {
+    for (v, w) in arcs {
         let nd = du + Distance::from(w);
         if s.dist.lower(v as usize, nd) {
             cn.pushes += 1;
@@ -217,15 +236,6 @@ pub(super) fn relax_arcs<C: Cells + ?Sized>(
                 bins.push(spare.pop().unwrap_or_default());
             }
             bins[b].push(v);
-        }
-    };
-    if let Some(p) = s.packed {
-        for &a in &p.arcs[r] {
-            arc(p.head(a), p.weight(a));
-        }
-    } else {
-        for (&v, &w) in succ.targets[r.clone()].iter().zip(&succ.weights[r]) {
-            arc(v, w);
         }
     }
 }
