@@ -656,16 +656,17 @@ fn delta_stepping_on_a_graph_renumbered_by_degree_equals_petgraph() {
     fast_rounds_equal_petgraph(&g, &[0, 1, 777, 2047], &[1, 0]);
 }
 
-/// Δ-stepping's rounds read each arc as one packed word (head and weight) wherever they fit:
-/// R-MAT at scale 11 with weights up to 255 packs (11 + 8 bits), and its packed arcs give back
-/// every head and weight of the CSR; a fan-out graph whose weights need 30 bits beside 12 bits
-/// of head does not, and its rounds read the CSR's two arrays. Both equal petgraph.
+/// The packed arcs (`Graph::packed_successors`, read by Δ-stepping's rounds with
+/// `SSSP_DS_PACK=1`) give back every head and weight of the CSR where they fit a word — R-MAT
+/// at scale 11 with weights up to 255 (11 + 8 bits) — and are counted in the stats once built;
+/// a fan-out graph whose weights need 31 bits beside 12 bits of head is refused. The rounds on
+/// both, as the binary runs them, equal petgraph.
 #[test]
-fn delta_stepping_on_packed_and_unpacked_arcs_equals_petgraph() {
+fn packed_arcs_give_back_the_csr_and_refuse_what_does_not_fit() {
     use sssp_lab::generate::{fanout, rmat};
     let g = Arc::new(rmat(11, 16, [0.57, 0.19, 0.19], 255, 5).expect("rmat"));
     let before = g.stats().bytes;
-    let p = g.packed_successors().expect("21 bits of a word");
+    let p = g.packed_successors().expect("19 bits of a word");
     let succ = g.successors();
     assert!(
         p.arcs

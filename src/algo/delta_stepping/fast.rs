@@ -66,6 +66,11 @@
 //! the graph renumbered by degree, hubs first ([`crate::graph::Graph::degree_relabelled`],
 //! built untimed in [`prepare`]), and copy δ back through the permutation: Kronecker 21 1.15×
 //! faster (A/B 0.869, 0.838–0.909, 41 rounds), 1.48× GAP (1.41–1.53) against 1.28× without.
+//!
+//! Tried and slower at 16 threads (lease 18): each arc read as one 32-bit word, head and weight
+//! packed ([`packed`], `SSSP_DS_PACK=1`), half the bytes a round streams: Kronecker 21 9 %
+//! slower, uniform random 21 even. Pooled over 71 rounds with lease 17, the rounds on the graph
+//! renumbered by degree are 1.48× GAP (1.44–1.53) on Kronecker 21.
 
 use super::barrier::{FutexBarrier, Padded};
 pub use super::relax::Counts;
@@ -166,9 +171,10 @@ pub(super) struct Knobs {
     /// back in the original numbering / on the graph as read. Unset: where GAP's rule
     /// ([`crate::graph::worth_relabelling`]) says so, never on the asynchronous run.
     pub(super) relabel: Option<bool>,
-    /// `SSSP_DS_PACK=1` / `=0`: the rounds read each arc as one 32-bit word, head and weight
-    /// packed ([`Graph::packed_successors`], built untimed with the solver) / as the CSR's two
-    /// arrays. Unset: wherever the arcs fit a word, never on the asynchronous run.
+    /// `SSSP_DS_PACK=1`: the rounds read each arc as one 32-bit word, head and weight packed
+    /// ([`Graph::packed_successors`], built untimed with the solver), where the arcs fit a
+    /// word; unset or 0: the CSR's two arrays. Off by default: 9 % slower on Kronecker 21 at
+    /// 16 threads, even on uniform random 21 (lease 18; [`packed`]).
     pub(super) pack: Option<bool>,
 }
 
@@ -448,16 +454,22 @@ fn copy_fits(graph: &Graph) -> bool {
     crate::generate::machine_memory().is_none_or(|(available, _)| copy <= available / 2)
 }
 
-/// The packed arcs a run's rounds read ([`Knobs::pack`]); None: the CSR's two arrays. Unset,
-/// wherever they fit a word and take at most half the available memory, except on the
-/// asynchronous run, whose loop reads the CSR (`graph` is the one the run works on, renumbered
-/// or not).
+/// The packed arcs a run's rounds read with `SSSP_DS_PACK=1` ([`Knobs::pack`]), where they
+/// fit a word and take at most half the available memory; None: the CSR's two arrays (the
+/// default). The asynchronous run's loop always reads the CSR. `graph` is the one the run works
+/// on, renumbered or not.
+///
+/// Why not the default: one 4-byte stream an arc instead of two of 4 bytes halves the bytes a
+/// round streams, and on 2 threads of the build machine Kronecker 20 ran 1.12–1.18× faster.
+/// On 16 cores beside GAP (bench/results/cpu-peers-2026-11-26/lease-18) it was slower:
+/// Kronecker 21 48.95 against 45.51 ms unpacked (A/B 1.093×, 90 % 1.038–1.143, 30 rounds),
+/// uniform random 21 even (0.990×, 0.967–1.038, 12 rounds). With every core missing at once the
+/// arcs' bytes are not what the rounds wait for.
 fn packed(graph: &Graph, threads: usize, knobs: Knobs) -> Option<&PackedArcs> {
-    let on = knobs.pack.unwrap_or_else(|| {
-        !modes(graph, threads, knobs).0
-            && graph.packs()
-            && crate::generate::machine_memory().is_none_or(|(available, _)| graph.m() as u64 * 4 <= available / 2)
-    });
+    let on = knobs.pack == Some(true)
+        && !modes(graph, threads, knobs).0
+        && graph.packs()
+        && crate::generate::machine_memory().is_none_or(|(available, _)| graph.m() as u64 * 4 <= available / 2);
     if on { graph.packed_successors() } else { None }
 }
 
@@ -834,22 +846,33 @@ pub(super) mod tests {
     fn a_relabelled_run_copies_delta_back_in_the_original_numbering() {
         let g = random_graph("random", 600, 0x5eed, &[], 0, 1);
         let r = g.degree_relabelled();
+        assert!(r.graph.packs(), "10 bits of head and small weights fit a word");
         let mut seen = vec![false; g.n()];
         for &x in &r.new_of {
             assert!(!std::mem::replace(&mut seen[x as usize], true), "new_of is a permutation");
         }
         for source in [0, 7, 599] {
             let want = crate::algo::dijkstra_distances(&g, source);
-            for (threads, one) in [(1, false), (3, false), (3, true), (8, false)] {
+            for (threads, one, pack) in
+                [(1, false, false), (3, false, true), (3, true, false), (8, false, true), (8, false, false)]
+            {
                 let dist: Vec<AtomicI64> = (0..g.n()).map(|_| AtomicI64::new(0)).collect();
                 let cells: Vec<AtomicU32> = (0..g.n()).map(|_| AtomicU32::new(0)).collect();
                 let cancel = AtomicBool::new(false);
-                let knobs = Knobs { asynch: Some(!one), pull: Some(!one), one_barrier: one, ..knobs() };
+                // The packed arcs (SSSP_DS_PACK=1) are read by the rounds only, not the
+                // asynchronous run.
+                let knobs = Knobs {
+                    asynch: Some(!one && !pack),
+                    pull: Some(!one),
+                    one_barrier: one,
+                    pack: Some(pack),
+                    ..knobs()
+                };
                 let out = Some((&dist[..], Some(&r.new_of[..])));
                 let from = r.new_of[source as usize];
                 drive(&r.graph, &cells[..], out, true, from, 30, threads, &cancel, knobs).expect("not cancelled");
                 let got: Vec<Distance> = dist.iter().map(|d| d.load(Relaxed)).collect();
-                assert_eq!(got, want, "source {source}, {threads} threads, one barrier {one}");
+                assert_eq!(got, want, "source {source}, {threads} threads, one barrier {one}, packed {pack}");
             }
         }
     }
