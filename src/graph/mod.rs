@@ -292,6 +292,11 @@ impl Graph {
         self.by_degree.get_or_init(|| Box::new(relabel::by_degree(self)))
     }
 
+    /// [`Graph::degree_relabelled`] if it has been built, without building it.
+    pub fn degree_relabelled_if_built(&self) -> Option<&Relabelled> {
+        self.by_degree.get().map(|r| &**r)
+    }
+
     /// The successors' arcs packed one per 32-bit word ([`packed::pack`]: head and weight in
     /// one word); None where they do not fit (more than 2³¹ vertices, a negative weight, or
     /// ⌈log₂ n⌉ bits of head and the heaviest weight's bits over 32). Built on first call

@@ -441,7 +441,10 @@ pub fn run(
 /// local; breadth-first order was slower there, lease 15 call 6).
 fn relabelled(graph: &Graph, threads: usize, knobs: Knobs) -> Option<&crate::graph::Relabelled> {
     let on = knobs.relabel.unwrap_or_else(|| {
-        !modes(graph, threads, knobs).0 && crate::graph::worth_relabelling(graph) && copy_fits(graph)
+        // Once the copy is built (prepare, untimed) the timed run does not read /proc/meminfo.
+        !modes(graph, threads, knobs).0
+            && crate::graph::worth_relabelling(graph)
+            && (graph.degree_relabelled_if_built().is_some() || copy_fits(graph))
     });
     on.then(|| graph.degree_relabelled())
 }
