@@ -2,13 +2,15 @@
 //! graphs whose ids and weights fit together (GAP's scale-21 graphs: 21 bits of head, weights
 //! 1..255).
 //!
-//! Why: a relaxation round streams each frontier vertex's arcs. Kept as two arrays (`targets`
-//! and `weights`, 8 bytes an arc, as GAP's `WNode`s) every row costs two cache-line streams and
-//! the run moves twice the bytes it needs; packed, one stream of 4 bytes an arc. Bit-packing
-//! the adjacency is the graph-compression literature's first step (Shun, Dhulipala and
-//! Blelloch, "Smaller and faster: parallel processing of compressed graphs with Ligra+",
-//! DCC 2015, go further with variable-length codes). CPU Δ-stepping's rounds read it
-//! ([`crate::algo::delta_stepping`], `SSSP_DS_PACK`); nothing else does.
+//! Why it was tried: a relaxation round streams each frontier vertex's arcs. The CSR keeps them
+//! as two arrays (`targets` and `weights`: two streams, 8 bytes an arc; GAP's `WNode`s
+//! interleave the same 8 bytes in one); packed, one stream of 4 bytes an arc. Bit-packing the
+//! adjacency is the graph-compression literature's first step (Shun, Dhulipala and Blelloch,
+//! "Smaller and faster: parallel processing of compressed graphs with Ligra+", DCC 2015, go
+//! further with variable-length codes). CPU Δ-stepping's rounds read it only with
+//! `SSSP_DS_PACK=1` ([`crate::algo::delta_stepping`]): on 16 cores it was 9 % slower on
+//! Kronecker 21 and even on uniform random 21 (bench/results/cpu-peers-2026-11-26, lease 18),
+//! so nothing reads it by default.
 
 use super::{Csr, VertexId, Weight};
 use rayon::prelude::*;
