@@ -458,8 +458,8 @@ fn copy_fits(graph: &Graph) -> bool {
 }
 
 /// The packed arcs a run's rounds read with `SSSP_DS_PACK=1` ([`Knobs::pack`]), where they
-/// fit a word and take at most half the available memory; None: the CSR's two arrays (the
-/// default). The asynchronous run's loop always reads the CSR. `graph` is the one the run works
+/// fit a word; None: the CSR's two arrays (the default). Forced on, like `SSSP_DS_RELABEL=1`,
+/// it takes no memory guard, so no timed run reads `/proc/meminfo`. The asynchronous run's loop always reads the CSR. `graph` is the one the run works
 /// on, renumbered or not.
 ///
 /// Why not the default: one 4-byte stream an arc instead of two of 4 bytes halves the bytes a
@@ -469,11 +469,7 @@ fn copy_fits(graph: &Graph) -> bool {
 /// uniform random 21 even (0.990×, 0.967–1.038, 12 rounds). With every core missing at once the
 /// arcs' bytes are not what the rounds wait for.
 fn packed(graph: &Graph, threads: usize, knobs: Knobs) -> Option<&PackedArcs> {
-    let on = knobs.pack == Some(true)
-        && !modes(graph, threads, knobs).0
-        && graph.packs()
-        && crate::generate::machine_memory().is_none_or(|(available, _)| graph.m() as u64 * 4 <= available / 2);
-    if on { graph.packed_successors() } else { None }
+    if knobs.pack == Some(true) && !modes(graph, threads, knobs).0 { graph.packed_successors() } else { None }
 }
 
 /// Makes the first timed run of a process start as warm as the later ones: starts the team
