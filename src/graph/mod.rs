@@ -302,17 +302,17 @@ impl Graph {
     /// ⌈log₂ n⌉ bits of head and the heaviest weight's bits over 32). Built on first call
     /// (O(m), in parallel) and kept with the graph (4m bytes).
     pub fn packed_successors(&self) -> Option<&PackedArcs> {
-        self.packed
-            .get_or_init(|| {
-                let min_weight = if self.first_negative.is_some() { -1 } else { 0 };
-                packed::pack(&self.succ, min_weight, self.max_weight)
-            })
-            .as_ref()
+        self.packed.get_or_init(|| packed::pack(&self.succ, self.weight_floor(), self.max_weight)).as_ref()
     }
 
     /// Whether [`Graph::packed_successors`] would pack this graph's arcs, without building them.
     pub fn packs(&self) -> bool {
-        packed::fits(self.n(), if self.first_negative.is_some() { -1 } else { 0 }, self.max_weight)
+        packed::fits(self.n(), self.weight_floor(), self.max_weight)
+    }
+
+    /// A lower bound on the weights for [`packed`]: −1 where some arc is negative, else 0.
+    fn weight_floor(&self) -> Weight {
+        if self.first_negative.is_some() { -1 } else { 0 }
     }
 
     /// ω(v) = weight of the lightest out-arc of v, [`INF`] for a sink (seed 000 §3.1).
