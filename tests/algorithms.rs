@@ -639,7 +639,7 @@ fn fast_rounds_equal_petgraph(g: &Arc<Graph>, sources: &[VertexId], deltas: &[u3
 /// On a skewed graph of mean degree ≥ 10 (R-MAT with Graph500's probabilities) Δ-stepping's
 /// rounds work on the graph renumbered by degree (GAP's relabelling rule) and copy δ back:
 /// the distances equal petgraph's in the original numbering, from a hub and from leaves, on 1,
-/// 3 and 8 threads, for Δ 1 and auto. Uniform fan-out and grids stay as read.
+/// 3 and 8 threads, for Δ 1 and auto; each renumbered row is sorted by head. Uniform fan-out and grids stay as read.
 #[test]
 fn delta_stepping_on_a_graph_renumbered_by_degree_equals_petgraph() {
     use sssp_lab::generate::{fanout, grid, rmat};
@@ -653,6 +653,11 @@ fn delta_stepping_on_a_graph_renumbered_by_degree_equals_petgraph() {
     assert!(g.stats().bytes >= before + r.graph.successors().bytes(), "the copy is counted once built");
     let degree = |v: u32| r.graph.successors().degree(v);
     assert!((1..g.n() as u32).all(|v| degree(v - 1) >= degree(v)), "highest degree first");
+    let rs = r.graph.successors();
+    assert!(
+        (0..g.n() as u32).all(|u| rs.targets[rs.range(u)].is_sorted()),
+        "each row sorted by new head id, as GAP's RelabelByDegree"
+    );
     fast_rounds_equal_petgraph(&g, &[0, 1, 777, 2047], &[1, 0]);
 }
 

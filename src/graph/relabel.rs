@@ -16,7 +16,7 @@
 //! build costs 0.2–0.7 s (median 0.5 s) on those cores, once per graph, untimed like the CSR's:
 //! it pays back after ~70 runs on one graph.
 
-use super::{Csr, Graph, VertexId, VertexLabels};
+use super::{Csr, Graph, VertexId, VertexLabels, Weight};
 use rayon::prelude::*;
 use std::sync::OnceLock;
 
@@ -67,12 +67,28 @@ fn fault_time_huge_pages() -> bool {
     *ON.get_or_init(|| std::env::var("SSSP_RELABEL_PAGES").is_ok_and(|v| v.trim() == "fault"))
 }
 
+/// `SSSP_RELABEL_SORT=0`: each renumbered row keeps its arcs in the order read (lease 17's
+/// build, for the A/B); unset: sorted by new head id, as GAP's `RelabelByDegree` sorts every
+/// neighbourhood. Read once.
+fn sort_rows() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("SSSP_RELABEL_SORT").map_or(true, |v| v.trim() != "0"))
+}
+
+/// `SSSP_RELABEL_TIES=hub`: vertices of one degree ordered by their highest-ranked neighbour
+/// (then id); unset: by id. Read once.
+fn hub_ties() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("SSSP_RELABEL_TIES").is_ok_and(|v| v.trim() == "hub"))
+}
+
 /// Rows per task of the parallel copy: a few thousand rows keep rayon's tasks far longer
 /// than their hand-off on a graph with ~16 arcs a vertex.
 const ROWS_PER_TASK: usize = 4096;
 
-/// `graph` renumbered by out-degree, highest first, ties in id order; each row keeps its arcs'
-/// order, heads renamed. O(n log n + m) time on the rayon pool (a stable parallel sort, then
+/// `graph` renumbered by out-degree, highest first, ties in id order; each row's arcs sorted by
+/// (new head, weight), as GAP's `RelabelByDegree` sorts each neighbourhood: a row's δ reads then
+/// run upward from the hubs' few lines instead of jumping across the array. O(n log n + m) time on the rayon pool (a stable parallel sort, then
 /// the rows copied in parallel), a second CSR's memory.
 pub fn by_degree(graph: &Graph) -> Relabelled {
     let succ = graph.successors();
@@ -82,6 +98,18 @@ pub fn by_degree(graph: &Graph) -> Relabelled {
     let mut new_of = vec![0 as VertexId; n];
     for (new, &old) in old_of.iter().enumerate() {
         new_of[old as usize] = new as VertexId;
+    }
+    if hub_ties() {
+        // Within a degree, vertices grouped by their highest-ranked neighbour: a hub's row then
+        // reads its leaves' δ in runs of neighbouring lines.
+        let hub: Vec<VertexId> = (0..n as VertexId)
+            .into_par_iter()
+            .map(|u| succ.targets[succ.range(u)].iter().map(|&v| new_of[v as usize]).min().unwrap_or(VertexId::MAX))
+            .collect();
+        old_of.par_sort_by_key(|&u| (std::cmp::Reverse(succ.degree(u)), hub[u as usize]));
+        for (new, &old) in old_of.iter().enumerate() {
+            new_of[old as usize] = new as VertexId;
+        }
     }
     let mut offsets = Vec::with_capacity(n + 1);
     offsets.push(0u32);
@@ -109,15 +137,29 @@ pub fn by_degree(graph: &Graph) -> Relabelled {
         (t_rest, w_rest) = (t_next, w_next);
         tasks.push((&old_of[first..last], t, w));
     }
+    let sort = sort_rows();
     tasks.into_par_iter().for_each(|(rows, t, w)| {
         let mut at = 0;
+        let mut row: Vec<(VertexId, Weight)> = Vec::new();
         for &u in rows {
             let r = succ.range(u);
-            for (slot, &v) in t[at..at + r.len()].iter_mut().zip(&succ.targets[r.clone()]) {
-                *slot = new_of[v as usize];
-            }
-            w[at..at + r.len()].copy_from_slice(&succ.weights[r.clone()]);
+            let (t, w) = (&mut t[at..at + r.len()], &mut w[at..at + r.len()]);
             at += r.len();
+            if sort {
+                row.clear();
+                row.extend(
+                    succ.targets[r.clone()].iter().map(|&v| new_of[v as usize]).zip(succ.weights[r].iter().copied()),
+                );
+                row.sort_unstable();
+                for ((slot_t, slot_w), &(v, x)) in t.iter_mut().zip(w.iter_mut()).zip(&row) {
+                    (*slot_t, *slot_w) = (v, x);
+                }
+            } else {
+                for (slot, &v) in t.iter_mut().zip(&succ.targets[r.clone()]) {
+                    *slot = new_of[v as usize];
+                }
+                w.copy_from_slice(&succ.weights[r]);
+            }
         }
     });
     // As the loaders do (Graph::from_parts): filled on 4 KiB pages, then collapsed into 2 MiB
