@@ -75,21 +75,19 @@ fn sort_rows() -> bool {
     *ON.get_or_init(|| std::env::var("SSSP_RELABEL_SORT").map_or(true, |v| v.trim() != "0"))
 }
 
-/// `SSSP_RELABEL_TIES=hub`: vertices of one degree ordered by their highest-ranked neighbour
-/// (then id); unset: by id. Read once.
-fn hub_ties() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("SSSP_RELABEL_TIES").is_ok_and(|v| v.trim() == "hub"))
-}
-
-/// Rows per task of the parallel copy: a few thousand rows keep rayon's tasks far longer
-/// than their hand-off on a graph with ~16 arcs a vertex.
+/// Rows per task of the parallel copy at most: a few thousand rows keep rayon's tasks far
+/// longer than their hand-off on a graph with ~16 arcs a vertex.
 const ROWS_PER_TASK: usize = 4096;
+/// Arcs per task of the parallel copy at most (a single longer row is a task alone): the rows
+/// come hubs first, and 4 096 rows a task put the hubs' rows, a large share of a Kronecker
+/// graph's arcs, in one task that the others waited for.
+const ARCS_PER_TASK: u32 = 1 << 16;
 
 /// `graph` renumbered by out-degree, highest first, ties in id order; each row's arcs sorted by
 /// (new head, weight), as GAP's `RelabelByDegree` sorts each neighbourhood: a row's δ reads then
-/// run upward from the hubs' few lines instead of jumping across the array. O(n log n + m) time on the rayon pool (a stable parallel sort, then
-/// the rows copied in parallel), a second CSR's memory.
+/// run upward from the hubs' few lines instead of jumping across the array. O(n log n + m log d)
+/// time on the rayon pool (a stable parallel sort, then the rows copied and sorted in parallel in
+/// tasks of at most [`ARCS_PER_TASK`] arcs), a second CSR's memory.
 pub fn by_degree(graph: &Graph) -> Relabelled {
     let succ = graph.successors();
     let n = graph.n();
@@ -98,18 +96,6 @@ pub fn by_degree(graph: &Graph) -> Relabelled {
     let mut new_of = vec![0 as VertexId; n];
     for (new, &old) in old_of.iter().enumerate() {
         new_of[old as usize] = new as VertexId;
-    }
-    if hub_ties() {
-        // Within a degree, vertices grouped by their highest-ranked neighbour: a hub's row then
-        // reads its leaves' δ in runs of neighbouring lines.
-        let hub: Vec<VertexId> = (0..n as VertexId)
-            .into_par_iter()
-            .map(|u| succ.targets[succ.range(u)].iter().map(|&v| new_of[v as usize]).min().unwrap_or(VertexId::MAX))
-            .collect();
-        old_of.par_sort_by_key(|&u| (std::cmp::Reverse(succ.degree(u)), hub[u as usize]));
-        for (new, &old) in old_of.iter().enumerate() {
-            new_of[old as usize] = new as VertexId;
-        }
     }
     let mut offsets = Vec::with_capacity(n + 1);
     offsets.push(0u32);
@@ -127,15 +113,20 @@ pub fn by_degree(graph: &Graph) -> Relabelled {
         super::huge::advise_untouched(&weights);
     }
     // Carve the new arrays into each task's rows (disjoint slices), then fill them in parallel.
-    let mut tasks = Vec::with_capacity(n.div_ceil(ROWS_PER_TASK));
+    let mut tasks = Vec::with_capacity(n.div_ceil(ROWS_PER_TASK) + m / ARCS_PER_TASK as usize);
     let (mut t_rest, mut w_rest) = (&mut targets[..], &mut weights[..]);
-    for first in (0..n).step_by(ROWS_PER_TASK) {
-        let last = (first + ROWS_PER_TASK).min(n);
+    let mut first = 0;
+    while first < n {
+        let mut last = first + 1;
+        while last < n.min(first + ROWS_PER_TASK) && offsets[last + 1] - offsets[first] <= ARCS_PER_TASK {
+            last += 1;
+        }
         let len = (offsets[last] - offsets[first]) as usize;
         let (t, t_next) = std::mem::take(&mut t_rest).split_at_mut(len);
         let (w, w_next) = std::mem::take(&mut w_rest).split_at_mut(len);
         (t_rest, w_rest) = (t_next, w_next);
         tasks.push((&old_of[first..last], t, w));
+        first = last;
     }
     let sort = sort_rows();
     tasks.into_par_iter().for_each(|(rows, t, w)| {
