@@ -13,8 +13,14 @@
 //! Measured (bench/results/cpu-peers-2026-11-26, lease 17, Kronecker 21 on 16 cores, 41
 //! interleaved rounds on two hosts): the runs 1.15× faster than on the graph as read (default /
 //! `SSSP_DS_RELABEL=0` 0.869, 90 % interval 0.838–0.909), GAP / ours 1.48× against 1.28×. The
-//! build costs 0.2–0.7 s (median 0.5 s) on those cores, once per graph, untimed like the CSR's:
-//! it pays back after ~70 runs on one graph.
+//! build costs 0.2–0.7 s (median 0.5 s) on those cores, once per graph, untimed like the CSR's.
+//!
+//! Lease 19 (53 interleaved rounds on three hosts): each row sorted by head, as GAP's
+//! `RelabelByDegree` (`builder.h`) sorts every neighbourhood after renaming, made the runs
+//! another 8 % faster (sorted / `SSSP_RELABEL_SORT=0` 0.921, 0.900–0.934): GAP / ours 1.63×
+//! (1.59–1.67) against 1.50× unsorted in the same rounds. With tasks cut at [`ARCS_PER_TASK`]
+//! the sorted build takes 0.44 s median on 16 cores and pays back after ~40 runs on one graph.
+//! Vertices of one degree grouped by their highest-ranked neighbour were even (1.002×).
 
 use super::{Csr, Graph, VertexId, VertexLabels, Weight};
 use rayon::prelude::*;
