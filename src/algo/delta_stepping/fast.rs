@@ -440,10 +440,14 @@ pub fn run(
     result
 }
 
-/// The renumbered graph a run works on ([`Knobs::relabel`]); None: the graph as read. The
-/// asynchronous run's road networks keep their own numbering (a file's order is already
-/// local; breadth-first order was slower there, lease 15 call 6).
+/// The renumbered graph a run works on ([`Knobs::relabel`]); None: the graph as read. Only the
+/// 32-bit δ path renumbers (a graph whose distances do not fit is solved as read, by [`run`]
+/// and [`prepare`] alike). The asynchronous run's road networks keep their own numbering (a
+/// file's order is already local; breadth-first order was slower there, lease 15 call 6).
 fn relabelled(graph: &Graph, threads: usize, knobs: Knobs) -> Option<&crate::graph::Relabelled> {
+    if !crate::algo::dijkstra::fits_u32(graph) {
+        return None;
+    }
     let on = knobs.relabel.unwrap_or_else(|| {
         // Once the copy is built (prepare, untimed) the timed run does not read /proc/meminfo.
         !modes(graph, threads, knobs).0
@@ -463,8 +467,8 @@ fn copy_fits(graph: &Graph) -> bool {
 
 /// The packed arcs a run's rounds read with `SSSP_DS_PACK=1` ([`Knobs::pack`]), where they
 /// fit a word; None: the CSR's two arrays (the default). Forced on, like `SSSP_DS_RELABEL=1`,
-/// it takes no memory guard, so no timed run reads `/proc/meminfo`. The asynchronous run's loop always reads the CSR. `graph` is the one the run works
-/// on, renumbered or not.
+/// it takes no memory guard, so no timed run reads `/proc/meminfo`. The asynchronous run's
+/// loop always reads the CSR. `graph` is the one the run works on, renumbered or not.
 ///
 /// Why not the default: one 4-byte stream an arc instead of two of 4 bytes halves the bytes a
 /// round streams, and on 2 threads of the build machine Kronecker 20 ran 1.12–1.18× faster.
@@ -484,9 +488,7 @@ fn packed(graph: &Graph, threads: usize, knobs: Knobs) -> Option<&PackedArcs> {
 pub fn prepare(graph: &Graph, threads: usize) {
     super::team::prepare(threads);
     let started = Instant::now();
-    // As in `run`: a graph whose distances do not fit 32 bits is solved as read.
-    let copy = crate::algo::dijkstra::fits_u32(graph).then(|| relabelled(graph, threads, knobs())).flatten();
-    let graph = match copy {
+    let graph = match relabelled(graph, threads, knobs()) {
         Some(r) => {
             if knobs().count {
                 // Untimed like the CSR's build, but paid once per graph: reported beside the runs.
